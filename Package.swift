@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+// aasa-server: a web host for apple-app-site-association and assetlinks.json.
+// Layers, bottom up: C modules (system libraries and shims) → AssociationKit (pure: JSON with
+// positions, model, validator, matcher) → AASAServer (I/O: sites, later sockets, TLS, HTTP) →
+// AASACommands (the command line) → the thin `aasa-server` executable.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "aasa-server",
+    products: [
+        .executable(name: "aasa-server", targets: ["aasa-server"]),
+        .library(name: "AssociationKit", targets: ["AssociationKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "AssociationKit", swiftSettings: strict),
+        .target(name: "AASAServer", dependencies: ["AssociationKit"], swiftSettings: strict),
+        .target(
+            name: "AASACommands",
+            dependencies: [
+                "AssociationKit", "AASAServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "aasa-server", dependencies: ["AASACommands"], swiftSettings: strict),
+        .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
+        .testTarget(
+            name: "CommandLineTests", dependencies: ["AASACommands", "AssociationKit"],
+            swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,11 @@
+import Foundation
+
+/// `--json` output: sorted keys and unescaped slashes, so JSON pointers read as written.
+enum JSONOutput {
+    static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

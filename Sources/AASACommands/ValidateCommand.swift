@@ -1,0 +1,56 @@
+import ArgumentParser
+import AssociationKit
+import Foundation
+
+/// `aasa-server validate [--json] PATH...`: files, site folders or a whole sites directory.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check association files and print every problem, compiler style.",
+        discussion: """
+            Each PATH is an association file, a site folder (holding apple-app-site-association \
+            and/or assetlinks.json) or a sites directory (one folder per domain). Problems print \
+            as PATH:LINE:COLUMN: error|warning: MESSAGE [CODE]. Exit 0 valid (warnings allowed), \
+            1 invalid, 2 usage error or unreadable input.
+            """)
+
+    @Flag(help: "Print one JSON document instead of lines.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Also print info notes (for example: iOS 12 cannot read the file).")
+    var verbose = false
+
+    @Flag(help: "List every diagnostic code with its severity and meaning, then exit.")
+    var listCodes = false
+
+    @Argument(help: "Files, site folders or sites directories.")
+    var paths: [String] = []
+
+    func validate() throws {
+        if paths.isEmpty && !listCodes { throw ValidationError("give at least one file or directory to validate") }
+    }
+
+    func run() throws {
+        if listCodes {
+            for code in DiagnosticCode.allCases {
+                StandardStreams.write("\(code.rawValue)\t\(code.severity.rawValue)\t\(code.summary)\n")
+            }
+            return
+        }
+        var results: [FileValidation] = []
+        var unreadable: [(path: String, reason: String)] = []
+        for path in paths {
+            switch AssociationFileFinder.files(at: path) {
+            case .success(let files): results += files.map(FileValidation.init(file:))
+            case .failure(let problem): unreadable.append((path, problem.reason))
+            }
+        }
+        for index in results.indices where results[index].readError != nil {
+            unreadable.append((results[index].path, results[index].readError!))
+        }
+        let output = ValidationOutput(results: results, unreadable: unreadable, verbose: verbose)
+        StandardStreams.write(json ? output.jsonText() : output.text())
+        if !unreadable.isEmpty { throw CommandFailure.unreadable }
+        if results.contains(where: { !$0.isValid }) { throw CommandFailure.invalid }
+    }
+}

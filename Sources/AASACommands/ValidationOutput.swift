@@ -1,0 +1,69 @@
+import AssociationKit
+import Foundation
+
+/// What `validate` prints: compiler-style lines and a summary, or one JSON document.
+struct ValidationOutput {
+    var results: [FileValidation]
+    var unreadable: [(path: String, reason: String)]
+    var verbose: Bool
+
+    var errorCount: Int { results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count } }
+    var warningCount: Int { results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count } }
+
+    /// `PATH:LINE:COLUMN: error|warning: MESSAGE (at POINTER) [CODE]`, then a summary line.
+    func text() -> String {
+        var out = ""
+        for result in results where result.readError == nil {
+            for diagnostic in result.diagnostics where verbose || diagnostic.severity != .info {
+                out += "\(result.path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): \(diagnostic.messageWithPointer) [\(diagnostic.code.rawValue)]\n"
+            }
+        }
+        for (path, reason) in unreadable {
+            out += "\(path): error: \(reason)\n"
+        }
+        let files = results.count == 1 ? "1 file" : "\(results.count) files"
+        let invalid = results.filter { !$0.isValid }.count
+        let verdict = unreadable.isEmpty ? (invalid == 0 ? "valid" : "\(invalid) invalid") : "\(unreadable.count) unreadable"
+        out += "\(files) checked: \(verdict); \(plural(errorCount, "error")), \(plural(warningCount, "warning"))\n"
+        return out
+    }
+
+    func jsonText() -> String {
+        struct DiagnosticJSON: Encodable {
+            var code, severity, message, pointer: String
+            var line, column: Int
+        }
+        struct FileJSON: Encodable {
+            var path, kind: String
+            var bytes: Int
+            var valid: Bool
+            var readError: String?
+            var diagnostics: [DiagnosticJSON]
+        }
+        struct Document: Encodable {
+            var valid: Bool
+            var errors, warnings: Int
+            var files: [FileJSON]
+        }
+        var files = results.map { result in
+            FileJSON(
+                path: result.path, kind: result.kind == .apple ? "apple-app-site-association" : "assetlinks.json",
+                bytes: result.byteCount, valid: result.isValid, readError: result.readError,
+                diagnostics: result.diagnostics.map {
+                    DiagnosticJSON(
+                        code: $0.code.rawValue, severity: $0.severity.rawValue, message: $0.message, pointer: $0.pointer,
+                        line: $0.location.line, column: $0.location.column)
+                })
+        }
+        for (path, reason) in unreadable where !files.contains(where: { $0.path == path }) {
+            files.append(FileJSON(path: path, kind: "unknown", bytes: 0, valid: false, readError: reason, diagnostics: []))
+        }
+        let document = Document(
+            valid: unreadable.isEmpty && results.allSatisfy(\.isValid), errors: errorCount, warnings: warningCount, files: files)
+        return JSONOutput.encode(document) + "\n"
+    }
+
+    func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

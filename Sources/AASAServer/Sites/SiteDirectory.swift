@@ -1,0 +1,77 @@
+import Foundation
+import AssociationKit
+
+/// A sites directory: one folder per domain, symbolic links as aliases, `*.domain` folders
+/// as wildcards (product.md "Sites"). The listing is read once; a host is then looked up in
+/// memory, so no Host value is ever turned into a file-system path.
+public struct SiteDirectory: Sendable {
+    public static let appleFileName = "apple-app-site-association"
+    public static let androidFileName = "assetlinks.json"
+
+    public struct Site: Sendable, Hashable {
+        /// The folder name, lower-cased: a domain or `*.domain`.
+        public var name: String
+        /// The folder that holds the files (an alias's target).
+        public var folder: URL
+        /// For an alias, the site folder name it points to.
+        public var aliasOf: String?
+    }
+
+    public let root: URL
+    public let sites: [Site]
+    private let exact: [String: Site]
+    /// Wildcard sites keyed by their suffix without `*.`.
+    private let wildcards: [String: Site]
+
+    public init(root: URL) throws {
+        self.root = root
+        let fileManager = FileManager.default
+        let names = try fileManager.contentsOfDirectory(atPath: root.path).sorted()
+        let realRoot = root.resolvingSymlinksInPath().standardizedFileURL.path
+        var sites: [Site] = []
+        for name in names where !name.hasPrefix(".") {
+            let entry = root.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: entry.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let resolved = entry.resolvingSymlinksInPath().standardizedFileURL
+            let isLink = (try? fileManager.destinationOfSymbolicLink(atPath: entry.path)) != nil
+            // An alias must point at a site folder of this directory, never elsewhere.
+            if isLink && resolved.deletingLastPathComponent().path != realRoot { continue }
+            sites.append(
+                Site(name: name.lowercased(), folder: resolved, aliasOf: isLink ? resolved.lastPathComponent.lowercased() : nil))
+        }
+        self.sites = sites
+        var exact: [String: Site] = [:]
+        var wildcards: [String: Site] = [:]
+        for site in sites {
+            if site.name.hasPrefix("*.") {
+                wildcards[String(site.name.dropFirst(2))] = site
+            } else {
+                exact[site.name] = site
+            }
+        }
+        self.exact = exact
+        self.wildcards = wildcards
+    }
+
+    /// The site for a request's host: the exact folder, else the longest matching wildcard;
+    /// `*.example.com` never answers for `example.com` itself (A-ARCH-UL).
+    public func site(forHost raw: String) -> Site? {
+        guard let host = HostName.normalize(raw) else { return nil }
+        if let site = exact[host] { return site }
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if let site = wildcards[String(rest)] { return site }
+        }
+        return nil
+    }
+
+    /// True when `folder` holds an association file directly (a site folder rather than a
+    /// directory of sites).
+    public static func isSiteFolder(_ folder: URL) -> Bool {
+        let fileManager = FileManager.default
+        return fileManager.fileExists(atPath: folder.appendingPathComponent(appleFileName).path)
+            || fileManager.fileExists(atPath: folder.appendingPathComponent(androidFileName).path)
+    }
+}

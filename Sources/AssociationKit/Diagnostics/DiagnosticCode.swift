@@ -1,0 +1,141 @@
+/// Every diagnostic the library can report. The raw values are stable identifiers: scripts
+/// and CI filters rely on them, so a code is never renumbered or reused.
+///
+/// JSON0xx: the JSON itself (RFC 8259). AASA0xx: the file as a whole. AASA1xx: structure of
+/// `applinks` and the services. AASA2xx: application identifiers. AASA3xx: components and
+/// patterns. AASA4xx: substitution variables.
+public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
+    case jsonSyntax = "JSON001"
+    case jsonComment = "JSON002"
+    case jsonTrailingComma = "JSON003"
+    case jsonInvalidNumber = "JSON004"
+    case jsonNonFiniteNumber = "JSON005"
+    case jsonControlCharacter = "JSON006"
+    case jsonInvalidUTF8 = "JSON007"
+    case jsonInvalidEscape = "JSON008"
+    case jsonLoneSurrogate = "JSON009"
+    case jsonTrailingContent = "JSON010"
+    case jsonTooDeep = "JSON011"
+    case jsonByteOrderMark = "JSON012"
+    case jsonUnexpectedEnd = "JSON013"
+    case jsonDuplicateKey = "JSON014"
+
+    case fileTooLarge = "AASA001"
+    case topLevelNotObject = "AASA002"
+    case noServices = "AASA003"
+    case unknownKey = "AASA004"
+    case wrongType = "AASA005"
+
+    case noDetails = "AASA101"
+    case detailsDictionary = "AASA102"
+    case legacyAppsNotEmpty = "AASA103"
+    case legacyAppsMissing = "AASA104"
+    case pathsIgnored = "AASA105"
+    case modernOnly = "AASA106"
+    case mixedFormats = "AASA107"
+    case appIDAndAppIDs = "AASA108"
+    case detailWithoutApp = "AASA109"
+    case detailWithoutRules = "AASA110"
+    case detailsOutsideApplinks = "AASA111"
+
+    case malformedAppID = "AASA201"
+    case unusualAppIDPrefix = "AASA202"
+    case emptyAppList = "AASA203"
+    case duplicateAppID = "AASA204"
+    case appInSeveralDetails = "AASA205"
+
+    case queryDictionaryIgnored = "AASA301"
+    case unreachableComponent = "AASA302"
+    case unreachableExclusion = "AASA303"
+    case exclusionMatchesAbsentItem = "AASA304"
+    case unencodedPattern = "AASA305"
+    case encodedPatternDecoded = "AASA306"
+    case separatorInPathPattern = "AASA307"
+    case componentMatchesEverything = "AASA308"
+    case malformedNotPrefix = "AASA309"
+    case patternStartsWithSeparator = "AASA310"
+
+    case invalidVariableName = "AASA401"
+    case variableValueReferencesVariable = "AASA402"
+    case undefinedVariable = "AASA403"
+    case unterminatedVariable = "AASA404"
+    case emptyVariable = "AASA405"
+    case variableShadowsPredefined = "AASA406"
+    case unusedVariable = "AASA407"
+
+    /// The severity the code is reported with.
+    public var severity: Severity {
+        switch self {
+        case .jsonDuplicateKey, .unknownKey, .noDetails, .detailsDictionary, .legacyAppsNotEmpty,
+            .legacyAppsMissing, .pathsIgnored, .mixedFormats, .appIDAndAppIDs, .detailWithoutRules,
+            .detailsOutsideApplinks, .unusualAppIDPrefix, .emptyAppList, .duplicateAppID,
+            .appInSeveralDetails, .unreachableComponent, .unreachableExclusion,
+            .exclusionMatchesAbsentItem, .unencodedPattern, .encodedPatternDecoded,
+            .separatorInPathPattern, .componentMatchesEverything, .malformedNotPrefix,
+            .patternStartsWithSeparator, .emptyVariable, .variableShadowsPredefined, .unusedVariable:
+            .warning
+        case .modernOnly:
+            .info
+        default:
+            .error
+        }
+    }
+
+    /// One line on what the code means, for the README table and `validate --list-codes`.
+    public var summary: String {
+        switch self {
+        case .jsonSyntax: "Not JSON at this character (unexpected or missing token)."
+        case .jsonComment: "A comment; JSON has none, and Apple's parser rejects the file."
+        case .jsonTrailingComma: "A comma before `}` or `]`."
+        case .jsonInvalidNumber: "A number JSON does not allow (leading zero, missing digits)."
+        case .jsonNonFiniteNumber: "NaN or Infinity, which JSON does not have."
+        case .jsonControlCharacter: "A raw control character (tab, newline …) inside a string."
+        case .jsonInvalidUTF8: "Bytes that are not UTF-8."
+        case .jsonInvalidEscape: "A backslash escape JSON does not define."
+        case .jsonLoneSurrogate: "A \\u escape for half a surrogate pair."
+        case .jsonTrailingContent: "Something after the top-level value."
+        case .jsonTooDeep: "Nesting deeper than 256 levels."
+        case .jsonByteOrderMark: "A UTF-8 byte-order mark before the JSON."
+        case .jsonUnexpectedEnd: "The file ends inside a value (or is empty)."
+        case .jsonDuplicateKey: "A key given twice in one object; only the last one counts."
+        case .fileTooLarge: "Over 128 KiB (131072 bytes); Apple ignores such files."
+        case .topLevelNotObject: "The top level is not a JSON object."
+        case .noServices: "None of applinks, webcredentials, appclips, activitycontinuation."
+        case .unknownKey: "A key Apple does not define (often a misspelling); it is ignored."
+        case .wrongType: "A value of the wrong type (for example a string where an array belongs)."
+        case .noDetails: "applinks without details: no URL opens an app."
+        case .detailsDictionary: "details written as the pre-release dictionary keyed by app ID."
+        case .legacyAppsNotEmpty: "applinks.apps must be an empty array."
+        case .legacyAppsMissing: "paths are used, but iOS 12 and earlier also need \"apps\": []."
+        case .pathsIgnored: "paths beside components: iOS 13 and later ignore paths."
+        case .modernOnly: "Only appIDs/components: iOS 12 and earlier cannot read the file."
+        case .mixedFormats: "appID with components, or appIDs with paths (TN3155: do not mix)."
+        case .appIDAndAppIDs: "Both appID and appIDs in one entry."
+        case .detailWithoutApp: "A details entry that names no app."
+        case .detailWithoutRules: "A details entry with neither components nor paths."
+        case .detailsOutsideApplinks: "details under a service other than applinks, which ignore it."
+        case .malformedAppID: "Not <App ID prefix>.<bundle ID>."
+        case .unusualAppIDPrefix: "The prefix is not 10 upper-case letters or digits."
+        case .emptyAppList: "An empty list of apps."
+        case .duplicateAppID: "The same app listed twice in one list."
+        case .appInSeveralDetails: "The same app in several details entries; order then matters."
+        case .queryDictionaryIgnored: "A non-string value in a query dictionary; Apple ignores the whole dictionary."
+        case .unreachableComponent: "An earlier component already matches every URL this one would."
+        case .unreachableExclusion: "An exclusion after a broader rule that already matched: it never excludes."
+        case .exclusionMatchesAbsentItem: "An exclusion whose query item is `*` also excludes URLs without the item."
+        case .unencodedPattern: "Spaces or non-ASCII text while percentEncoded is true: never matches."
+        case .encodedPatternDecoded: "Percent escapes while percentEncoded is false: the URL is decoded first."
+        case .separatorInPathPattern: "`?` or `#` in a path pattern is a wildcard or literal, not a separator."
+        case .componentMatchesEverything: "A component with no pattern: it matches every URL."
+        case .malformedNotPrefix: "A legacy path that looks like an exclusion without the exact `NOT ` prefix."
+        case .patternStartsWithSeparator: "A query or fragment pattern starting with `?` or `#`, which is a wildcard or literal."
+        case .invalidVariableName: "A substitution variable name that is empty or contains $, ( or )."
+        case .variableValueReferencesVariable: "A variable value that refers to another variable."
+        case .undefinedVariable: "$(name) with no such variable: the pattern never matches."
+        case .unterminatedVariable: "`$(` without a closing `)`."
+        case .emptyVariable: "A variable with no values never matches."
+        case .variableShadowsPredefined: "A custom variable named like a predefined one."
+        case .unusedVariable: "A variable no pattern uses."
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// A rule as Apple evaluates it: a component with `defaults` applied, or a legacy path.
+///
+/// Defaults nest domain → app → component, the more specific winning (A-DEF); this covers
+/// pattern keys and `exclude` placed in defaults too (OBSERVED, spec §5). A query dictionary
+/// that Apple ignores counts as unset, so it inherits like an absent `?`.
+public struct EffectiveRule: Sendable {
+    public enum Query: Sendable {
+        case any
+        case whole(String)
+        case items([QueryItemRule])
+    }
+
+    public enum Kind: Sendable { case component, legacyPath }
+
+    public var kind: Kind
+    /// The index in `components` or `paths`.
+    public var index: Int
+    /// `nil` means Apple's default `*`.
+    public var path: String?
+    public var query: Query
+    public var fragment: String?
+    public var exclude: Bool
+    public var caseSensitive: Bool
+    public var percentEncoded: Bool
+    /// The rule as written in the file.
+    public var sourceText: String
+    public var origin: Origin
+
+    public init(component: ComponentRule, appDefaults: ComponentRule?, domainDefaults: ComponentRule?) {
+        let levels = [component, appDefaults, domainDefaults].compactMap { $0 }
+        kind = .component
+        index = component.index
+        path = levels.lazy.compactMap { $0.path?.value }.first
+        fragment = levels.lazy.compactMap { $0.fragment?.value }.first
+        exclude = levels.lazy.compactMap { $0.exclude?.value }.first ?? false
+        caseSensitive = levels.lazy.compactMap { $0.caseSensitive?.value }.first ?? true
+        percentEncoded = levels.lazy.compactMap { $0.percentEncoded?.value }.first ?? true
+        query = .any
+        for level in levels {
+            switch level.query {
+            case .whole(let pattern)?: query = .whole(pattern.value)
+            case .items(let items, _)?: query = .items(items)
+            case .ignoredDictionary?, nil: continue
+            }
+            break
+        }
+        sourceText = component.sourceText
+        origin = component.origin
+    }
+
+    /// A legacy `paths` entry: path only, case-sensitive, compared as written (A-ARCH-UL).
+    public init(legacyPath: LegacyPath) {
+        kind = .legacyPath
+        index = legacyPath.index
+        path = legacyPath.pattern
+        query = .any
+        fragment = nil
+        exclude = legacyPath.isExclusion
+        caseSensitive = true
+        percentEncoded = true
+        sourceText = "\"" + legacyPath.text + "\""
+        origin = legacyPath.origin
+    }
+}
+
+extension AppLinksDetail {
+    /// The rules Apple evaluates for this entry, in order: `components` when present (iOS 13+
+    /// ignores `paths` then, WWDC19 717), else the legacy `paths`.
+    public func effectiveRules(domainDefaults: ComponentRule?) -> [EffectiveRule] {
+        if let components {
+            return components.map { EffectiveRule(component: $0, appDefaults: defaults, domainDefaults: domainDefaults) }
+        }
+        return (paths ?? []).map(EffectiveRule.init(legacyPath:))
+    }
+}

@@ -1,0 +1,28 @@
+/// Host names as the server and the matcher compare them.
+public enum HostName {
+    /// Lower-cased, without a port and without a trailing dot (RFC 3986 §3.2.2: host names
+    /// are case-insensitive; `example.com.` names the same host). Returns nil for a value
+    /// that cannot be a host name: empty, or holding characters a DNS name or an IP literal
+    /// never has (`/`, `\`, spaces, control characters, `..`).
+    public static func normalize(_ raw: String) -> String? {
+        var host = Substring(raw)
+        if host.hasPrefix("[") {
+            // IPv6 literal: keep the brackets' content, drop any port after "]".
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            host = host[host.index(after: host.startIndex)..<close]
+            return host.isEmpty ? nil : host.lowercased()
+        }
+        if let colon = host.firstIndex(of: ":") {
+            let port = host[host.index(after: colon)...]
+            guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return nil }
+            host = host[..<colon]
+        }
+        if host.hasSuffix(".") { host = host.dropLast() }
+        guard !host.isEmpty, !host.hasPrefix("."), !host.contains("..") else { return nil }
+        let allowed = host.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || scalar == "-" || scalar == "." || scalar == "_" || scalar == "*" || scalar.value > 0x7F
+        }
+        return allowed ? host.lowercased() : nil
+    }
+}

@@ -1,0 +1,13 @@
+/// A custom entry of `applinks.substitutionVariables`: `$(name)` stands for any one of
+/// `values` (A-SUB).
+public struct SubstitutionVariable: Sendable {
+    public var name: String
+    public var values: [Located<String>]
+    public var origin: Origin
+
+    public init(name: String, values: [Located<String>], origin: Origin) {
+        self.name = name
+        self.values = values
+        self.origin = origin
+    }
+}

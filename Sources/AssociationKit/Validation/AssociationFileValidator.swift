@@ -1,0 +1,107 @@
+/// Checks an `apple-app-site-association` file against every rule the spec supports and
+/// reports each finding with a stable code, a severity, a fix-it message and its position.
+public struct AssociationFileValidator {
+    /// Apple ignores files over 128 KB uncompressed (A-ARCH-UL, iOS 9.3.1+); we read KB as
+    /// KiB, the larger of the two readings, as product.md fixes it.
+    public static let maximumSize = 131_072
+
+    var diagnostics: [Diagnostic] = []
+
+    /// Validates raw bytes: size, JSON, shape, then the semantic rules.
+    public static func validate(_ bytes: [UInt8]) -> ValidationReport {
+        var validator = AssociationFileValidator()
+        if bytes.count > maximumSize {
+            validator.diagnostics.append(
+                Diagnostic(
+                    .fileTooLarge,
+                    "the file is \(bytes.count) bytes; Apple ignores association files over 128 KiB (\(maximumSize) bytes). Merge components with wildcards or substitution variables",
+                    at: .start, pointer: ""))
+        }
+        let document = JSONDocument.parse(bytes)
+        validator.diagnostics += document.diagnostics
+        guard let root = document.root else {
+            return ValidationReport(file: nil, diagnostics: validator.diagnostics.sortedByLocation(), byteCount: bytes.count)
+        }
+        var decoder = AssociationFileDecoder(bytes: bytes)
+        let file = decoder.decode(root)
+        validator.diagnostics += decoder.diagnostics
+        if let file { validator.check(file) }
+        return ValidationReport(file: file, diagnostics: validator.diagnostics.sortedByLocation(), byteCount: bytes.count)
+    }
+
+    mutating func check(_ file: AssociationFile) {
+        if let appLinks = file.appLinks { check(appLinks) }
+        for list in [file.webCredentials, file.appClips, file.activityContinuation].compactMap({ $0 }) {
+            checkAppList(list.apps, at: list.origin, what: "apps")
+        }
+    }
+
+    mutating func check(_ appLinks: AppLinks) {
+        if appLinks.details.isEmpty {
+            let what = appLinks.detailsShape == .missing ? "has no details" : "has an empty details list"
+            report(.noDetails, "applinks \(what), so no URL of this domain opens an app", at: appLinks.origin)
+        }
+        checkLegacyShape(appLinks)
+        checkVariables(appLinks)
+        var firstEntryOfApp: [String: Int] = [:]
+        for detail in appLinks.details {
+            checkDetail(detail)
+            for id in detail.appIDs {
+                if let first = firstEntryOfApp[id.value], first != detail.index {
+                    report(
+                        .appInSeveralDetails,
+                        "\(id.value) is also listed in details entry \(first); entries are tried in order, so the earlier entry's rules come first",
+                        at: id.origin)
+                } else {
+                    firstEntryOfApp[id.value] = detail.index
+                }
+            }
+            let rules = detail.effectiveRules(domainDefaults: appLinks.defaults)
+            checkPatterns(of: detail, rules: rules, appLinks: appLinks)
+            checkReachability(rules)
+        }
+    }
+
+    mutating func checkDetail(_ detail: AppLinksDetail) {
+        if !detail.hasAppID && !detail.hasAppIDs {
+            report(.detailWithoutApp, "this details entry names no app; add \"appIDs\": [\"<TeamID>.<bundle ID>\"]", at: detail.origin)
+        } else if detail.appIDs.isEmpty && detail.hasAppIDs && !detail.hasAppID {
+            report(.emptyAppList, "appIDs is empty, so these rules apply to no app", at: detail.origin)
+        }
+        if detail.hasAppID && detail.hasAppIDs {
+            report(.appIDAndAppIDs, "both appID and appIDs are set; Apple documents no meaning for both, so list every app in appIDs", at: detail.origin)
+        }
+        checkAppList(detail.appIDs, at: detail.origin, what: "app identifiers")
+        if detail.components == nil && detail.paths == nil {
+            report(.detailWithoutRules, "this entry has neither components nor paths, so it matches no URL", at: detail.origin)
+        }
+        if detail.components != nil, let paths = detail.paths {
+            let at = paths.first?.origin ?? detail.origin
+            report(.pathsIgnored, "iOS 13 and later ignore paths when components is present; keep paths only for iOS 12 and earlier", at: at)
+        }
+        if detail.hasAppID && !detail.hasAppIDs && detail.components != nil && detail.paths == nil {
+            report(.mixedFormats, "appID (legacy) with components (iOS 13+): TN3155 advises appIDs with components, or appID with paths", at: detail.origin)
+        }
+        if detail.hasAppIDs && !detail.hasAppID && detail.paths != nil && detail.components == nil {
+            report(.mixedFormats, "appIDs (iOS 13+) with paths (legacy): TN3155 advises appIDs with components, or appID with paths", at: detail.origin)
+        }
+    }
+
+    mutating func checkLegacyShape(_ appLinks: AppLinks) {
+        if let apps = appLinks.legacyApps, !apps.value.isEmpty {
+            report(.legacyAppsNotEmpty, "applinks.apps must be an empty array ([]); apps are listed in details", at: apps.origin)
+        }
+        let usesPaths = appLinks.details.contains { $0.paths != nil }
+        if usesPaths && appLinks.legacyApps == nil {
+            report(.legacyAppsMissing, "details use paths, which only iOS 12 and earlier read, and those releases also require \"apps\": [] in applinks", at: appLinks.origin)
+        }
+        let readableByOldReleases = appLinks.details.contains { $0.hasAppID && $0.paths != nil }
+        if !appLinks.details.isEmpty && !readableByOldReleases {
+            report(.modernOnly, "no entry has appID with paths, so iOS 12 and earlier find no universal links here (fine if you support iOS 13+ only)", at: appLinks.origin)
+        }
+    }
+
+    mutating func report(_ code: DiagnosticCode, _ message: String, at origin: Origin) {
+        diagnostics.append(Diagnostic(code, message, at: origin.location, pointer: origin.pointer))
+    }
+}

@@ -1,0 +1,45 @@
+/// Decides, conservatively, whether one rule matches every URL another would: then the
+/// later rule is unreachable (first match wins, A-COMP). "Conservatively" means a `true` is
+/// always right; shapes it cannot prove (for example two different wildcards) give `false`.
+enum PatternCoverage {
+    static func covers(_ earlier: EffectiveRule, _ later: EffectiveRule) -> Bool {
+        let sameFlags = earlier.caseSensitive == later.caseSensitive && earlier.percentEncoded == later.percentEncoded
+        return textCovers(
+                earlier.path.map(PathNormalization.pattern), later.path.map(PathNormalization.pattern) ?? "/*",
+                caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
+            && queryCovers(earlier.query, later.query, caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
+            && textCovers(earlier.fragment, later.fragment ?? "*", caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
+    }
+
+    /// `nil` or a pattern that is only `*` (after a leading `/` for paths) matches anything;
+    /// otherwise equal patterns, or `P*` against a pattern starting with the literal `P`.
+    static func textCovers(_ earlier: String?, _ later: String, caseSensitive: Bool, sameFlags: Bool) -> Bool {
+        guard let earlier, earlier != "*", earlier != "/*" else { return true }
+        guard sameFlags else { return false }
+        let a = caseSensitive ? earlier : earlier.lowercased()
+        let b = caseSensitive ? later : later.lowercased()
+        if a == b { return true }
+        guard a.hasSuffix("*") else { return false }
+        let prefix = a.dropLast()
+        guard !prefix.contains("*"), !prefix.contains("?"), !prefix.contains("$(") else { return false }
+        return b.hasPrefix(prefix)
+    }
+
+    static func queryCovers(_ earlier: EffectiveRule.Query, _ later: EffectiveRule.Query, caseSensitive: Bool, sameFlags: Bool) -> Bool {
+        switch (earlier, later) {
+        case (.any, _):
+            return true
+        case (.whole(let a), .whole(let b)):
+            return textCovers(a, b, caseSensitive: caseSensitive, sameFlags: sameFlags)
+        case (.whole(let a), _):
+            return a == "*"
+        case (.items(let a), .items(let b)):
+            // An item pattern of "*" holds for every URL (absent counts as empty).
+            return a.filter { $0.pattern.value != "*" }.allSatisfy { item in
+                b.contains { $0.name == item.name && textCovers(item.pattern.value, $0.pattern.value, caseSensitive: caseSensitive, sameFlags: sameFlags) }
+            }
+        case (.items(let a), _):
+            return a.allSatisfy { $0.pattern.value == "*" }
+        }
+    }
+}

@@ -1,0 +1,2 @@
+import AASACommands
+AASACommand.run()
