@@ -16,7 +16,11 @@ public struct EffectiveRule: Sendable {
     /// The index in `components` or `paths`.
     public var index: Int
     /// `nil` means Apple's default `*`.
-    public var path: String?
+    public var path: String? {
+        didSet { normalizedPath = path.map(PathNormalization.pattern) }
+    }
+    /// `path` in the form it is compared in (`PathNormalization.pattern`), computed once.
+    public private(set) var normalizedPath: String?
     public var query: Query
     public var fragment: String?
     public var exclude: Bool
@@ -46,6 +50,7 @@ public struct EffectiveRule: Sendable {
         }
         sourceText = component.sourceText
         origin = component.origin
+        normalizedPath = path.map(PathNormalization.pattern)
     }
 
     /// A legacy `paths` entry: path only, case-sensitive, compared as written (A-ARCH-UL).
@@ -60,6 +65,7 @@ public struct EffectiveRule: Sendable {
         percentEncoded = true
         sourceText = "\"" + legacyPath.text + "\""
         origin = legacyPath.origin
+        normalizedPath = path.map(PathNormalization.pattern)
     }
 }
 

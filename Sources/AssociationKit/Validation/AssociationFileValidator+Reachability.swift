@@ -2,17 +2,46 @@ extension AssociationFileValidator {
     /// Rules are tried in order and the first match wins (A-COMP, A-ARCH-UL), so a rule that
     /// an earlier one covers never decides anything; an exclusion there never excludes
     /// (OBSERVED: `/a/*` then exclude `/a/private/*` lets `/a/private/x` match, spec §6).
+    ///
+    /// Earlier rules are indexed by path so each rule is compared only with the few that could
+    /// cover it (same path, a literal prefix of it followed by `*`, or any path); a file of
+    /// thousands of rules stays linear instead of comparing every pair.
     mutating func checkReachability(_ rules: [EffectiveRule]) {
         guard rules.count > 1 else { return }
-        for later in 1..<rules.count {
-            guard let earlier = (0..<later).first(where: { PatternCoverage.covers(rules[$0], rules[later]) }) else { continue }
-            let name = rules[later].kind == .component ? "components" : "paths"
-            let shadow = "\(name)[\(earlier)] \(rules[earlier].sourceText.compacted) already matches every URL this rule would"
-            if rules[later].exclude && !rules[earlier].exclude {
-                report(.unreachableExclusion, "this exclusion never applies: \(shadow), and the first match wins. Move it before \(name)[\(earlier)]", at: rules[later].origin)
-            } else {
-                report(.unreachableComponent, "this rule is never reached: \(shadow). Remove it or move it earlier", at: rules[later].origin)
+        var anyPath: [Int] = []
+        var byPath: [String: [Int]] = [:]
+        var byPrefix: [String: [Int]] = [:]
+        for later in rules.indices {
+            let key = PatternCoverage.pathKey(rules[later])
+            var candidates = anyPath
+            if let key {
+                candidates += byPath[key] ?? []
+                var prefix = ""
+                for character in key {
+                    if character == "*" || character == "?" { break }
+                    prefix.append(character)
+                    candidates += byPrefix[prefix] ?? []
+                }
             }
+            if let earlier = candidates.sorted().first(where: { PatternCoverage.covers(rules[$0], rules[later]) }) {
+                reportShadowed(rules[later], by: rules[earlier], at: earlier)
+            }
+            guard let key else {
+                anyPath.append(later)
+                continue
+            }
+            byPath[key, default: []].append(later)
+            if key.hasSuffix("*") { byPrefix[String(key.dropLast()), default: []].append(later) }
+        }
+    }
+
+    mutating func reportShadowed(_ rule: EffectiveRule, by earlier: EffectiveRule, at index: Int) {
+        let name = rule.kind == .component ? "components" : "paths"
+        let shadow = "\(name)[\(index)] \(earlier.sourceText.compacted) already matches every URL this rule would"
+        if rule.exclude && !earlier.exclude {
+            report(.unreachableExclusion, "this exclusion never applies: \(shadow), and the first match wins. Move it before \(name)[\(index)]", at: rule.origin)
+        } else {
+            report(.unreachableComponent, "this rule is never reached: \(shadow). Remove it or move it earlier", at: rule.origin)
         }
     }
 }
@@ -22,15 +51,12 @@ extension String {
     var compacted: String {
         split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingSpaces }.joined(separator: " ")
     }
-
-    var trimmingSpaces: Substring {
-        let trimmedFront = drop(while: { $0 == " " || $0 == "\t" })
-        var result = Substring(trimmedFront)
-        while result.last == " " || result.last == "\t" { result.removeLast() }
-        return result
-    }
 }
 
 extension Substring {
-    var trimmingSpaces: Substring { String(self).trimmingSpaces }
+    var trimmingSpaces: Substring {
+        var result = drop(while: { $0 == " " || $0 == "\t" })
+        while result.last == " " || result.last == "\t" { result.removeLast() }
+        return result
+    }
 }

@@ -5,7 +5,7 @@ enum PatternCoverage {
     static func covers(_ earlier: EffectiveRule, _ later: EffectiveRule) -> Bool {
         let sameFlags = earlier.caseSensitive == later.caseSensitive && earlier.percentEncoded == later.percentEncoded
         return textCovers(
-                earlier.path.map(PathNormalization.pattern), later.path.map(PathNormalization.pattern) ?? "/*",
+                earlier.normalizedPath, later.normalizedPath ?? "/*",
                 caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
             && queryCovers(earlier.query, later.query, caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
             && textCovers(earlier.fragment, later.fragment ?? "*", caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
@@ -23,6 +23,13 @@ enum PatternCoverage {
         let prefix = a.dropLast()
         guard !prefix.contains("*"), !prefix.contains("?"), !prefix.contains("$(") else { return false }
         return b.hasPrefix(prefix)
+    }
+
+    /// The text under which a rule's path is indexed for finding candidate covering rules:
+    /// the normalized path, folded when the rule is case-insensitive.
+    static func pathKey(_ rule: EffectiveRule) -> String? {
+        guard let path = rule.normalizedPath, path != "/*" else { return nil }
+        return rule.caseSensitive ? path : path.lowercased()
     }
 
     static func queryCovers(_ earlier: EffectiveRule.Query, _ later: EffectiveRule.Query, caseSensitive: Bool, sameFlags: Bool) -> Bool {

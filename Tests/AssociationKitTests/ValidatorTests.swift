@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import AssociationKit
+
+/// Every diagnostic code, on a file that triggers it and on a near-identical one that does not.
+@Suite("Validator: every code both ways")
+struct ValidatorTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var code: DiagnosticCode
+        var triggering: [UInt8]
+        var clean: [UInt8]
+        var testDescription: String { code.rawValue }
+
+        init(_ code: DiagnosticCode, _ triggering: String, _ clean: String) {
+            self.init(code, bytes: Array(triggering.utf8), clean: Array(clean.utf8))
+        }
+
+        init(_ code: DiagnosticCode, bytes: [UInt8], clean: [UInt8]) {
+            self.code = code
+            self.triggering = bytes
+            self.clean = clean
+        }
+    }
+
+    /// A modern file with one entry for one app; `components` and `extra` fill the holes.
+    static func file(components: String = #"{"/": "/buy/*"}"#, entry: String = "", applinks: String = "", extra: String = "") -> String {
+        """
+        {"applinks": {\(applinks)"details": [{"appIDs": ["ABCDE12345.com.example.app"], \(entry)"components": [\(components)]}]}\(extra)}
+        """
+    }
+
+    static let legacy = #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/buy/*"]}]}}"#
+    static let base = file()
+
+    static let cases: [Case] = [
+        Case(.jsonSyntax, "{\"applinks\": x}", base),
+        Case(.jsonComment, "{ // c\n\"webcredentials\": {\"apps\": []}}", base),
+        Case(.jsonTrailingComma, file(components: #"{"/": "/a"},"#), base),
+        Case(.jsonInvalidNumber, #"{"applinks": 01}"#, base),
+        Case(.jsonNonFiniteNumber, #"{"applinks": NaN}"#, base),
+        Case(.jsonControlCharacter, file(components: "{\"/\": \"/a\tb\"}"), base),
+        Case(.jsonInvalidUTF8, bytes: Array(file(components: #"{"/": "/a"#).utf8) + [0xFE] + Array(#""}]}]}}"#.utf8), clean: Array(base.utf8)),
+        Case(.jsonInvalidEscape, file(components: #"{"/": "/a\qb"}"#), base),
+        Case(.jsonLoneSurrogate, file(components: #"{"/": "/a\uD83D"}"#), base),
+        Case(.jsonTrailingContent, base + " {}", base),
+        Case(.jsonTooDeep, String(repeating: "[", count: 400), base),
+        Case(.jsonByteOrderMark, bytes: [0xEF, 0xBB, 0xBF] + Array(base.utf8), clean: Array(base.utf8)),
+        Case(.jsonUnexpectedEnd, #"{"applinks": {"details": ["#, base),
+        Case(.jsonDuplicateKey, file(components: #"{"/": "/a", "/": "/b"}"#), base),
+
+        Case(.fileTooLarge, file(components: #"{"/": "/a", "comment": "\#(String(repeating: "x", count: 131_072))"}"#), base),
+        Case(.topLevelNotObject, "[]", base),
+        Case(.noServices, #"{"comment": "nothing here"}"#, base),
+        Case(.unknownKey, file(components: #"{"/": "/a", "casesensitive": false}"#), base),
+        Case(.wrongType, file(components: #"{"/": "/a", "exclude": "true"}"#), base),
+
+        Case(.noDetails, #"{"applinks": {"details": []}}"#, base),
+        Case(.detailsDictionary, #"{"applinks": {"apps": [], "details": {"ABCDE12345.com.example.app": {"paths": ["/a"]}}}}"#, legacy),
+        Case(.legacyAppsNotEmpty, legacy.replacingOccurrences(of: #""apps": []"#, with: #""apps": ["x"]"#), legacy),
+        Case(.legacyAppsMissing, legacy.replacingOccurrences(of: #""apps": [], "#, with: ""), legacy),
+        Case(.pathsIgnored, file(entry: #""paths": ["/a"], "#), base),
+        Case(.modernOnly, base, legacy),
+        Case(.mixedFormats, #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "components": [{"/": "/a"}]}]}}"#, base),
+        Case(.appIDAndAppIDs, file(entry: #""appID": "ABCDE12345.com.example.other", "#), base),
+        Case(.detailWithoutApp, #"{"applinks": {"details": [{"components": [{"/": "/a"}]}]}}"#, base),
+        Case(.detailWithoutRules, #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"]}]}}"#, base),
+        Case(.detailsOutsideApplinks, #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"], "details": []}}"#, #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#),
+
+        Case(.malformedAppID, base.replacingOccurrences(of: "ABCDE12345.com.example.app", with: "com_example"), base),
+        Case(.unusualAppIDPrefix, base.replacingOccurrences(of: "ABCDE12345", with: "abcde12345"), base),
+        Case(.emptyAppList, #"{"webcredentials": {"apps": []}}"#, #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#),
+        Case(.duplicateAppID, base.replacingOccurrences(of: #"["ABCDE12345.com.example.app"]"#, with: #"["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"]"#), base),
+        Case(.appInSeveralDetails,
+             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}, {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/b"}]}]}}"#,
+             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}, {"appIDs": ["ABCDE12345.com.example.other"], "components": [{"/": "/b"}]}]}}"#),
+
+        Case(.queryDictionaryIgnored, file(components: #"{"/": "/a", "?": {"id": "1", "flag": true}}"#), file(components: #"{"/": "/a", "?": {"id": "1", "flag": "true"}}"#)),
+        Case(.unreachableComponent, file(components: #"{"/": "/a/*"}, {"/": "/a/b"}"#), file(components: #"{"/": "/a/b"}, {"/": "/a/*"}"#)),
+        Case(.unreachableExclusion, file(components: #"{"/": "/a/*"}, {"/": "/a/private/*", "exclude": true}"#), file(components: #"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"#)),
+        Case(.exclusionMatchesAbsentItem, file(components: #"{"?": {"promo": "*"}, "exclude": true}, {"/": "/a"}"#), file(components: #"{"?": {"promo": "?*"}, "exclude": true}, {"/": "/a"}"#)),
+        Case(.unencodedPattern, file(components: #"{"/": "/café/*"}"#), file(components: #"{"/": "/café/*", "percentEncoded": false}"#)),
+        Case(.encodedPatternDecoded, file(components: #"{"/": "/a%20b", "percentEncoded": false}"#), file(components: #"{"/": "/a%20b"}"#)),
+        Case(.separatorInPathPattern, file(components: #"{"/": "/search?q=*"}"#), file(components: #"{"/": "/search", "?": {"q": "*"}}"#)),
+        Case(.componentMatchesEverything, file(components: #"{}"#), file(components: #"{"/": "*"}"#)),
+        Case(.malformedNotPrefix, legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT/buy/x", "/buy/*"]"#), legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT /buy/x", "/buy/*"]"#)),
+        Case(.patternStartsWithSeparator, file(components: #"{"/": "/a", "?": "?id=1"}"#), file(components: #"{"/": "/a", "?": "id=1"}"#)),
+
+        Case(.invalidVariableName, file(components: #"{"/": "/$(a(b)"}"#, applinks: #""substitutionVariables": {"a(b": ["x"]}, "#), file(components: #"{"/": "/$(ab)"}"#, applinks: #""substitutionVariables": {"ab": ["x"]}, "#)),
+        Case(.variableValueReferencesVariable, file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["$(digit)"]}, "#), file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["1"]}, "#)),
+        Case(.undefinedVariable, file(components: #"{"/": "/$(fod)"}"#, applinks: #""substitutionVariables": {"food": ["pizza"]}, "#), file(components: #"{"/": "/$(food)"}"#, applinks: #""substitutionVariables": {"food": ["pizza"]}, "#)),
+        Case(.unterminatedVariable, file(components: #"{"/": "/$(lang"}"#), file(components: #"{"/": "/$(lang)"}"#)),
+        Case(.emptyVariable, file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": []}, "#), file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["x"]}, "#)),
+        Case(.variableShadowsPredefined, file(components: #"{"/": "/$(digit)"}"#, applinks: #""substitutionVariables": {"digit": ["1"]}, "#), file(components: #"{"/": "/$(digit)"}"#)),
+        Case(.unusedVariable, file(applinks: #""substitutionVariables": {"v": ["x"]}, "#), base),
+    ]
+
+    @Test("every code is covered by this table")
+    func everyCodeIsCovered() {
+        let covered = Set(Self.cases.map(\.code))
+        let missing = DiagnosticCode.allCases.filter { !covered.contains($0) }
+        #expect(missing.isEmpty, "no case for \(missing.map(\.rawValue))")
+    }
+
+    @Test("the code is reported with its severity on the triggering file", arguments: cases)
+    func triggers(_ case_: Case) {
+        let found = AssociationFileValidator.validate(case_.triggering).diagnostics.filter { $0.code == case_.code }
+        #expect(!found.isEmpty, "\(case_.code.rawValue) not reported")
+        #expect(found.allSatisfy { $0.severity == case_.code.severity })
+    }
+
+    @Test("the code is not reported on the clean file", arguments: cases)
+    func doesNotTrigger(_ case_: Case) {
+        let report = AssociationFileValidator.validate(case_.clean)
+        #expect(!report.diagnostics.contains { $0.code == case_.code }, "\(report.diagnostics.map(\.messageWithPointer))")
+    }
+
+    @Test("a trailing comma on line 4 is an error on line 4 at the comma")
+    func trailingCommaPosition() throws {
+        let text = """
+            {
+              "applinks": {
+                "details": [
+                  { "appIDs": ["ABCDE12345.com.example.app"], "components": [{ "/": "/a" }], },
+                ]
+              }
+            }
+            """
+        let error = try #require(AssociationFileValidator.validate(Array(text.utf8)).diagnostics.first)
+        #expect(error.code == .jsonTrailingComma)
+        #expect(error.location.line == 4)
+        #expect(error.location.column == 80)
+        #expect(error.pointer == "/applinks/details/0")
+    }
+
+    @Test("diagnostics carry the JSON pointer of the offending value")
+    func pointers() {
+        let report = AssociationFileValidator.validate(Array(Self.file(components: #"{"/": "/a", "exclude": 1}"#).utf8))
+        let wrongType = report.diagnostics.first { $0.code == .wrongType }
+        #expect(wrongType?.pointer == "/applinks/details/0/components/0/exclude")
+        #expect(report.diagnostics.first { $0.code == .unknownKey } == nil)
+    }
+
+    @Test("128 KiB exactly is allowed; one byte more is not")
+    func sizeBoundary() {
+        let base = Array(Self.base.utf8)
+        let padded = { (size: Int) in base + [UInt8](repeating: UInt8(ascii: " "), count: size - base.count) }
+        #expect(!AssociationFileValidator.validate(padded(131_072)).diagnostics.contains { $0.code == .fileTooLarge })
+        #expect(AssociationFileValidator.validate(padded(131_073)).diagnostics.contains { $0.code == .fileTooLarge })
+    }
+}
