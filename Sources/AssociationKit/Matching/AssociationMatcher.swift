@@ -1,0 +1,103 @@
+/// Answers "which app opens this URL?" by Apple's rules (spec §2–§7). Built once from a
+/// file; every decision is then a walk over precompiled rules with no parsing.
+public struct AssociationMatcher: Sendable {
+    struct Entry: Sendable {
+        var detailsIndex: Int
+        var appIDs: [String]
+        var rules: [CompiledRule]
+    }
+
+    /// Every app of `applinks.details`, in file order, each once.
+    public let appIDs: [String]
+    let entries: [Entry]
+    /// For each app, the entries that list it, in order.
+    let entriesOfApp: [String: [Int]]
+
+    public init(file: AssociationFile) {
+        guard let appLinks = file.appLinks else {
+            appIDs = []
+            entries = []
+            entriesOfApp = [:]
+            return
+        }
+        var variables: [String: [String]] = [:]
+        for variable in appLinks.substitutionVariables { variables[variable.name] = variable.values.map(\.value) }
+        var appIDs: [String] = []
+        var entriesOfApp: [String: [Int]] = [:]
+        var entries: [Entry] = []
+        for detail in appLinks.details {
+            let rules = detail.effectiveRules(domainDefaults: appLinks.defaults).map { CompiledRule($0, variables: variables) }
+            var ids: [String] = []
+            for id in detail.appIDs.map(\.value) where !ids.contains(id) { ids.append(id) }
+            for id in ids {
+                if entriesOfApp[id] == nil { appIDs.append(id) }
+                entriesOfApp[id, default: []].append(entries.count)
+            }
+            entries.append(Entry(detailsIndex: detail.index, appIDs: ids, rules: rules))
+        }
+        self.appIDs = appIDs
+        self.entries = entries
+        self.entriesOfApp = entriesOfApp
+    }
+
+    /// The decision for one app. Entries listing the app are tried in file order, and within
+    /// an entry its rules in order; the first rule that matches decides (A-COMP).
+    public func decide(_ url: MatchURL, appID: String, domain: String? = nil) -> MatchDecision {
+        if let mismatch = hostMismatch(url, domain: domain) { return noMatch(appID, mismatch) }
+        guard let indices = entriesOfApp[appID] else {
+            return noMatch(appID, "\(appID) is not in applinks.details of this file")
+        }
+        for index in indices {
+            if let decision = evaluate(entries[index], url, appID: appID) { return decision }
+        }
+        return noMatch(appID, "no rule of the entries listing this app matches the URL")
+    }
+
+    /// Every app in the file, in one pass: each entry's rules are evaluated once, whatever
+    /// the number of apps it lists.
+    public func decideAll(_ url: MatchURL, domain: String? = nil) -> [MatchDecision] {
+        if let mismatch = hostMismatch(url, domain: domain) { return appIDs.map { noMatch($0, mismatch) } }
+        var decided: [String: MatchDecision] = [:]
+        for entry in entries where entry.appIDs.contains(where: { decided[$0] == nil }) {
+            guard let decision = evaluate(entry, url, appID: "") else { continue }
+            for id in entry.appIDs where decided[id] == nil {
+                var forApp = decision
+                forApp.appID = id
+                decided[id] = forApp
+            }
+        }
+        return appIDs.map { decided[$0] ?? noMatch($0, "no rule of the entries listing this app matches the URL") }
+    }
+
+    /// The apps the URL opens.
+    public func appsOpening(_ url: MatchURL, domain: String? = nil) -> [String] {
+        decideAll(url, domain: domain).filter { $0.outcome == .match }.map(\.appID)
+    }
+
+    func evaluate(_ entry: Entry, _ url: MatchURL, appID: String) -> MatchDecision? {
+        guard let rule = entry.rules.first(where: { $0.matches(url) }) else { return nil }
+        let effective = rule.rule
+        let name = effective.kind == .component ? "components" : "paths"
+        let place = "details[\(entry.detailsIndex)].\(name)[\(effective.index)]"
+        let outcome: MatchDecision.Outcome = effective.exclude ? .exclude : .match
+        let reason =
+            effective.exclude
+            ? "\(place) matches and excludes the URL (\(effective.kind == .component ? "exclude: true" : "NOT ")); it stays on the web"
+            : "\(place) is the first rule that matches"
+        return MatchDecision(
+            appID: appID, outcome: outcome, detailsIndex: entry.detailsIndex, ruleIndex: effective.index,
+            ruleKind: effective.kind, rule: effective.sourceText, reason: reason)
+    }
+
+    /// A file applies to the host it was fetched from; hosts compare case-insensitively
+    /// (OBSERVED, spec §3.4). No domain means no host check.
+    func hostMismatch(_ url: MatchURL, domain: String?) -> String? {
+        guard let domain, !domain.isEmpty else { return nil }
+        let expected = HostName.normalize(domain) ?? domain.lowercased()
+        return url.host == expected ? nil : "the URL's host \(url.host) is not the file's domain \(expected)"
+    }
+
+    func noMatch(_ appID: String, _ reason: String) -> MatchDecision {
+        MatchDecision(appID: appID, outcome: .noMatch, detailsIndex: nil, ruleIndex: nil, ruleKind: nil, rule: nil, reason: reason)
+    }
+}
