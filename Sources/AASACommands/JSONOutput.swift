@@ -2,9 +2,9 @@ import Foundation
 
 /// `--json` output: sorted keys and unescaped slashes, so JSON pointers read as written.
 enum JSONOutput {
-    static func encode<T: Encodable>(_ value: T) -> String {
+    static func encode<T: Encodable>(_ value: T, pretty: Bool = true) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,2 +1,89 @@
+import AASAServer
 import ArgumentParser
-struct MatchCommand: ParsableCommand {}
+import AssociationKit
+import Foundation
+
+/// `aasa-server match (--file FILE | --sites DIR --domain HOST) [--domain HOST] [--app APPID] [--json] URL...`
+struct MatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Tell which app opens a URL, by Apple's matching rules.",
+        discussion: """
+            For every app in the file (or only --app): match, exclude or no_match, with the \
+            deciding rule. A URL whose host is not --domain is no_match for every app. Exit 0 \
+            when every URL opens an app, 1 when one does not, 2 for a usage error or a file \
+            that is not JSON or whose shape cannot be read. Diagnostics go to stderr.
+            """)
+
+    @Option(help: "The apple-app-site-association file to test.")
+    var file: String?
+
+    @Option(help: "A sites directory; the site is chosen by --domain as the server would.")
+    var sites: String?
+
+    @Option(help: "The domain the file is served for; URLs on other hosts never match.")
+    var domain: String?
+
+    @Option(help: "Report only this app identifier.")
+    var app: String?
+
+    @Flag(help: "Print one JSON object per URL.")
+    var json = false
+
+    @Argument(help: "The URLs to test.")
+    var urls: [String] = []
+
+    func validate() throws {
+        if (file == nil) == (sites == nil) { throw ValidationError("give exactly one of --file FILE or --sites DIR") }
+        if sites != nil && domain == nil { throw ValidationError("--sites needs --domain HOST to choose the site") }
+        if urls.isEmpty { throw ValidationError("give at least one URL") }
+    }
+
+    func run() throws {
+        let path = try associationFilePath()
+        guard let data = FileManager.default.contents(atPath: path) else {
+            StandardStreams.writeError("\(path): error: cannot read the file\n")
+            throw CommandFailure.unreadable
+        }
+        let report = AssociationFileValidator.validate([UInt8](data))
+        for diagnostic in report.diagnostics where diagnostic.severity != .info {
+            StandardStreams.writeError(
+                "\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): \(diagnostic.messageWithPointer) [\(diagnostic.code.rawValue)]\n")
+        }
+        // Decide as Apple would even for a file with warnings or errors; refuse only what
+        // cannot be read as an association file at all.
+        guard let associationFile = report.file else {
+            StandardStreams.writeError("\(path): error: not an association file Apple could read; nothing to match\n")
+            throw CommandFailure.unreadable
+        }
+        let matcher = AssociationMatcher(file: associationFile)
+        var allOpened = true
+        for text in urls {
+            let url: MatchURL
+            do {
+                url = try MatchURL(text)
+            } catch {
+                StandardStreams.writeError("error: \(error.description)\n")
+                throw CommandFailure.unreadable
+            }
+            let decisions = app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
+            if !decisions.contains(where: { $0.outcome == .match }) { allOpened = false }
+            StandardStreams.write(json ? MatchOutput.json(url: text, domain: domain, decisions) : MatchOutput.text(url: text, decisions))
+        }
+        if !allOpened { throw CommandFailure.invalid }
+    }
+
+    func associationFilePath() throws -> String {
+        if let file { return file }
+        let root = URL(fileURLWithPath: sites!)
+        guard let directory = try? SiteDirectory(root: root) else {
+            StandardStreams.writeError("\(sites!): error: not a readable sites directory\n")
+            throw CommandFailure.unreadable
+        }
+        guard let site = directory.site(forHost: domain!) else {
+            StandardStreams.writeError("\(sites!): error: no site folder serves \(domain!) (no exact folder, no matching *.domain folder)\n")
+            throw CommandFailure.unreadable
+        }
+        return site.folder.appendingPathComponent(SiteDirectory.appleFileName).path
+    }
+}

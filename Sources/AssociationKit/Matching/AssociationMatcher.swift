@@ -82,7 +82,7 @@ public struct AssociationMatcher: Sendable {
         let outcome: MatchDecision.Outcome = effective.exclude ? .exclude : .match
         let reason =
             effective.exclude
-            ? "\(place) matches and excludes the URL (\(effective.kind == .component ? "exclude: true" : "NOT ")); it stays on the web"
+            ? "\(place) matches and excludes the URL (\(effective.kind == .component ? "exclude: true" : "a NOT path")); it stays on the web"
             : "\(place) is the first rule that matches"
         return MatchDecision(
             appID: appID, outcome: outcome, detailsIndex: entry.detailsIndex, ruleIndex: effective.index,

@@ -1,0 +1,38 @@
+# aasa-server: the two commands a new machine needs are `make run` and `make test`.
+SWIFT ?= swift
+BIN_DEBUG := .build/debug/aasa-server
+BIN_RELEASE := .build/release/aasa-server
+
+.PHONY: all build release test run validate-examples codes bench clean
+
+all: build
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+# Every test: unit tables for the pure library, then the real binary over real files.
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Validates the example sites, as the server does at start-up.
+run: build
+	$(BIN_DEBUG) validate Config/sites
+	@echo "The HTTP server is not built yet (issue 5); 'make run' will serve Config/sites once it lands."
+
+validate-examples: build
+	$(BIN_DEBUG) validate Config/sites
+
+# The diagnostic-code table for the README.
+codes: build
+	@$(BIN_DEBUG) validate --list-codes | awk -F'\t' '{printf "| `%s` | %s | %s |\n", $$1, $$2, $$3}'
+
+# Release-build figures for the validator and the matcher.
+bench:
+	cd bench && $(SWIFT) run -c release aasa-bench
+
+clean:
+	rm -rf .build bench/.build

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@Suite("aasa-server validate")
+struct ValidateCommandTests {
+    static let valid = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+
+    @Test("the example sites validate, exit 0")
+    func exampleSites() throws {
+        let output = try BinaryRunner.run(["validate", "Config/sites"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("files checked: valid; 0 errors"))
+    }
+
+    @Test("a trailing comma on line 4: PATH:4:COL: error: … [JSON003], exit 1")
+    func trailingComma() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "apple-app-site-association",
+            """
+            {
+              "applinks": {
+                "details": [
+                  {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]},
+                ]
+              }
+            }
+            """)
+        let output = try BinaryRunner.run(["validate", path])
+        #expect(output.status == 1)
+        let line = try #require(output.stdout.split(separator: "\n").first)
+        #expect(line.hasPrefix("\(path):4:78: error: trailing comma"))
+        #expect(line.hasSuffix("[JSON003]"))
+        #expect(line.contains("/applinks/details"))
+    }
+
+    @Test("site folders and sites directories are walked; aliases are not checked twice")
+    func directories() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/good.test/apple-app-site-association", Self.valid)
+        try folder.write("sites/bad.test/apple-app-site-association", #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": []}]}}"#)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("sites/www.good.test").path, withDestinationPath: "good.test")
+        let sites = folder.url.appendingPathComponent("sites").path
+        let output = try BinaryRunner.run(["validate", sites])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("bad.test/apple-app-site-association:1:"))
+        #expect(output.stdout.contains("[AASA201]"))
+        #expect(output.stdout.contains("2 files checked"))
+        let site = try BinaryRunner.run(["validate", folder.url.appendingPathComponent("sites/good.test").path])
+        #expect(site.status == 0)
+    }
+
+    @Test("--json prints one document with positions, pointers and codes")
+    func json() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("f.json", #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "casesensitive": false}]}]}}"#)
+        let output = try BinaryRunner.run(["validate", "--json", path])
+        #expect(output.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(document["valid"] as? Bool == true)
+        let files = try #require(document["files"] as? [[String: Any]])
+        let diagnostics = try #require(files.first?["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.contains { $0["code"] as? String == "AASA106" && $0["severity"] as? String == "info" })
+        let diagnostic = try #require(diagnostics.first { $0["code"] as? String == "AASA004" })
+        #expect(diagnostic["code"] as? String == "AASA004")
+        #expect(diagnostic["severity"] as? String == "warning")
+        #expect(diagnostic["pointer"] as? String == "/applinks/details/0/components/0/casesensitive")
+        #expect(diagnostic["line"] as? Int == 1)
+    }
+
+    @Test("unreadable input exits 2 with a clear message, never a crash")
+    func unreadable() throws {
+        let missing = try BinaryRunner.run(["validate", "/nonexistent/apple-app-site-association"])
+        #expect(missing.status == 2)
+        #expect(missing.stdout.contains("no such file or directory"))
+        let folder = try TemporaryFolder()
+        let emptyDirectory = try BinaryRunner.run(["validate", folder.url.path])
+        #expect(emptyDirectory.status == 2)
+        #expect(emptyDirectory.stdout.contains("no apple-app-site-association"))
+        let usage = try BinaryRunner.run(["validate"])
+        #expect(usage.status == 2)
+        let badFlag = try BinaryRunner.run(["validate", "--bogus", "x"])
+        #expect(badFlag.status == 2)
+    }
+
+    @Test("binary garbage and oversized files are invalid, not crashes")
+    func garbage() throws {
+        let folder = try TemporaryFolder()
+        var random = SystemRandomNumberGenerator()
+        let noise = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let garbage = try folder.write("garbage", noise)
+        let output = try BinaryRunner.run(["validate", garbage])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("error:"))
+        let big = try folder.write("big", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}, "x": ""# + String(repeating: "a", count: 140_000) + "\"}")
+        let oversized = try BinaryRunner.run(["validate", big])
+        #expect(oversized.status == 1)
+        #expect(oversized.stdout.contains("[AASA001]"))
+    }
+
+    @Test("--list-codes lists every code, and the README documents each one")
+    func codesAreDocumented() throws {
+        let output = try BinaryRunner.run(["validate", "--list-codes"])
+        #expect(output.status == 0)
+        let codes = output.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
+        #expect(codes.count >= 50)
+        let readme = try String(contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for code in codes {
+            #expect(readme.contains("`\(code)`"), "README does not list \(code)")
+        }
+    }
+}
