@@ -4,7 +4,10 @@ public struct Diagnostic: Sendable, Hashable {
     public var severity: Severity
     public var message: String
     public var location: SourceLocation
+    /// The JSON pointer of the offending value (RFC 6901); "" is the whole document.
     public var pointer: String
+    /// Set while the pointer is still to be resolved from the offset of the offending value.
+    var pendingValueOffset: Int?
 
     public init(
         _ code: DiagnosticCode, _ message: String, at location: SourceLocation, pointer: String,
@@ -17,8 +20,18 @@ public struct Diagnostic: Sendable, Hashable {
         self.pointer = pointer
     }
 
-    public init(_ code: DiagnosticCode, _ message: String, at value: JSONValue) {
-        self.init(code, message, at: value.location, pointer: value.pointer)
+    /// A diagnostic whose pointer is that of the value starting at `valueOffset`.
+    init(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, valueAt valueOffset: Int) {
+        self.init(code, message, at: location, pointer: "")
+        pendingValueOffset = valueOffset
+    }
+
+    init(_ code: DiagnosticCode, _ message: String, at value: JSONValue) {
+        self.init(code, message, at: value.location, valueAt: value.range.lowerBound)
+    }
+
+    init(_ code: DiagnosticCode, _ message: String, at origin: Origin) {
+        self.init(code, message, at: origin.location, valueAt: origin.valueOffset)
     }
 
     /// The message with the JSON pointer of the offending value, as printed after the severity.
@@ -33,5 +46,16 @@ extension Array where Element == Diagnostic {
     /// In file order, then by code, so output is stable.
     public func sortedByLocation() -> [Diagnostic] {
         sorted { ($0.location.offset, $0.code.rawValue) < ($1.location.offset, $1.code.rawValue) }
+    }
+
+    /// Renders the pending pointers against the document they were found in.
+    func resolvingPointers(in root: JSONValue?) -> [Diagnostic] {
+        map { diagnostic in
+            guard let offset = diagnostic.pendingValueOffset else { return diagnostic }
+            var resolved = diagnostic
+            resolved.pointer = root?.pointer(at: offset) ?? ""
+            resolved.pendingValueOffset = nil
+            return resolved
+        }
     }
 }

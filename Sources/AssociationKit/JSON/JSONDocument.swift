@@ -12,7 +12,7 @@ public struct JSONDocument: Sendable {
             return JSONDocument(root: root, diagnostics: parser.warnings)
         } catch {
             let location = SourceLocation.of(offset: error.offset, in: bytes)
-            let pointer = parser.pointerAtFailure
+            let pointer = parser.currentPointer
             let failure = Diagnostic(error.code, error.message, at: location, pointer: pointer)
             return JSONDocument(root: nil, diagnostics: parser.warnings + [failure])
         }

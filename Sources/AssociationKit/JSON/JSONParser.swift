@@ -11,15 +11,28 @@ public struct JSONParser {
     var depth = 0
     var lines = LineTracker()
     var warnings: [Diagnostic] = []
-    /// The pointer of the value being read, so a syntax error can say where it happened.
-    var pointerStack: [String] = [""]
+    /// The path to the value being read, so a syntax error can say where it happened.
+    var path: [PathComponent] = []
+
+    enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
 
     init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
 
-    var pointerAtFailure: String { pointerStack.last ?? "" }
+    /// The JSON pointer of the value being read, rendered only when needed.
+    var currentPointer: String {
+        path.reduce("") { pointer, component in
+            switch component {
+            case .key(let key): JSONPointer.appending(key, to: pointer)
+            case .index(let index): JSONPointer.appending(index, to: pointer)
+            }
+        }
+    }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
@@ -32,7 +45,7 @@ public struct JSONParser {
         if index >= bytes.count {
             throw JSONSyntaxError(code: .jsonUnexpectedEnd, message: "the file is empty; it must hold a JSON object", offset: index)
         }
-        let root = try parseValue(pointer: "")
+        let root = try parseValue()
         skipWhitespace()
         if index < bytes.count {
             try rejectComment()
@@ -46,14 +59,14 @@ public struct JSONParser {
 
     // MARK: Values
 
-    mutating func parseValue(pointer: String) throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw unexpectedEnd("a value") }
         let start = index
         let location = lines.location(of: start, in: bytes)
         let kind: JSONValue.Kind
         switch bytes[index] {
-        case UInt8(ascii: "{"): kind = try parseObject(pointer: pointer)
-        case UInt8(ascii: "["): kind = try parseArray(pointer: pointer)
+        case UInt8(ascii: "{"): kind = try parseObject()
+        case UInt8(ascii: "["): kind = try parseArray()
         case UInt8(ascii: "\""): kind = .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); kind = .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); kind = .bool(false)
@@ -68,10 +81,10 @@ public struct JSONParser {
             try rejectComment()
             throw JSONSyntaxError(code: .jsonSyntax, message: "expected a value, found \(describe(index))", offset: index)
         }
-        return JSONValue(kind: kind, location: location, range: start..<index, pointer: pointer)
+        return JSONValue(kind: kind, location: location, range: start..<index)
     }
 
-    mutating func parseObject(pointer: String) throws(JSONSyntaxError) -> JSONValue.Kind {
+    mutating func parseObject() throws(JSONSyntaxError) -> JSONValue.Kind {
         try enterContainer()
         index += 1
         var members: [JSONMember] = []
@@ -99,17 +112,16 @@ public struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            let memberPointer = JSONPointer.appending(key, to: pointer)
-            pointerStack.append(memberPointer)
-            let value = try parseValue(pointer: memberPointer)
-            pointerStack.removeLast()
-            if !seen.insert(key).inserted {
+            path.append(.key(key))
+            let value = try parseValue()
+            if isDuplicate(key, among: members, seen: &seen) {
                 warnings.append(
                     Diagnostic(
                         .jsonDuplicateKey,
                         "duplicate key \"\(key)\"; only the last one counts, the earlier value is silently dropped",
-                        at: keyLocation, pointer: memberPointer))
+                        at: keyLocation, pointer: currentPointer))
             }
+            path.removeLast()
             members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw unexpectedEnd("`,` or `}`") }
@@ -132,7 +144,15 @@ public struct JSONParser {
         }
     }
 
-    mutating func parseArray(pointer: String) throws(JSONSyntaxError) -> JSONValue.Kind {
+    /// Small objects (nearly all of an association file) are scanned; a set is built only
+    /// once an object grows past a handful of keys.
+    func isDuplicate(_ key: String, among members: [JSONMember], seen: inout Set<String>) -> Bool {
+        if members.count < 8 { return members.contains { $0.key == key } }
+        if seen.isEmpty { seen = Set(members.map(\.key)) }
+        return !seen.insert(key).inserted
+    }
+
+    mutating func parseArray() throws(JSONSyntaxError) -> JSONValue.Kind {
         try enterContainer()
         index += 1
         var elements: [JSONValue] = []
@@ -144,10 +164,9 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            let elementPointer = JSONPointer.appending(elements.count, to: pointer)
-            pointerStack.append(elementPointer)
-            elements.append(try parseValue(pointer: elementPointer))
-            pointerStack.removeLast()
+            path.append(.index(elements.count))
+            elements.append(try parseValue())
+            path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw unexpectedEnd("`,` or `]`") }
             if bytes[index] == UInt8(ascii: ",") {

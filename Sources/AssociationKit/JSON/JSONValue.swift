@@ -1,5 +1,5 @@
-/// A JSON value that remembers where it came from: its location, its byte range in the
-/// source and its JSON pointer, so every diagnostic can name the exact place.
+/// A JSON value that remembers where it came from: its location and its byte range in the
+/// source, from which `pointer(at:)` renders the JSON pointer a diagnostic names.
 public struct JSONValue: Sendable {
     public indirect enum Kind: Sendable {
         case object([JSONMember])
@@ -14,13 +14,42 @@ public struct JSONValue: Sendable {
     public var location: SourceLocation
     /// Byte offsets of the value's text, `[start, end)`.
     public var range: Range<Int>
-    public var pointer: String
 
-    public init(kind: Kind, location: SourceLocation, range: Range<Int>, pointer: String) {
+    public init(kind: Kind, location: SourceLocation, range: Range<Int>) {
         self.kind = kind
         self.location = location
         self.range = range
-        self.pointer = pointer
+    }
+
+    /// The JSON pointer of the deepest value that starts at or contains `offset`, found by
+    /// binary search over each level's children (their ranges are in file order).
+    public func pointer(at offset: Int) -> String {
+        var pointer = ""
+        var current = self
+        while true {
+            switch current.kind {
+            case .object(let members):
+                guard let index = Self.child(containing: offset, in: members.map(\.value.range)) else { return pointer }
+                pointer = JSONPointer.appending(members[index].key, to: pointer)
+                current = members[index].value
+            case .array(let elements):
+                guard let index = Self.child(containing: offset, in: elements.map(\.range)) else { return pointer }
+                pointer = JSONPointer.appending(index, to: pointer)
+                current = elements[index]
+            default:
+                return pointer
+            }
+        }
+    }
+
+    private static func child(containing offset: Int, in ranges: [Range<Int>]) -> Int? {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low < ranges.count && ranges[low].contains(offset) ? low : nil
     }
 
     /// The name a person uses for this kind of value, for "expected X, found Y" messages.

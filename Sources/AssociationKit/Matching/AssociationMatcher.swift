@@ -5,6 +5,8 @@ public struct AssociationMatcher: Sendable {
         var detailsIndex: Int
         var appIDs: [String]
         var rules: [CompiledRule]
+        /// `rules[i].pathFilter`, stored flat so most rules are ruled out without touching them.
+        var filters: [PathFilter]
     }
 
     /// Every app of `applinks.details`, in file order, each once.
@@ -26,14 +28,14 @@ public struct AssociationMatcher: Sendable {
         var entriesOfApp: [String: [Int]] = [:]
         var entries: [Entry] = []
         for detail in appLinks.details {
-            let rules = detail.effectiveRules(domainDefaults: appLinks.defaults).map { CompiledRule($0, variables: variables) }
+            let rules = detail.effectiveRules(domainDefaults: appLinks.defaults).map { CompiledRule($0, detailsIndex: detail.index, variables: variables) }
             var ids: [String] = []
             for id in detail.appIDs.map(\.value) where !ids.contains(id) { ids.append(id) }
             for id in ids {
                 if entriesOfApp[id] == nil { appIDs.append(id) }
                 entriesOfApp[id, default: []].append(entries.count)
             }
-            entries.append(Entry(detailsIndex: detail.index, appIDs: ids, rules: rules))
+            entries.append(Entry(detailsIndex: detail.index, appIDs: ids, rules: rules, filters: rules.map(\.pathFilter)))
         }
         self.appIDs = appIDs
         self.entries = entries
@@ -50,8 +52,10 @@ public struct AssociationMatcher: Sendable {
         for index in indices {
             if let decision = evaluate(entries[index], url, appID: appID) { return decision }
         }
-        return noMatch(appID, "no rule of the entries listing this app matches the URL")
+        return noMatch(appID, Self.noRuleMatches)
     }
+
+    static let noRuleMatches = "no rule of the entries listing this app matches the URL"
 
     /// Every app in the file, in one pass: each entry's rules are evaluated once, whatever
     /// the number of apps it lists.
@@ -66,7 +70,7 @@ public struct AssociationMatcher: Sendable {
                 decided[id] = forApp
             }
         }
-        return appIDs.map { decided[$0] ?? noMatch($0, "no rule of the entries listing this app matches the URL") }
+        return appIDs.map { decided[$0] ?? noMatch($0, Self.noRuleMatches) }
     }
 
     /// The apps the URL opens.
@@ -75,18 +79,14 @@ public struct AssociationMatcher: Sendable {
     }
 
     func evaluate(_ entry: Entry, _ url: MatchURL, appID: String) -> MatchDecision? {
-        guard let rule = entry.rules.first(where: { $0.matches(url) }) else { return nil }
-        let effective = rule.rule
-        let name = effective.kind == .component ? "components" : "paths"
-        let place = "details[\(entry.detailsIndex)].\(name)[\(effective.index)]"
-        let outcome: MatchDecision.Outcome = effective.exclude ? .exclude : .match
-        let reason =
-            effective.exclude
-            ? "\(place) matches and excludes the URL (\(effective.kind == .component ? "exclude: true" : "a NOT path")); it stays on the web"
-            : "\(place) is the first rule that matches"
-        return MatchDecision(
-            appID: appID, outcome: outcome, detailsIndex: entry.detailsIndex, ruleIndex: effective.index,
-            ruleKind: effective.kind, rule: effective.sourceText, reason: reason)
+        for index in entry.filters.indices where entry.filters[index].admits(url.pathSummary(entry.filters[index].form)) {
+            let rule = entry.rules[index]
+            guard rule.matches(url) else { continue }
+            var decision = rule.decision
+            decision.appID = appID
+            return decision
+        }
+        return nil
     }
 
     /// A file applies to the host it was fetched from; hosts compare case-insensitively

@@ -1,9 +1,14 @@
-/// A pattern string compiled once, at load time, for matching many URLs.
-struct CompiledPattern: Sendable {
+/// A pattern string compiled once, at load time, for matching many URLs. A class, so a rule
+/// holding it hands out one reference per check instead of copying its five arrays.
+final class CompiledPattern: Sendable {
     let steps: [PatternStep]
     let sets: [AlternativeSet]
     /// Leading literal characters, checked before anything else to reject most URLs at once.
     let literalPrefix: [UInt32]
+    /// Trailing literal characters, checked from the end.
+    let literalSuffix: [UInt32]
+    /// The longest run of literal characters, which any matching text contains.
+    let requiredLiteral: [UInt32]
     /// The fewest characters a matching text has; with no `*` and no variable, the exact count.
     let minimumLength: Int
     let hasStar: Bool
@@ -46,6 +51,20 @@ struct CompiledPattern: Sendable {
         literalPrefix = steps.prefix { if case .literal = $0 { true } else { false } }.map {
             if case .literal(let scalar) = $0 { scalar } else { 0 }
         }
+        literalSuffix = Array(steps.reversed().prefix { if case .literal = $0 { true } else { false } }.reversed().map {
+            if case .literal(let scalar) = $0 { scalar } else { 0 }
+        })
+        var longest: [UInt32] = []
+        var run: [UInt32] = []
+        for step in steps + [.star] {
+            if case .literal(let scalar) = step {
+                run.append(scalar)
+            } else {
+                if run.count > longest.count { longest = run }
+                run = []
+            }
+        }
+        requiredLiteral = longest.count > literalPrefix.count && longest.count > literalSuffix.count ? longest : []
         minimumLength = steps.reduce(0) { total, step in
             switch step {
             case .literal, .one: total + 1
@@ -63,8 +82,21 @@ struct CompiledPattern: Sendable {
         guard text.count >= minimumLength, text.count >= literalPrefix.count else { return false }
         if !hasStar && sets.isEmpty && text.count != minimumLength { return false }
         for index in literalPrefix.indices where text[index] != literalPrefix[index] { return false }
+        let offset = text.count - literalSuffix.count
+        for index in literalSuffix.indices where text[offset + index] != literalSuffix[index] { return false }
+        if !requiredLiteral.isEmpty && !Self.contains(text, requiredLiteral) { return false }
         return text.withUnsafeBufferPointer { buffer in
             sets.isEmpty ? PatternEngine.matchGlob(steps, buffer) : PatternEngine.matchPositions(steps, sets: sets, buffer)
         }
+    }
+
+    private static func contains(_ text: [UInt32], _ needle: [UInt32]) -> Bool {
+        guard text.count >= needle.count else { return false }
+        let first = needle[0]
+        outer: for start in 0...(text.count - needle.count) where text[start] == first {
+            for index in 1..<needle.count where text[start + index] != needle[index] { continue outer }
+            return true
+        }
+        return false
     }
 }

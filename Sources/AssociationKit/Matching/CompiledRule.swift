@@ -1,5 +1,6 @@
 /// One rule (component or legacy path) of one details entry, compiled for matching.
-struct CompiledRule: Sendable {
+/// A class so that walking a list of rules per URL moves one reference, not every field.
+final class CompiledRule: Sendable {
     enum Query: Sendable {
         case any
         case whole(CompiledPattern)
@@ -8,12 +9,27 @@ struct CompiledRule: Sendable {
     }
 
     let rule: EffectiveRule
+    /// The decision this rule gives when it matches, built once (the reason text included),
+    /// so deciding a URL formats nothing.
+    let decision: MatchDecision
+    let decoded: Bool
+    let folded: Bool
     let path: CompiledPattern?
+    let pathFilter: PathFilter
     let query: Query
     let fragment: CompiledPattern?
 
-    init(_ rule: EffectiveRule, variables: [String: [String]]) {
+    init(_ rule: EffectiveRule, detailsIndex: Int, variables: [String: [String]]) {
         self.rule = rule
+        let place = "details[\(detailsIndex)].\(rule.kind == .component ? "components" : "paths")[\(rule.index)]"
+        decision = MatchDecision(
+            appID: "", outcome: rule.exclude ? .exclude : .match, detailsIndex: detailsIndex, ruleIndex: rule.index,
+            ruleKind: rule.kind, rule: rule.sourceText,
+            reason: rule.exclude
+                ? "\(place) matches and excludes the URL (\(rule.kind == .component ? "exclude: true" : "a NOT path")); it stays on the web"
+                : "\(place) is the first rule that matches")
+        decoded = !rule.percentEncoded
+        folded = !rule.caseSensitive
         let cased = rule.caseSensitive
         let variables: [String: [String]]? = rule.kind == .component ? variables : nil
         func compile(_ text: String?) -> CompiledPattern? {
@@ -22,6 +38,8 @@ struct CompiledRule: Sendable {
             return pattern.matchesEverything ? nil : pattern
         }
         path = compile(rule.normalizedPath)
+        let form = URLForm(decoded: decoded, folded: folded)
+        pathFilter = path.map { PathFilter(pattern: $0, form: form) } ?? PathFilter(form: form)
         fragment = compile(rule.fragment)
         switch rule.query {
         case .any:
@@ -40,8 +58,6 @@ struct CompiledRule: Sendable {
 
     /// All specified parts must match (A-COMP); unspecified ones are `*`.
     func matches(_ url: MatchURL) -> Bool {
-        let decoded = !rule.percentEncoded
-        let folded = !rule.caseSensitive
         if let path, !path.matches(url.path.form(decoded: decoded, folded: folded)) { return false }
         if let fragment, !fragment.matches(url.fragment.form(decoded: decoded, folded: folded)) { return false }
         switch query {

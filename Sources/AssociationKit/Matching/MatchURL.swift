@@ -15,35 +15,48 @@ public final class MatchURL {
     let query: URLText
     let fragment: URLText
     let queryItems: [(name: URLText, value: URLText)]
+    private var pathSummaries: [PathSummary?] = [nil, nil, nil, nil]
+
+    /// The filter facts of the path in one form, computed on first use.
+    func pathSummary(_ form: URLForm) -> PathSummary {
+        if let summary = pathSummaries[form.rawValue] { return summary }
+        let summary = PathSummary(path.form(decoded: form.rawValue >= 2, folded: form.rawValue & 1 == 1))
+        pathSummaries[form.rawValue] = summary
+        return summary
+    }
 
     public init(_ string: String) throws(InvalidURL) {
         self.string = string
-        guard let colon = string.firstIndex(of: ":"), string[colon...].hasPrefix("://"), colon != string.startIndex else {
+        // Split on bytes: `:`, `/`, `?`, `#` and `@` are ASCII, so UTF-8 offsets are exact.
+        let bytes = Array(string.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes.count >= colon + 3,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else {
             throw InvalidURL(description: "\"\(string)\" is not an absolute URL (expected https://host/path)")
         }
-        scheme = string[..<colon].lowercased()
-        var rest = string[string.index(colon, offsetBy: 3)...]
-        var fragmentText: Substring = ""
-        if let hash = rest.firstIndex(of: "#") {
-            fragmentText = rest[rest.index(after: hash)...]
-            rest = rest[..<hash]
+        scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        var end = bytes.count
+        var fragmentBytes: ArraySlice<UInt8> = []
+        if let hash = bytes[(colon + 3)...].firstIndex(of: UInt8(ascii: "#")) {
+            fragmentBytes = bytes[(hash + 1)...]
+            end = hash
         }
-        var queryText: Substring = ""
-        if let question = rest.firstIndex(of: "?") {
-            queryText = rest[rest.index(after: question)...]
-            rest = rest[..<question]
+        var queryBytes: ArraySlice<UInt8> = []
+        if let question = bytes[(colon + 3)..<end].firstIndex(of: UInt8(ascii: "?")) {
+            queryBytes = bytes[(question + 1)..<end]
+            end = question
         }
-        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-        var authority = rest[..<slash]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        guard let host = HostName.normalize(String(authority)) else {
+        let slash = bytes[(colon + 3)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+        var authorityStart = colon + 3
+        if let at = bytes[authorityStart..<slash].lastIndex(of: UInt8(ascii: "@")) { authorityStart = at + 1 }
+        guard let host = HostName.normalize(String(decoding: bytes[authorityStart..<slash], as: UTF8.self)) else {
             throw InvalidURL(description: "\"\(string)\" has no valid host")
         }
         self.host = host
-        path = URLText(PercentDecoding.encodeForURL(rest[slash...]), isPath: true)
-        let encodedQuery = PercentDecoding.encodeForURL(queryText)
+        path = URLText(PercentDecoding.encodeForURL(bytes[slash..<end]), isPath: true)
+        let encodedQuery = PercentDecoding.encodeForURL(queryBytes)
         query = URLText(encodedQuery)
-        fragment = URLText(PercentDecoding.encodeForURL(fragmentText))
+        fragment = URLText(PercentDecoding.encodeForURL(fragmentBytes))
         // Items as NSURLQueryItem splits them: on `&`, name before the first `=`; an item
         // without `=` has the empty value (OBSERVED: `?flag` matches {"flag": ""}).
         queryItems = encodedQuery.split(separator: 0x26, omittingEmptySubsequences: true).map { item in

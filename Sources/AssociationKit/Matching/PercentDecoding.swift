@@ -26,10 +26,10 @@ enum PercentDecoding {
 
     /// What a browser sends for text typed into a URL: non-ASCII characters, spaces and
     /// control characters percent-encoded as UTF-8 with upper-case hex (RFC 3986 §2.1).
-    static func encodeForURL(_ text: Substring) -> [UInt32] {
+    static func encodeForURL(_ bytes: ArraySlice<UInt8>) -> [UInt32] {
         var result: [UInt32] = []
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
+        result.reserveCapacity(bytes.count)
+        for byte in bytes {
             if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
                 result.append(0x25)
                 result.append(hexDigit(byte >> 4))

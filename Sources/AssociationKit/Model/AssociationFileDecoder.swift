@@ -83,7 +83,7 @@ public struct AssociationFileDecoder {
             report(.detailsDictionary, "details is the pre-release dictionary keyed by app ID; write it as an array of {\"appIDs\": […], \"components\": […]} entries", at: value)
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 guard var detail = decodeDetail(member.value, index: index) else { continue }
-                detail.appIDs.insert(Located(member.key, Origin(location: member.keyLocation, pointer: member.value.pointer)), at: 0)
+                detail.appIDs.insert(Located(member.key, Origin(location: member.keyLocation, valueOffset: member.value.range.lowerBound)), at: 0)
                 detail.hasAppID = true
                 appLinks.details.append(detail)
             }
@@ -213,7 +213,7 @@ public struct AssociationFileDecoder {
         if let suggestion = Spelling.closest(to: member.key, among: known) {
             message += ". Did you mean \"\(suggestion)\"?"
         }
-        diagnostics.append(Diagnostic(.unknownKey, message, at: member.keyLocation, pointer: member.value.pointer))
+        diagnostics.append(Diagnostic(.unknownKey, message, at: member.keyLocation, valueAt: member.value.range.lowerBound))
     }
 
     func sourceText(of value: JSONValue) -> String {

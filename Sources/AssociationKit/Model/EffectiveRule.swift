@@ -31,26 +31,26 @@ public struct EffectiveRule: Sendable {
     public var origin: Origin
 
     public init(component: ComponentRule, appDefaults: ComponentRule?, domainDefaults: ComponentRule?) {
-        let levels = [component, appDefaults, domainDefaults].compactMap { $0 }
         kind = .component
         index = component.index
-        path = levels.lazy.compactMap { $0.path?.value }.first
-        fragment = levels.lazy.compactMap { $0.fragment?.value }.first
-        exclude = levels.lazy.compactMap { $0.exclude?.value }.first ?? false
-        caseSensitive = levels.lazy.compactMap { $0.caseSensitive?.value }.first ?? true
-        percentEncoded = levels.lazy.compactMap { $0.percentEncoded?.value }.first ?? true
-        query = .any
-        for level in levels {
-            switch level.query {
-            case .whole(let pattern)?: query = .whole(pattern.value)
-            case .items(let items, _)?: query = .items(items)
-            case .ignoredDictionary?, nil: continue
-            }
-            break
-        }
+        path = component.path?.value ?? appDefaults?.path?.value ?? domainDefaults?.path?.value
+        fragment = component.fragment?.value ?? appDefaults?.fragment?.value ?? domainDefaults?.fragment?.value
+        exclude = component.exclude?.value ?? appDefaults?.exclude?.value ?? domainDefaults?.exclude?.value ?? false
+        caseSensitive = component.caseSensitive?.value ?? appDefaults?.caseSensitive?.value ?? domainDefaults?.caseSensitive?.value ?? true
+        percentEncoded = component.percentEncoded?.value ?? appDefaults?.percentEncoded?.value ?? domainDefaults?.percentEncoded?.value ?? true
+        query = Self.query(component.query) ?? Self.query(appDefaults?.query) ?? Self.query(domainDefaults?.query) ?? .any
         sourceText = component.sourceText
         origin = component.origin
         normalizedPath = path.map(PathNormalization.pattern)
+    }
+
+    /// A query rule as evaluated; an ignored dictionary counts as unset.
+    private static func query(_ rule: QueryRule?) -> Query? {
+        switch rule {
+        case .whole(let pattern)?: .whole(pattern.value)
+        case .items(let items, _)?: .items(items)
+        case .ignoredDictionary?, nil: nil
+        }
     }
 
     /// A legacy `paths` entry: path only, case-sensitive, compared as written (A-ARCH-UL).

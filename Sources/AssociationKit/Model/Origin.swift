@@ -1,15 +1,18 @@
-/// Where a model value came from: its location and JSON pointer in the file.
+/// Where a model value came from: its location, and the offset of the JSON value whose
+/// pointer names it. Pointers are rendered only for the diagnostics that need one, so reading
+/// a file builds no pointer strings.
 public struct Origin: Sendable, Hashable {
     public var location: SourceLocation
-    public var pointer: String
+    /// The byte offset of the value, resolved to a JSON pointer against the document.
+    public var valueOffset: Int
 
-    public init(location: SourceLocation, pointer: String) {
+    public init(location: SourceLocation, valueOffset: Int) {
         self.location = location
-        self.pointer = pointer
+        self.valueOffset = valueOffset
     }
 
     public init(_ value: JSONValue) {
-        self.init(location: value.location, pointer: value.pointer)
+        self.init(location: value.location, valueOffset: value.range.lowerBound)
     }
 }
 

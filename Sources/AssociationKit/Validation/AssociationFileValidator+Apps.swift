@@ -17,31 +17,39 @@ extension AssociationFileValidator {
     /// only letters, digits, hyphens and periods (A-GLOSS-BID).
     mutating func checkAppIdentifier(_ app: Located<String>) {
         let text = app.value
-        guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
+        let utf8 = Array(text.utf8)
+        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), dot > 0, dot < utf8.count - 1 else {
             report(.malformedAppID, "\"\(text)\" is not an application identifier; write <App ID prefix>.<bundle ID>, for example ABCDE12345.com.example.app", at: app.origin)
             return
         }
-        let prefix = text[..<dot]
-        let bundle = text[text.index(after: dot)...]
-        let prefixIsAlphanumeric = prefix.unicodeScalars.allSatisfy { isASCIIAlphanumeric($0) }
-        let bundleIsValid =
-            bundle.unicodeScalars.allSatisfy { isASCIIAlphanumeric($0) || $0 == "-" || $0 == "." }
-            && !bundle.hasPrefix(".") && !bundle.hasSuffix(".") && !bundle.contains("..")
+        let prefix = utf8[..<dot]
+        let bundle = utf8[(dot + 1)...]
+        let prefixIsAlphanumeric = prefix.allSatisfy(isASCIIAlphanumeric)
+        var bundleIsValid = bundle.first != UInt8(ascii: ".") && bundle.last != UInt8(ascii: ".")
+        var previous: UInt8 = 0
+        for byte in bundle {
+            if !(isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) { bundleIsValid = false }
+            if byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".") { bundleIsValid = false }
+            previous = byte
+        }
         guard prefixIsAlphanumeric && bundleIsValid else {
-            let part = prefixIsAlphanumeric ? "bundle ID \"\(bundle)\" may use only letters, digits, hyphens and periods" : "prefix \"\(prefix)\" must be letters and digits"
+            let prefixText = String(decoding: prefix, as: UTF8.self)
+            let bundleText = String(decoding: bundle, as: UTF8.self)
+            let part = prefixIsAlphanumeric ? "bundle ID \"\(bundleText)\" may use only letters, digits, hyphens and periods" : "prefix \"\(prefixText)\" must be letters and digits"
             report(.malformedAppID, "\"\(text)\" is not an application identifier: the \(part)", at: app.origin)
             return
         }
-        let isTeamStyle = prefix.count == 10 && prefix.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        let isTeamStyle = prefix.count == 10 && prefix.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         if !isTeamStyle {
             report(
                 .unusualAppIDPrefix,
-                "prefix \"\(prefix)\" is not 10 upper-case letters or digits; use the App ID prefix from the app's application-identifier entitlement",
+                "prefix \"\(String(decoding: prefix, as: UTF8.self))\" is not 10 upper-case letters or digits; use the App ID prefix from the app's application-identifier entitlement",
                 at: app.origin)
         }
     }
 
-    func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

@@ -1,8 +1,7 @@
 extension AssociationFileValidator {
     /// Checks the pattern text of one entry's components (or legacy paths) and of the
     /// defaults that apply to them.
-    mutating func checkPatterns(of detail: AppLinksDetail, rules: [EffectiveRule], appLinks: AppLinks) {
-        let defined = Set(appLinks.substitutionVariables.map(\.name) + PredefinedVariables.names)
+    mutating func checkPatterns(of detail: AppLinksDetail, rules: [EffectiveRule], appLinks: AppLinks, defined: Set<String>) {
         if let components = detail.components {
             for (component, rule) in zip(components, rules) {
                 if component.isEmpty {
@@ -59,17 +58,20 @@ extension AssociationFileValidator {
 
     /// Variable references, and characters that can never match under the encoding setting.
     mutating func checkPatternText(_ pattern: Located<String>, percentEncoded: Bool, defined: Set<String>) {
-        let syntax = PatternSyntax.tokenize(pattern.value)
-        if syntax.unterminatedVariableAt != nil {
-            report(.unterminatedVariable, "\"$(\" has no closing \")\", so it is compared as literal text", at: pattern.origin)
+        let utf8 = pattern.value.utf8
+        if utf8.containsVariableReference {
+            let syntax = PatternSyntax.tokenize(pattern.value)
+            if syntax.unterminatedVariableAt != nil {
+                report(.unterminatedVariable, "\"$(\" has no closing \")\", so it is compared as literal text", at: pattern.origin)
+            }
+            let names = syntax.variableNames
+            for (position, name) in names.enumerated() where !defined.contains(name) && !names[..<position].contains(name) {
+                var message = "$(\(name)) is not defined in substitutionVariables nor predefined, so this pattern never matches"
+                if let suggestion = Spelling.closest(to: name, among: Array(defined)) { message += ". Did you mean $(\(suggestion))?" }
+                report(.undefinedVariable, message, at: pattern.origin)
+            }
         }
-        for name in Set(syntax.variableNames) where !defined.contains(name) {
-            var message = "$(\(name)) is not defined in substitutionVariables nor predefined, so this pattern never matches"
-            if let suggestion = Spelling.closest(to: name, among: Array(defined)) { message += ". Did you mean $(\(suggestion))?" }
-            report(.undefinedVariable, message, at: pattern.origin)
-        }
-        let scalars = pattern.value.unicodeScalars
-        if percentEncoded, scalars.contains(where: { $0 == " " || $0.value > 0x7E }) {
+        if percentEncoded, utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 > 0x7E }) {
             report(
                 .unencodedPattern,
                 "the pattern has spaces or non-ASCII text, but URLs are compared percent-encoded (percentEncoded is true), so it never matches; set \"percentEncoded\": false or write the text percent-encoded",
@@ -84,10 +86,10 @@ extension AssociationFileValidator {
     }
 
     mutating func checkSeparators(inPath path: Located<String>) {
-        let text = path.value
-        if text.contains("#") {
+        let utf8 = path.value.utf8
+        if utf8.contains(UInt8(ascii: "#")) {
             report(.separatorInPathPattern, "\"#\" in a path pattern is compared literally, not as the fragment; put the fragment under \"#\"", at: path.origin)
-        } else if let question = text.firstIndex(of: "?"), text[question...].contains("=") {
+        } else if let question = utf8.firstIndex(of: UInt8(ascii: "?")), utf8[question...].contains(UInt8(ascii: "=")) {
             report(.separatorInPathPattern, "\"?\" in a path pattern is a one-character wildcard, not the query separator; put the query under \"?\"", at: path.origin)
         }
     }
@@ -98,16 +100,16 @@ extension AssociationFileValidator {
             report(.malformedNotPrefix, "\"\(text)\" looks like an exclusion, but only the exact prefix \"NOT \" (capitals and one space) excludes; as written it is a path pattern", at: path.origin)
         }
         checkSeparators(inPath: Located(path.pattern, path.origin))
-        if path.pattern.unicodeScalars.contains(where: { $0 == " " || $0.value > 0x7E }) {
+        if path.pattern.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 > 0x7E }) {
             report(.unencodedPattern, "legacy paths are compared percent-encoded, so spaces or non-ASCII text never match; write them percent-encoded", at: path.origin)
         }
     }
 
     func containsPercentEscape(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 3 else { return false }
-        for index in 0..<(bytes.count - 2) where bytes[index] == UInt8(ascii: "%") {
-            if isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2]) { return true }
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if previous.0 == UInt8(ascii: "%") && isHexDigit(previous.1) && isHexDigit(byte) { return true }
+            previous = (previous.1, byte)
         }
         return false
     }
@@ -115,5 +117,18 @@ extension AssociationFileValidator {
     func isHexDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    }
+}
+
+extension String.UTF8View {
+    /// Whether the text holds `$(`, the start of a substitution variable; most patterns do
+    /// not, and then need no tokenizing.
+    var containsVariableReference: Bool {
+        var previous: UInt8 = 0
+        for byte in self {
+            if previous == UInt8(ascii: "$") && byte == UInt8(ascii: "(") { return true }
+            previous = byte
+        }
+        return false
     }
 }

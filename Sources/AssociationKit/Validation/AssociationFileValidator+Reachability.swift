@@ -8,18 +8,28 @@ extension AssociationFileValidator {
     /// thousands of rules stays linear instead of comparing every pair.
     mutating func checkReachability(_ rules: [EffectiveRule]) {
         guard rules.count > 1 else { return }
+        // Short lists, the usual case, are cheaper to compare pairwise than to index.
+        if rules.count <= 16 {
+            for later in 1..<rules.count {
+                if let earlier = (0..<later).first(where: { PatternCoverage.covers(rules[$0], rules[later]) }) {
+                    reportShadowed(rules[later], by: rules[earlier], at: earlier)
+                }
+            }
+            return
+        }
         var anyPath: [Int] = []
         var byPath: [String: [Int]] = [:]
         var byPrefix: [String: [Int]] = [:]
+        var prefixLengths: Set<Int> = []
         for later in rules.indices {
             let key = PatternCoverage.pathKey(rules[later])
             var candidates = anyPath
             if let key {
                 candidates += byPath[key] ?? []
-                var prefix = ""
-                for character in key {
-                    if character == "*" || character == "?" { break }
-                    prefix.append(character)
+                // Only the lengths of prefixes some earlier `P*` rule has need looking up.
+                let utf8 = key.utf8
+                for length in prefixLengths where length <= utf8.count {
+                    let prefix = String(decoding: utf8.prefix(length), as: UTF8.self)
                     candidates += byPrefix[prefix] ?? []
                 }
             }
@@ -31,7 +41,11 @@ extension AssociationFileValidator {
                 continue
             }
             byPath[key, default: []].append(later)
-            if key.hasSuffix("*") { byPrefix[String(key.dropLast()), default: []].append(later) }
+            if key.utf8.last == UInt8(ascii: "*") {
+                let prefix = String(key.dropLast())
+                byPrefix[prefix, default: []].append(later)
+                prefixLengths.insert(prefix.utf8.count)
+            }
         }
     }
 

@@ -15,7 +15,7 @@ extension AssociationFileValidator {
             if variable.values.isEmpty {
                 report(.emptyVariable, "$(\(name)) has no values, so every pattern using it never matches", at: variable.origin)
             }
-            for value in variable.values where value.value.contains("$(") {
+            for value in variable.values where value.value.utf8.containsVariableReference {
                 report(.variableValueReferencesVariable, "a variable value may not refer to another variable; list the values it should expand to", at: value.origin)
             }
             if !used.contains(name) {
@@ -25,6 +25,7 @@ extension AssociationFileValidator {
     }
 
     func usedVariableNames(_ appLinks: AppLinks) -> Set<String> {
+        guard !appLinks.substitutionVariables.isEmpty else { return [] }
         var names: Set<String> = []
         func collect(_ rule: ComponentRule?) {
             guard let rule else { return }
@@ -34,7 +35,7 @@ extension AssociationFileValidator {
             case .items(let items, _)?: texts += items.map(\.pattern.value)
             default: break
             }
-            for text in texts { names.formUnion(PatternSyntax.tokenize(text).variableNames) }
+            for text in texts where text.utf8.containsVariableReference { names.formUnion(PatternSyntax.tokenize(text).variableNames) }
         }
         collect(appLinks.defaults)
         for detail in appLinks.details {

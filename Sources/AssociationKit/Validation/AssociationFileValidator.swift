@@ -26,7 +26,8 @@ public struct AssociationFileValidator {
         let file = decoder.decode(root)
         validator.diagnostics += decoder.diagnostics
         if let file { validator.check(file) }
-        return ValidationReport(file: file, diagnostics: validator.diagnostics.sortedByLocation(), byteCount: bytes.count)
+        let diagnostics = validator.diagnostics.resolvingPointers(in: root).sortedByLocation()
+        return ValidationReport(file: file, diagnostics: diagnostics, byteCount: bytes.count)
     }
 
     mutating func check(_ file: AssociationFile) {
@@ -44,6 +45,7 @@ public struct AssociationFileValidator {
         checkLegacyShape(appLinks)
         checkVariables(appLinks)
         var firstEntryOfApp: [String: Int] = [:]
+        let defined = Set(appLinks.substitutionVariables.map(\.name) + PredefinedVariables.names)
         for detail in appLinks.details {
             checkDetail(detail)
             for id in detail.appIDs {
@@ -57,7 +59,7 @@ public struct AssociationFileValidator {
                 }
             }
             let rules = detail.effectiveRules(domainDefaults: appLinks.defaults)
-            checkPatterns(of: detail, rules: rules, appLinks: appLinks)
+            checkPatterns(of: detail, rules: rules, appLinks: appLinks, defined: defined)
             checkReachability(rules)
         }
     }
@@ -102,6 +104,6 @@ public struct AssociationFileValidator {
     }
 
     mutating func report(_ code: DiagnosticCode, _ message: String, at origin: Origin) {
-        diagnostics.append(Diagnostic(code, message, at: origin.location, pointer: origin.pointer))
+        diagnostics.append(Diagnostic(code, message, at: origin))
     }
 }

@@ -16,13 +16,29 @@ enum PatternCoverage {
     static func textCovers(_ earlier: String?, _ later: String, caseSensitive: Bool, sameFlags: Bool) -> Bool {
         guard let earlier, earlier != "*", earlier != "/*" else { return true }
         guard sameFlags else { return false }
-        let a = caseSensitive ? earlier : earlier.lowercased()
-        let b = caseSensitive ? later : later.lowercased()
-        if a == b { return true }
-        guard a.hasSuffix("*") else { return false }
+        let a = earlier.utf8
+        let b = later.utf8
+        if a.count == b.count && equal(a, b, caseSensitive: caseSensitive) { return true }
+        guard a.last == UInt8(ascii: "*") else { return false }
         let prefix = a.dropLast()
-        guard !prefix.contains("*"), !prefix.contains("?"), !prefix.contains("$(") else { return false }
-        return b.hasPrefix(prefix)
+        guard !prefix.contains(UInt8(ascii: "*")), !prefix.contains(UInt8(ascii: "?")), !a.containsVariableReference,
+            b.count >= prefix.count
+        else { return false }
+        return equal(prefix, b.prefix(prefix.count), caseSensitive: caseSensitive)
+    }
+
+    /// Byte equality, folding ASCII letters when case-insensitive (other text compared as is,
+    /// which can only miss a coverage, never claim a wrong one).
+    static func equal<A: Collection, B: Collection>(_ a: A, _ b: B, caseSensitive: Bool) -> Bool
+    where A.Element == UInt8, B.Element == UInt8 {
+        guard caseSensitive else {
+            return a.elementsEqual(b) { fold($0) == fold($1) }
+        }
+        return a.elementsEqual(b)
+    }
+
+    static func fold(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// The text under which a rule's path is indexed for finding candidate covering rules:
