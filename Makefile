@@ -18,10 +18,9 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Validates the example sites, as the server does at start-up.
-run: build
-	$(BIN_DEBUG) validate Config/sites
-	@echo "The HTTP server is not built yet (issue 5); 'make run' will serve Config/sites once it lands."
+# Serves the example sites in Config/ on http://127.0.0.1:8080 (settings: Config/aasa-server.json).
+run: release
+	$(BIN_RELEASE) serve
 
 validate-examples: build
 	$(BIN_DEBUG) validate Config/sites

@@ -15,10 +15,20 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // C modules: includes and one-line wrappers for what Swift cannot see.
+        .target(name: "CSystemShims", cSettings: [.define("_GNU_SOURCE")]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "AssociationKit", swiftSettings: strict),
-        .target(name: "AASAServer", dependencies: ["AssociationKit"], swiftSettings: strict),
+        .target(
+            name: "AASAServer",
+            dependencies: [
+                "AssociationKit", "CSystemShims", "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "AASACommands",
             dependencies: [
@@ -29,7 +39,7 @@ let package = Package(
         .executableTarget(name: "aasa-server", dependencies: ["AASACommands"], swiftSettings: strict),
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         .testTarget(
-            name: "CommandLineTests", dependencies: ["AASACommands", "AssociationKit"],
+            name: "CommandLineTests", dependencies: ["AASACommands", "AssociationKit", "AASAServer"],
             swiftSettings: strict),
     ]
 )

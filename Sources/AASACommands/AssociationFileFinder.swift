@@ -10,9 +10,8 @@ enum AssociationFileFinder {
     }
 
     struct Found {
-        enum Kind { case apple, android }
         var path: String
-        var kind: Kind
+        var kind: FileCheck.Kind
     }
 
     static func files(at path: String) -> Result<[Found], Problem> {
@@ -22,7 +21,7 @@ enum AssociationFileFinder {
             return .failure(Problem(reason: "no such file or directory"))
         }
         guard isDirectory.boolValue else {
-            return .success([Found(path: path, kind: url.lastPathComponent == SiteDirectory.androidFileName ? .android : .apple)])
+            return .success([Found(path: path, kind: FileCheck.kind(ofFileNamed: url.lastPathComponent))])
         }
         if SiteDirectory.isSiteFolder(url) { return .success(filesOfSite(url, shownAs: path)) }
         do {
@@ -41,9 +40,8 @@ enum AssociationFileFinder {
 
     static func filesOfSite(_ folder: URL, shownAs shown: String) -> [Found] {
         var found: [Found] = []
-        for (name, kind) in [(SiteDirectory.appleFileName, Found.Kind.apple), (SiteDirectory.androidFileName, .android)]
-        where FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
-            found.append(Found(path: (shown as NSString).appendingPathComponent(name), kind: kind))
+        for kind in [FileCheck.Kind.apple, .android] where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {
+            found.append(Found(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind))
         }
         return found
     }

@@ -46,10 +46,7 @@ struct MatchCommand: ParsableCommand {
             throw CommandFailure.unreadable
         }
         let report = AssociationFileValidator.validate([UInt8](data))
-        for diagnostic in report.diagnostics where diagnostic.severity != .info {
-            StandardStreams.writeError(
-                "\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): \(diagnostic.messageWithPointer) [\(diagnostic.code.rawValue)]\n")
-        }
+        StandardStreams.writeError(DiagnosticLines.render(report.diagnostics, path: path))
         // Decide as Apple would even for a file with warnings or errors; refuse only what
         // cannot be read as an association file at all.
         guard let associationFile = report.file else {

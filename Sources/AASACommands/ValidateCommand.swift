@@ -1,3 +1,4 @@
+import AASAServer
 import ArgumentParser
 import AssociationKit
 import Foundation
@@ -37,11 +38,11 @@ struct ValidateCommand: ParsableCommand {
             }
             return
         }
-        var results: [FileValidation] = []
+        var results: [FileCheck] = []
         var unreadable: [(path: String, reason: String)] = []
         for path in paths {
             switch AssociationFileFinder.files(at: path) {
-            case .success(let files): results += files.map(FileValidation.init(file:))
+            case .success(let files): results += files.map { FileCheck(path: $0.path, kind: $0.kind) }
             case .failure(let problem): unreadable.append((path, problem.reason))
             }
         }

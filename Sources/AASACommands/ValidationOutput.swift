@@ -1,9 +1,10 @@
+import AASAServer
 import AssociationKit
 import Foundation
 
 /// What `validate` prints: compiler-style lines and a summary, or one JSON document.
 struct ValidationOutput {
-    var results: [FileValidation]
+    var results: [FileCheck]
     var unreadable: [(path: String, reason: String)]
     var verbose: Bool
 
@@ -14,9 +15,7 @@ struct ValidationOutput {
     func text() -> String {
         var out = ""
         for result in results where result.readError == nil {
-            for diagnostic in result.diagnostics where verbose || diagnostic.severity != .info {
-                out += "\(result.path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): \(diagnostic.messageWithPointer) [\(diagnostic.code.rawValue)]\n"
-            }
+            out += DiagnosticLines.render(result.diagnostics, path: result.path, includeInfo: verbose)
         }
         for (path, reason) in unreadable {
             out += "\(path): error: \(reason)\n"
@@ -47,7 +46,7 @@ struct ValidationOutput {
         }
         var files = results.map { result in
             FileJSON(
-                path: result.path, kind: result.kind == .apple ? "apple-app-site-association" : "assetlinks.json",
+                path: result.path, kind: result.kind.rawValue,
                 bytes: result.byteCount, valid: result.isValid, readError: result.readError,
                 diagnostics: result.diagnostics.map {
                     DiagnosticJSON(

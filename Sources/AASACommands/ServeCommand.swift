@@ -1,0 +1,112 @@
+import AASAServer
+import ArgumentParser
+import Foundation
+
+/// `aasa-server serve [--config FILE] [--sites DIR] [--certs DIR] [--http ADDR:PORT] [--https ADDR:PORT] [--admin ADDR:PORT] …`
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the association files of a sites directory.",
+        discussion: """
+            Settings come from built-in defaults, then the config file (--config, else \
+            Config/aasa-server.json when present), then AASA_* environment variables, then \
+            flags. Every site is validated first: any error stops start-up with every \
+            diagnostic printed (exit 1). SIGHUP reloads the sites; SIGTERM or SIGINT stops \
+            gracefully (exit 0). The access log goes to stdout, events to stderr.
+            """)
+
+    static let defaultConfigFile = "Config/aasa-server.json"
+
+    @Option(help: "A JSON config file (default: \(defaultConfigFile) when it exists).")
+    var config: String?
+
+    @Option(help: "The sites directory: one folder per domain.")
+    var sites: String?
+
+    @Option(help: "The certificates directory (HTTPS).")
+    var certs: String?
+
+    @Option(help: "Plain HTTP listener, ADDR:PORT, or off.")
+    var http: String?
+
+    @Option(help: "HTTPS listener, ADDR:PORT.")
+    var https: String?
+
+    @Option(help: "Admin listener, ADDR:PORT.")
+    var admin: String?
+
+    @Option(help: "Event loops (0: one per core).")
+    var workers: String?
+
+    @Option(help: "Access log and event format: text or json.")
+    var logFormat: String?
+
+    @Option(help: "Access log on or off.")
+    var accessLog: String?
+
+    @Option(help: "The Cache-Control header of served files.")
+    var cacheControl: String?
+
+    func run() throws {
+        let settings: ServerConfiguration
+        do {
+            settings = try resolveConfiguration()
+        } catch {
+            StandardStreams.writeError("error: \(error.description)\n")
+            throw CommandFailure.unreadable
+        }
+        if settings.https != nil || settings.admin != nil {
+            StandardStreams.writeError("error: HTTPS and the admin listener are not part of this build yet; serve plain HTTP with --http\n")
+            throw CommandFailure.unreadable
+        }
+        let logger = EventLogger.make(format: settings.logFormat)
+        let loaded = SiteLoader.load(URL(fileURLWithPath: settings.sites), cacheControl: settings.cacheControl)
+        // Like `nginx -t`: every diagnostic of every site, then refuse to start on an error.
+        let report = loaded.checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path) }.joined()
+            + loaded.checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
+            + loaded.problems.map { $0 + "\n" }.joined()
+        StandardStreams.writeError(report)
+        guard let table = loaded.table else {
+            StandardStreams.writeError("error: not starting: fix the errors above (the sites in \(settings.sites) must all be valid)\n")
+            throw loaded.problems.contains { $0.contains("cannot read the sites directory") } ? CommandFailure.unreadable : CommandFailure.invalid
+        }
+        StandardStreams.flush()
+        let server = Server(configuration: settings, store: ContentStore(table), logger: logger)
+        let code: Int32
+        do {
+            code = try server.run()
+        } catch {
+            logger.error("cannot start: \(error)")
+            throw CommandFailure.invalid
+        }
+        if code != 0 { throw CommandFailure(code: code) }
+    }
+
+    func resolveConfiguration() throws(ServerConfiguration.Problem) -> ServerConfiguration {
+        var settings = ServerConfiguration()
+        let environment = ProcessInfo.processInfo.environment
+        if let file = config ?? environment["AASA_CONFIG"] {
+            try settings.applyFile(at: file)
+        } else if FileManager.default.fileExists(atPath: Self.defaultConfigFile) {
+            try settings.applyFile(at: Self.defaultConfigFile)
+        }
+        try settings.applyEnvironment(environment)
+        let flags: [(ServerConfiguration.Setting, String?)] = [
+            (.sites, sites), (.certs, certs), (.http, http), (.https, https), (.admin, admin), (.workers, workers),
+            (.logFormat, logFormat), (.accessLog, accessLog), (.cacheControl, cacheControl),
+        ]
+        for case let (setting, value?) in flags {
+            try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)
+        }
+        return settings
+    }
+}
+
+extension String {
+    var kebabCased: String {
+        reduce(into: "") { result, character in
+            if character.isUppercase { result += "-" }
+            result += character.lowercased()
+        }
+    }
+}

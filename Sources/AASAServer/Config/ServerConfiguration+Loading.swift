@@ -1,0 +1,124 @@
+import AssociationKit
+import Foundation
+
+extension ServerConfiguration {
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The settings a source may give, each by its name in the config file.
+    public enum Setting: String, CaseIterable, Sendable {
+        case sites, certs, http, https, admin, workers, logFormat, accessLog, cacheControl
+
+        /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
+        public var environmentName: String {
+            "AASA_" + rawValue.reduce(into: "") { name, character in
+                if character.isUppercase { name += "_" }
+                name += character.uppercased()
+            }
+        }
+    }
+
+    /// Applies one setting given as text (from the environment or a flag).
+    public mutating func apply(_ setting: Setting, _ value: String, source: String) throws(Problem) {
+        func address() throws(Problem) -> SocketAddress? {
+            if value.isEmpty || value == "off" { return nil }
+            do { return try SocketAddress(parsing: value) } catch { throw Problem(description: "\(source): \(error.description)") }
+        }
+        switch setting {
+        case .sites: sites = value
+        case .certs: certs = value
+        case .http: http = try address()
+        case .https: https = try address()
+        case .admin: admin = try address()
+        case .workers:
+            guard let count = Int(value), (0...1024).contains(count) else { throw Problem(description: "\(source): workers must be 0 (one per core) to 1024") }
+            workers = count
+        case .logFormat:
+            guard let format = LogFormat(rawValue: value) else { throw Problem(description: "\(source): log format must be text or json") }
+            logFormat = format
+        case .accessLog:
+            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else { throw Problem(description: "\(source): access log must be on or off") }
+            accessLog = flag
+        case .cacheControl:
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw Problem(description: "\(source): cache control must be printable ASCII") }
+            cacheControl = value
+        }
+    }
+
+    /// Reads `AASA_*` variables.
+    public mutating func applyEnvironment(_ environment: [String: String]) throws(Problem) {
+        for setting in Setting.allCases {
+            if let value = environment[setting.environmentName] { try apply(setting, value, source: setting.environmentName) }
+        }
+    }
+
+    /// Reads a JSON config file with the strict JSON reader. Unknown keys are errors: a
+    /// misspelt setting must not be silently ignored. Relative paths in the file are relative
+    /// to the file's own folder.
+    public mutating func applyFile(at path: String) throws(Problem) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "\(path): cannot read the config file") }
+        let document = JSONDocument.parse([UInt8](data))
+        guard let root = document.root, let members = root.members else {
+            let lines = DiagnosticLines.render(document.diagnostics, path: path)
+            throw Problem(description: lines.isEmpty ? "\(path): the config file must hold a JSON object" : String(lines.dropLast()))
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        for member in members {
+            let place = "\(path):\(member.keyLocation.line):\(member.keyLocation.column)"
+            switch member.key {
+            case "timeouts": try applyTimeouts(member.value, place: place)
+            case "limits": try applyLimits(member.value, place: place)
+            default:
+                guard let setting = Setting(rawValue: member.key) else {
+                    throw Problem(description: "\(place): unknown setting \"\(member.key)\" (known: \((Setting.allCases.map(\.rawValue) + ["timeouts", "limits"]).joined(separator: ", ")))")
+                }
+                let text: String
+                switch member.value.kind {
+                case .string(let value): text = value
+                case .bool(let value): text = value ? "on" : "off"
+                case .number(_, let literal): text = literal
+                case .null: text = "off"
+                default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
+                }
+                let resolved = (setting == .sites || setting == .certs) && !text.hasPrefix("/") ? (folder as NSString).appendingPathComponent(text) : text
+                try apply(setting, resolved, source: place)
+            }
+        }
+    }
+
+    private mutating func applyTimeouts(_ value: JSONValue, place: String) throws(Problem) {
+        for (key, number) in try numbers(value, place: place) {
+            guard number > 0 && number <= 3600 else { throw Problem(description: "\(place): timeouts.\(key) must be between 0 and 3600 seconds") }
+            switch key {
+            case "requestHead": timeouts.requestHead = number
+            case "keepAlive": timeouts.keepAlive = number
+            case "write": timeouts.write = number
+            case "shutdown": timeouts.shutdown = number
+            default: throw Problem(description: "\(place): unknown timeout \"\(key)\" (known: requestHead, keepAlive, write, shutdown)")
+            }
+        }
+    }
+
+    private mutating func applyLimits(_ value: JSONValue, place: String) throws(Problem) {
+        for (key, number) in try numbers(value, place: place) {
+            guard number >= 1 && number <= 1_048_576 && number == number.rounded() else { throw Problem(description: "\(place): limits.\(key) must be a whole number from 1 to 1048576") }
+            switch key {
+            case "requestLineBytes": limits.requestLineBytes = Int(number)
+            case "headerBytes": limits.headerBytes = Int(number)
+            case "headerCount": limits.headerCount = Int(number)
+            default: throw Problem(description: "\(place): unknown limit \"\(key)\" (known: requestLineBytes, headerBytes, headerCount)")
+            }
+        }
+    }
+
+    private func numbers(_ value: JSONValue, place: String) throws(Problem) -> [(String, Double)] {
+        guard let members = value.members else { throw Problem(description: "\(place): must be an object of numbers") }
+        var result: [(String, Double)] = []
+        for member in members {
+            guard case .number(let number, _) = member.value.kind else { throw Problem(description: "\(place): \(member.key) must be a number") }
+            result.append((member.key, number))
+        }
+        return result
+    }
+}

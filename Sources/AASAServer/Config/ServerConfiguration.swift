@@ -1,0 +1,31 @@
+@preconcurrency import Glibc
+
+/// Everything `serve` runs with. Built from defaults, then `Config/aasa-server.json` (or
+/// `--config`), then `AASA_*` environment variables, then flags (product.md).
+public struct ServerConfiguration: Sendable, Equatable {
+    public var sites = "Config/sites"
+    public var certs = "certs"
+    public var http: SocketAddress? = try! SocketAddress(parsing: "127.0.0.1:8080")
+    public var https: SocketAddress?
+    public var admin: SocketAddress?
+    /// Event loops; 0 means one per core.
+    public var workers = 0
+    public var logFormat = LogFormat.text
+    public var accessLog = true
+    public var cacheControl = "max-age=3600"
+    public var timeouts = Timeouts()
+    public var limits = HTTPLimits()
+
+    public init() {}
+
+    /// The number of event loops to start.
+    public var loopCount: Int {
+        workers > 0 ? workers : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+extension HTTPLimits: Equatable {
+    public static func == (lhs: HTTPLimits, rhs: HTTPLimits) -> Bool {
+        lhs.requestLineBytes == rhs.requestLineBytes && lhs.headerBytes == rhs.headerBytes && lhs.headerCount == rhs.headerCount
+    }
+}

@@ -1,0 +1,78 @@
+import AssociationKit
+import Foundation
+
+/// One association file read from disk and validated: what `validate` prints and what the
+/// server refuses to start (or reload) with.
+public struct FileCheck: Sendable {
+    public enum Kind: String, Sendable {
+        case apple = "apple-app-site-association"
+        case android = "assetlinks.json"
+    }
+
+    /// Files past this are not read at all: far over Apple's limit, and not worth the memory.
+    static let readLimit = 4 * 1024 * 1024
+
+    public let path: String
+    public let kind: Kind
+    public let byteCount: Int
+    public let diagnostics: [Diagnostic]
+    /// Set when the file could not be read; the file then has no diagnostics.
+    public let readError: String?
+    /// The bytes, when they were read and parsed.
+    public let bytes: [UInt8]?
+    /// Seconds since the epoch.
+    public let modified: Int
+
+    public var isValid: Bool { readError == nil && bytes != nil && !diagnostics.hasErrors }
+
+    public static func kind(ofFileNamed name: String) -> Kind {
+        name == Kind.android.rawValue ? .android : .apple
+    }
+
+    public init(path: String, kind: Kind) {
+        self.path = path
+        self.kind = kind
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        modified = Int((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            (byteCount, diagnostics, bytes) = (0, [], nil)
+            readError = attributes == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
+            return
+        }
+        if size > Self.readLimit {
+            (byteCount, bytes, readError) = (size, nil, nil)
+            diagnostics = [
+                Diagnostic(
+                    .fileTooLarge, "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
+                    at: .start, pointer: "")
+            ]
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            (byteCount, diagnostics, bytes) = (0, [], nil)
+            readError = "cannot read the file (permission denied?)"
+            return
+        }
+        let content = [UInt8](data)
+        byteCount = content.count
+        readError = nil
+        switch kind {
+        case .apple:
+            let report = AssociationFileValidator.validate(content)
+            diagnostics = report.diagnostics
+            bytes = report.file == nil ? nil : content
+        case .android:
+            // Until the Digital Asset Links validator lands, assetlinks.json is held to strict
+            // JSON and the same size limit.
+            var found = JSONDocument.parse(content).diagnostics
+            if content.count > AssociationFileValidator.maximumSize {
+                found.insert(
+                    Diagnostic(.fileTooLarge, "the file is \(content.count) bytes; keep association files under 128 KiB (131072 bytes)", at: .start, pointer: ""),
+                    at: 0)
+            }
+            diagnostics = found
+            bytes = found.hasErrors ? nil : content
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import CZlib
+
+/// gzip framing (RFC 1952) through system zlib, done once per file at load time.
+enum Gzip {
+    struct Failure: Error, CustomStringConvertible {
+        var code: Int32
+        var description: String { "zlib error \(code)" }
+    }
+
+    static func compress(_ input: [UInt8], level: Int32 = 9) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        // deflateInit2 is a macro: call deflateInit2_ with the library's own version string.
+        // windowBits 15 + 16 selects the gzip wrapper instead of zlib's.
+        let initialized = deflateInit2_(
+            &stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard initialized == Z_OK else { throw Failure(code: initialized) }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
+        var input = input
+        let result = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                stream.next_in = source.baseAddress
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = destination.baseAddress
+                stream.avail_out = UInt32(destination.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard result == Z_STREAM_END else { throw Failure(code: result) }
+        output.removeSubrange(Int(stream.total_out)...)
+        return output
+    }
+}

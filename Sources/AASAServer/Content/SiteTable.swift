@@ -1,0 +1,28 @@
+/// Every site, looked up by request host in constant time: exact names in a hash table,
+/// wildcards by walking the host's parent domains (product.md "Sites"). Immutable once built.
+public final class SiteTable: Sendable {
+    let exact: [String: SiteContent]
+    let wildcards: [String: SiteContent]
+    /// Site names, aliases included, for status and logs.
+    public let names: [String]
+
+    init(exact: [String: SiteContent], wildcards: [String: SiteContent]) {
+        self.exact = exact
+        self.wildcards = wildcards
+        names = (Array(exact.keys) + wildcards.keys.map { "*." + $0 }).sorted()
+    }
+
+    /// `host` is lower-cased, without port or trailing dot. `*.example.com` serves
+    /// `a.example.com` and `a.b.example.com` when they have no folder, never `example.com`.
+    func site(forHost host: String) -> SiteContent? {
+        if let site = exact[host] { return site }
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if let site = wildcards[String(rest)] { return site }
+        }
+        return nil
+    }
+
+    public var count: Int { exact.count + wildcards.count }
+}

@@ -1,0 +1,44 @@
+/// The server's own short responses (404, 405, 400 …), formatted once. Only `Date` is
+/// filled in per response.
+struct ErrorResponses {
+    struct Response {
+        /// Everything after the `Date` value, connection header and body included.
+        let afterDate: [UInt8]
+        let bodyCount: Int
+    }
+
+    private var keepAlive: [HTTPStatus: Response] = [:]
+    private var close: [HTTPStatus: Response] = [:]
+
+    init() {
+        for status in HTTPStatus.allCases where status != .ok && status != .notModified {
+            keepAlive[status] = Self.make(status, connection: "keep-alive")
+            close[status] = Self.make(status, connection: "close")
+        }
+    }
+
+    func response(_ status: HTTPStatus, closing: Bool) -> Response {
+        (closing ? close : keepAlive)[status]!
+    }
+
+    private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLineBytes($0.rawValue, $0.reason)) })
+
+    /// `HTTP/1.1 404 Not Found\r\nDate: `, formatted once.
+    static func statusLine(_ status: HTTPStatus) -> [UInt8] {
+        statusLines[status]!
+    }
+
+    static func statusLineBytes(_ code: Int, _ reason: String) -> [UInt8] {
+        Array("HTTP/1.1 \(code) \(reason)\r\nDate: ".utf8)
+    }
+
+    private static func make(_ status: HTTPStatus, connection: String) -> Response {
+        let body = "\(status.rawValue) \(status.reason)\n"
+        let allow = status == .methodNotAllowed ? "Allow: GET, HEAD\r\n" : ""
+        let text =
+            "\r\nServer: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "X-Content-Type-Options: nosniff\r\n\(allow)Connection: \(connection)\r\n\r\n\(body)"
+        return Response(afterDate: Array(text.utf8), bodyCount: body.utf8.count)
+    }
+}

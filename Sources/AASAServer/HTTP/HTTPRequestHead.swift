@@ -1,0 +1,29 @@
+/// The parts of a request head the server acts on. Values are byte ranges into the buffer
+/// the head was parsed from, so parsing allocates nothing; they are valid until that buffer
+/// changes.
+struct HTTPRequestHead {
+    enum Method: Equatable {
+        case get, head, other
+    }
+
+    var method: Method
+    var methodRange: Range<Int>
+    var targetRange: Range<Int>
+    /// HTTP/1.0 (false) or HTTP/1.1 (true).
+    var isHTTP11: Bool
+    var hostRange: Range<Int>?
+    var hostCount = 0
+    var userAgentRange: Range<Int>?
+    var ifNoneMatchRange: Range<Int>?
+    var ifModifiedSinceRange: Range<Int>?
+    var acceptEncodingRanges: [Range<Int>] = []
+    var connectionClose = false
+    var connectionKeepAlive = false
+    var contentLength: Int?
+    var hasTransferEncoding = false
+
+    /// RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
+    var wantsKeepAlive: Bool {
+        isHTTP11 ? !connectionClose : connectionKeepAlive && !connectionClose
+    }
+}

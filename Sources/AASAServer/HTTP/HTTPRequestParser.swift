@@ -1,0 +1,152 @@
+/// An incremental HTTP/1.x request-head parser over bytes (RFC 9112 §2–§5), strict where
+/// leniency would let a malformed or smuggled request through, with limits on every part.
+struct HTTPRequestParser {
+    let limits: HTTPLimits
+
+    static let cr = UInt8(ascii: "\r")
+    static let lf = UInt8(ascii: "\n")
+
+    /// Parses the request head starting at `start` in `buffer`.
+    func parse(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> HTTPParseResult {
+        var lineStart = start
+        // RFC 9112 §2.2: ignore empty lines before the request line.
+        while lineStart < buffer.count, buffer[lineStart] == Self.cr || buffer[lineStart] == Self.lf { lineStart += 1 }
+        guard let requestLineEnd = findLineFeed(buffer, from: lineStart, limit: limits.requestLineBytes) else {
+            return buffer.count - lineStart > limits.requestLineBytes ? .failure(.uriTooLong) : .incomplete
+        }
+        // The whole head must be present before anything is acted on.
+        var headEnd = -1
+        var cursor = requestLineEnd + 1
+        let headLimit = requestLineEnd + 1 + limits.headerBytes
+        while cursor < buffer.count {
+            guard let lineFeed = findLineFeed(buffer, from: cursor, limit: headLimit - cursor) else {
+                return buffer.count >= headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
+            }
+            if lineFeed == cursor || (lineFeed == cursor + 1 && buffer[cursor] == Self.cr) {
+                headEnd = lineFeed + 1
+                break
+            }
+            cursor = lineFeed + 1
+        }
+        guard headEnd > 0 else {
+            return buffer.count >= headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
+        }
+        guard var head = parseRequestLine(buffer, lineStart..<trimCR(buffer, requestLineEnd)) else { return .failure(.badRequest) }
+        if case .failure(let status) = versionCheck(buffer, head) { return .failure(status) }
+        var line = requestLineEnd + 1
+        var count = 0
+        while true {
+            let lineFeed = findLineFeed(buffer, from: line, limit: headEnd - line)!
+            let end = trimCR(buffer, lineFeed)
+            if end == line { break }
+            count += 1
+            if count > limits.headerCount { return .failure(.requestHeaderFieldsTooLarge) }
+            guard parseField(buffer, line..<end, into: &head) else { return .failure(.badRequest) }
+            line = lineFeed + 1
+        }
+        return validate(head).map(HTTPParseResult.failure) ?? .complete(head, end: headEnd)
+    }
+
+    private func findLineFeed(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> Int? {
+        let end = min(buffer.count, start + limit + 1)
+        guard start < end else { return nil }
+        var index = start
+        while index < end {
+            if buffer[index] == Self.lf { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private func trimCR(_ buffer: UnsafeBufferPointer<UInt8>, _ lineFeed: Int) -> Int {
+        lineFeed > 0 && buffer[lineFeed - 1] == Self.cr ? lineFeed - 1 : lineFeed
+    }
+
+    /// `method SP request-target SP HTTP-version` with single spaces (RFC 9112 §3).
+    private func parseRequestLine(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> HTTPRequestHead? {
+        var firstSpace = -1
+        var secondSpace = -1
+        for index in range where buffer[index] == UInt8(ascii: " ") {
+            if firstSpace < 0 { firstSpace = index } else if secondSpace < 0 { secondSpace = index } else { return nil }
+        }
+        guard firstSpace > range.lowerBound, secondSpace > firstSpace + 1, secondSpace < range.upperBound - 1 else { return nil }
+        let methodRange = range.lowerBound..<firstSpace
+        guard methodRange.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return nil }
+        let targetRange = (firstSpace + 1)..<secondSpace
+        guard targetRange.allSatisfy({ buffer[$0] > 0x20 && buffer[$0] != 0x7F }) else { return nil }
+        let versionRange = (secondSpace + 1)..<range.upperBound
+        let method: HTTPRequestHead.Method =
+            HTTPToken.equals(buffer, methodRange, "GET") ? .get : HTTPToken.equals(buffer, methodRange, "HEAD") ? .head : .other
+        return HTTPRequestHead(
+            method: method, methodRange: methodRange, targetRange: targetRange,
+            isHTTP11: HTTPToken.equals(buffer, versionRange, "HTTP/1.1"))
+    }
+
+    private func versionCheck(_ buffer: UnsafeBufferPointer<UInt8>, _ head: HTTPRequestHead) -> HTTPParseResult? {
+        if head.isHTTP11 { return nil }
+        let start = head.targetRange.upperBound + 1
+        let lineEnd = findLineFeed(buffer, from: start, limit: 64).map { trimCR(buffer, $0) } ?? start
+        let version = start..<lineEnd
+        if HTTPToken.equals(buffer, version, "HTTP/1.0") { return nil }
+        // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3); another major version is 505.
+        let isWellFormed = version.count == 8 && HTTPToken.equals(buffer, version.lowerBound..<(version.lowerBound + 5), "HTTP/")
+            && HTTPToken.isDigit(buffer[version.lowerBound + 5]) && buffer[version.lowerBound + 6] == UInt8(ascii: ".")
+            && HTTPToken.isDigit(buffer[version.lowerBound + 7])
+        return .failure(isWellFormed ? .httpVersionNotSupported : .badRequest)
+    }
+
+    /// `field-name ":" OWS field-value OWS` (RFC 9112 §5). Whitespace before the colon and
+    /// obsolete line folding are rejected (§5.1, §5.2).
+    private func parseField(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into head: inout HTTPRequestHead) -> Bool {
+        guard let colon = range.first(where: { buffer[$0] == UInt8(ascii: ":") }), colon > range.lowerBound else { return false }
+        let name = range.lowerBound..<colon
+        guard name.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return false }
+        var valueStart = colon + 1
+        var valueEnd = range.upperBound
+        while valueStart < valueEnd, buffer[valueStart] == 0x20 || buffer[valueStart] == 0x09 { valueStart += 1 }
+        while valueEnd > valueStart, buffer[valueEnd - 1] == 0x20 || buffer[valueEnd - 1] == 0x09 { valueEnd -= 1 }
+        let value = valueStart..<valueEnd
+        for index in value where (buffer[index] < 0x20 && buffer[index] != 0x09) || buffer[index] == 0x7F { return false }
+        switch name.count {
+        case 4 where HTTPToken.equalsIgnoringCase(buffer, name, "host"):
+            head.hostRange = value
+            head.hostCount += 1
+        case 10 where HTTPToken.equalsIgnoringCase(buffer, name, "user-agent"):
+            head.userAgentRange = value
+        case 10 where HTTPToken.equalsIgnoringCase(buffer, name, "connection"):
+            HTTPToken.forEachListElement(buffer, value) { element in
+                if HTTPToken.equalsIgnoringCase(buffer, element, "close") { head.connectionClose = true }
+                if HTTPToken.equalsIgnoringCase(buffer, element, "keep-alive") { head.connectionKeepAlive = true }
+            }
+        case 13 where HTTPToken.equalsIgnoringCase(buffer, name, "if-none-match"):
+            head.ifNoneMatchRange = value
+        case 15 where HTTPToken.equalsIgnoringCase(buffer, name, "accept-encoding"):
+            head.acceptEncodingRanges.append(value)
+        case 17 where HTTPToken.equalsIgnoringCase(buffer, name, "if-modified-since"):
+            head.ifModifiedSinceRange = value
+        case 14 where HTTPToken.equalsIgnoringCase(buffer, name, "content-length"):
+            guard !value.isEmpty, value.count < 19, value.allSatisfy({ HTTPToken.isDigit(buffer[$0]) }) else { return false }
+            let length = value.reduce(0) { $0 * 10 + Int(buffer[$1] - UInt8(ascii: "0")) }
+            // Differing repeated lengths are a smuggling attempt (RFC 9112 §6.3 item 5).
+            if let existing = head.contentLength, existing != length { return false }
+            head.contentLength = length
+        case 17 where HTTPToken.equalsIgnoringCase(buffer, name, "transfer-encoding"):
+            head.hasTransferEncoding = true
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Rules that need the whole head.
+    private func validate(_ head: HTTPRequestHead) -> HTTPStatus? {
+        // RFC 9112 §3.2: HTTP/1.1 requires exactly one Host; more than one is always an error.
+        if head.hostCount > 1 || (head.isHTTP11 && head.hostCount == 0) { return .badRequest }
+        // RFC 9112 §6.1: both framing headers at once is a smuggling vector.
+        if head.hasTransferEncoding && head.contentLength != nil { return .badRequest }
+        // Association files take no body; a body cannot be skipped safely, so refuse it.
+        if head.hasTransferEncoding { return .notImplemented }
+        if let length = head.contentLength, length > 0 { return .contentTooLarge }
+        return nil
+    }
+}

@@ -1,0 +1,32 @@
+/// The statuses the server sends, with their reason phrases (RFC 9110 §15).
+public enum HTTPStatus: Int, Sendable, CaseIterable {
+    case ok = 200
+    case notModified = 304
+    case badRequest = 400
+    case notFound = 404
+    case methodNotAllowed = 405
+    case requestTimeout = 408
+    case contentTooLarge = 413
+    case uriTooLong = 414
+    case requestHeaderFieldsTooLarge = 431
+    case notImplemented = 501
+    case serviceUnavailable = 503
+    case httpVersionNotSupported = 505
+
+    public var reason: String {
+        switch self {
+        case .ok: "OK"
+        case .notModified: "Not Modified"
+        case .badRequest: "Bad Request"
+        case .notFound: "Not Found"
+        case .methodNotAllowed: "Method Not Allowed"
+        case .requestTimeout: "Request Timeout"
+        case .contentTooLarge: "Content Too Large"
+        case .uriTooLong: "URI Too Long"
+        case .requestHeaderFieldsTooLarge: "Request Header Fields Too Large"
+        case .notImplemented: "Not Implemented"
+        case .serviceUnavailable: "Service Unavailable"
+        case .httpVersionNotSupported: "HTTP Version Not Supported"
+        }
+    }
+}

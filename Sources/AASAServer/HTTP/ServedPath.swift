@@ -1,0 +1,24 @@
+/// The three paths the server answers; every other path is 404, never a redirect.
+enum ServedPath {
+    case appleWellKnown, appleRoot, androidWellKnown
+
+    static let appleWellKnownBytes = Array("/.well-known/apple-app-site-association".utf8)
+    static let appleRootBytes = Array("/apple-app-site-association".utf8)
+    static let androidWellKnownBytes = Array("/.well-known/assetlinks.json".utf8)
+
+    /// The path of an origin-form target, before any query (which is ignored).
+    init?(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        var end = range.lowerBound
+        while end < range.upperBound, buffer[end] != UInt8(ascii: "?") { end += 1 }
+        let path = UnsafeBufferPointer(rebasing: buffer[range.lowerBound..<end])
+        if path.elementsEqual(Self.appleWellKnownBytes) {
+            self = .appleWellKnown
+        } else if path.elementsEqual(Self.appleRootBytes) {
+            self = .appleRoot
+        } else if path.elementsEqual(Self.androidWellKnownBytes) {
+            self = .androidWellKnown
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,146 @@
+@preconcurrency import Glibc
+
+/// The access log of one event loop: a line per request appended to a buffer as bytes (no
+/// string formatting on the request path) and written to stdout once per loop iteration.
+///
+/// text: `TIME CLIENT "HOST" "METHOD PATH VERSION" STATUS BYTES DURATIONms "USER-AGENT"`
+/// json: `{"time":…,"client":…,"host":…,"method":…,"path":…,"status":…,"bytes":…,"duration_ms":…,"user_agent":…}`
+struct AccessLog {
+    struct Entry {
+        var client: [UInt8]
+        var host: UnsafeBufferPointer<UInt8>
+        var method: UnsafeBufferPointer<UInt8>
+        var path: UnsafeBufferPointer<UInt8>
+        var isHTTP11: Bool
+        var status: Int
+        var bytes: Int
+        var durationNanoseconds: UInt64
+        var userAgent: UnsafeBufferPointer<UInt8>
+    }
+
+    let format: LogFormat
+    let enabled: Bool
+    private(set) var buffer: [UInt8] = []
+
+    init(format: LogFormat, enabled: Bool) {
+        self.format = format
+        self.enabled = enabled
+        buffer.reserveCapacity(enabled ? 64 * 1024 : 0)
+    }
+
+    mutating func record(_ entry: Entry, time: [UInt8]) {
+        guard enabled else { return }
+        switch format {
+        case .text:
+            buffer += time
+            buffer.append(0x20)
+            buffer += entry.client
+            append(" \"")
+            appendEscaped(entry.host, json: false)
+            append("\" \"")
+            appendEscaped(entry.method, json: false)
+            buffer.append(0x20)
+            appendEscaped(entry.path, json: false)
+            append(entry.isHTTP11 ? " HTTP/1.1\" " : " HTTP/1.0\" ")
+            appendNumber(entry.status)
+            buffer.append(0x20)
+            appendNumber(entry.bytes)
+            buffer.append(0x20)
+            appendMilliseconds(entry.durationNanoseconds)
+            append("ms \"")
+            appendEscaped(entry.userAgent, json: false)
+            append("\"\n")
+        case .json:
+            append("{\"time\":\"")
+            buffer += time
+            append("\",\"client\":\"")
+            buffer += entry.client
+            append("\",\"host\":\"")
+            appendEscaped(entry.host, json: true)
+            append("\",\"method\":\"")
+            appendEscaped(entry.method, json: true)
+            append("\",\"path\":\"")
+            appendEscaped(entry.path, json: true)
+            append("\",\"status\":")
+            appendNumber(entry.status)
+            append(",\"bytes\":")
+            appendNumber(entry.bytes)
+            append(",\"duration_ms\":")
+            appendMilliseconds(entry.durationNanoseconds)
+            append(",\"user_agent\":\"")
+            appendEscaped(entry.userAgent, json: true)
+            append("\"}\n")
+        }
+    }
+
+    /// Writes the buffered lines to stdout in one call per iteration.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    break  // stdout gone: drop the log rather than block or crash the server
+                }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Request bytes are untrusted: quotes, backslashes, control and non-ASCII bytes are
+    /// escaped so a client cannot forge log lines (`\xHH` in text, `\u00HH` in JSON).
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool) {
+        if bytes.isEmpty && !json {
+            buffer.append(UInt8(ascii: "-"))
+            return
+        }
+        for byte in bytes {
+            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                buffer.append(byte)
+            } else if json {
+                append("\\u00")
+                appendHex(byte)
+            } else {
+                append("\\x")
+                appendHex(byte)
+            }
+        }
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    private mutating func appendHex(_ byte: UInt8) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { hex in
+            buffer.append(hex[Int(byte >> 4)])
+            buffer.append(hex[Int(byte & 0xF)])
+        }
+    }
+
+    private mutating func appendNumber(_ value: Int) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            buffer.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Milliseconds with three decimals.
+    private mutating func appendMilliseconds(_ nanoseconds: UInt64) {
+        let micros = Int(nanoseconds / 1000)
+        appendNumber(micros / 1000)
+        buffer.append(UInt8(ascii: "."))
+        let fraction = micros % 1000
+        if fraction < 100 { buffer.append(UInt8(ascii: "0")) }
+        if fraction < 10 { buffer.append(UInt8(ascii: "0")) }
+        appendNumber(fraction)
+    }
+}

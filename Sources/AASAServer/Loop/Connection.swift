@@ -1,0 +1,36 @@
+/// One client connection, owned by one event loop and never touched by another thread.
+final class Connection {
+    enum Phase {
+        /// Waiting for a request (between requests, or before the first).
+        case idle
+        /// Part of a request head has arrived.
+        case readingHead
+        /// A response is being written and the socket is full.
+        case writing
+    }
+
+    let fd: Int32
+    let generation: UInt32
+    /// The peer address as logged.
+    let client: [UInt8]
+    /// Bytes of a request head that is not complete yet.
+    var pending: [UInt8] = []
+    var output: [UInt8] = []
+    var outputOffset = 0
+    var phase = Phase.idle
+    var deadline: UInt64 = 0
+    var closeAfterWrite = false
+    var peerClosed = false
+    /// EPOLLOUT is registered (only while output is pending, notes §8 pitfall 4).
+    var watchingWrites = false
+
+    init(fd: Int32, generation: UInt32, client: [UInt8]) {
+        self.fd = fd
+        self.generation = generation
+        self.client = client
+    }
+
+    var hasPendingOutput: Bool { outputOffset < output.count }
+
+    var eventData: UInt64 { UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd)) }
+}

@@ -1,0 +1,50 @@
+@preconcurrency import Glibc
+
+extension EventLoop {
+    /// Accepts until EAGAIN (the listener is edge-triggered). Running out of descriptors or
+    /// memory pauses accepting for 100 ms instead of ending the server (notes §8 pitfall 14).
+    func acceptConnections(now: UInt64) {
+        guard listener >= 0, acceptPausedUntil == 0 else { return }
+        var peer = sockaddr_storage()
+        while true {
+            let result: IOResult<Int32>
+            do {
+                result = try Posix.accept(listener, peer: &peer)
+            } catch {
+                switch error.errno {
+                case ECONNABORTED, EPROTO, EPERM:
+                    continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    acceptPausedUntil = now + 100_000_000
+                    return
+                default:
+                    return
+                }
+            }
+            guard case .processed(let fd) = result else { return }
+            adopt(fd, peer: peer, now: now)
+        }
+    }
+
+    func adopt(_ fd: Int32, peer: sockaddr_storage, now: UInt64) {
+        // Responses are written whole, so Nagle's algorithm would only add latency.
+        try? Posix.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+        let connection = Connection(fd: fd, generation: nextGeneration, client: Array(SocketAddress(peer).host.utf8))
+        nextGeneration &+= 1
+        if nextGeneration == 0 { nextGeneration = 1 }
+        connection.deadline = now + settings.keepAliveTimeout
+        if Int(fd) >= connections.count {
+            connections += [Connection?](repeating: nil, count: max(Int(fd) + 1 - connections.count, connections.count))
+        }
+        do {
+            try epoll.add(fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
+        } catch {
+            Posix.close(fd)
+            return
+        }
+        connections[Int(fd)] = connection
+        openConnections += 1
+        // Data may already be waiting; with edge triggering no event would announce it.
+        readAndServe(connection, now: now)
+    }
+}

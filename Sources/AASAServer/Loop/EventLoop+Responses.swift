@@ -1,0 +1,105 @@
+extension EventLoop {
+    static let ok = ErrorResponses.statusLineBytes(200, "OK")
+    static let notModified = ErrorResponses.statusLineBytes(304, "Not Modified")
+    static let crlf: [UInt8] = [0x0D, 0x0A]
+    static let connectionClose = Array("Connection: close\r\n".utf8)
+    static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
+
+    /// Answers one well-formed request: the site by host, the file by path, then method,
+    /// conditionals and encoding (product.md "HTTP behaviour"). Never a redirect.
+    func respond(to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) {
+        let started = MonotonicClock.now()
+        let keepAlive = head.wantsKeepAlive && stopDeadline == nil
+        guard let target = RequestTarget(buffer, head: head) else {
+            respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
+            return
+        }
+        let host = target.hostRange.flatMap { RequestTarget.hostKey(buffer, $0) }
+        if target.hostRange != nil && host == nil {
+            respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
+            return
+        }
+        let site = host.flatMap { table.site(forHost: $0) }
+        let file: PreparedFile? =
+            switch ServedPath(buffer, target.pathRange) {
+            case .appleWellKnown?, .appleRoot?: site?.apple
+            case .androidWellKnown?: site?.android
+            case nil: nil
+            }
+        guard let file else {
+            respondWithError(.notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
+            return
+        }
+        guard head.method != .other else {
+            respondWithError(.methodNotAllowed, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
+            return
+        }
+        let useGzip = file.gzip != nil && RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges)
+        let variant = useGzip ? file.gzip! : file.identity
+        let status: HTTPStatus = isNotModified(head, buffer, file) ? .notModified : .ok
+        out += status == .ok ? Self.ok : Self.notModified
+        out += dates.httpDate
+        out += Self.crlf
+        out += status == .ok ? variant.headers200 : variant.headers304
+        if !keepAlive {
+            out += Self.connectionClose
+            connection.closeAfterWrite = true
+        } else if !head.isHTTP11 {
+            out += Self.connectionKeepAlive
+        }
+        out += Self.crlf
+        let sendsBody = status == .ok && head.method == .get
+        if sendsBody { out += variant.body }
+        log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0, started: started)
+    }
+
+    /// RFC 9110 §13.1.2: If-None-Match wins; If-Modified-Since counts only without it.
+    private func isNotModified(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ file: PreparedFile) -> Bool {
+        if let range = head.ifNoneMatchRange {
+            return RequestConditions.noneMatch(buffer, range, etags: file.etags)
+        }
+        if let range = head.ifModifiedSinceRange,
+            let since = HTTPDate.parse(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
+        {
+            return file.lastModified <= since
+        }
+        return false
+    }
+
+    /// A short response of the server's own. Malformed requests (no `head`) and every 4xx but
+    /// 404/405 close the connection afterwards.
+    func respondWithError(
+        _ status: HTTPStatus, to connection: Connection, head: HTTPRequestHead? = nil, buffer: UnsafeBufferPointer<UInt8>? = nil,
+        keepAlive: Bool = false, started: UInt64 = MonotonicClock.now()
+    ) {
+        let closing = !keepAlive
+        let response = errors.response(status, closing: closing)
+        out += ErrorResponses.statusLine(status)
+        out += dates.httpDate
+        out += response.afterDate
+        if closing { connection.closeAfterWrite = true }
+        if let head, let buffer {
+            log(head, buffer, connection, status: status.rawValue, bytes: response.bodyCount, started: started)
+        } else {
+            let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            accessLog.record(
+                AccessLog.Entry(
+                    client: connection.client, host: empty, method: empty, path: empty, isHTTP11: true, status: status.rawValue,
+                    bytes: response.bodyCount, durationNanoseconds: 0, userAgent: empty),
+                time: dates.logTime)
+        }
+    }
+
+    private func log(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ connection: Connection, status: Int, bytes: Int, started: UInt64) {
+        guard accessLog.enabled else { return }
+        func slice(_ range: Range<Int>?) -> UnsafeBufferPointer<UInt8> {
+            range.map { UnsafeBufferPointer(rebasing: buffer[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+        }
+        accessLog.record(
+            AccessLog.Entry(
+                client: connection.client, host: slice(head.hostRange), method: slice(head.methodRange), path: slice(head.targetRange),
+                isHTTP11: head.isHTTP11, status: status, bytes: bytes, durationNanoseconds: MonotonicClock.now() &- started,
+                userAgent: slice(head.userAgentRange)),
+            time: dates.logTime)
+    }
+}

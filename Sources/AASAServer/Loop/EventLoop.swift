@@ -1,0 +1,135 @@
+@preconcurrency import Glibc
+import CSystemShims
+
+/// One event loop: one thread, one epoll set, one SO_REUSEPORT listener, and the
+/// connections it accepted (lwan's and h2o's per-core loops). Nothing here is shared with
+/// another thread except the content store and the control flags.
+final class EventLoop {
+    static let listenerTag = UInt64.max
+    static let wakeTag = UInt64.max - 1
+    static let scratchSize = 64 * 1024
+
+    let epoll: Epoll
+    let control: LoopControl
+    let store: ContentStore
+    let settings: LoopSettings
+    let parser: HTTPRequestParser
+    let errors = ErrorResponses()
+    var table: SiteTable
+    var tableGeneration: Int
+    var listener: Int32
+    var connections: [Connection?] = []
+    var openConnections = 0
+    var nextGeneration: UInt32 = 1
+    var dates = DateCache()
+    var accessLog: AccessLog
+    /// Responses for the connection being served, sent straight from here when possible.
+    var out: [UInt8] = []
+    let scratch: UnsafeMutableRawBufferPointer
+    var acceptPausedUntil: UInt64 = 0
+    var lastSweep: UInt64 = 0
+    var stopDeadline: UInt64?
+
+    init(listener: Int32, control: LoopControl, store: ContentStore, settings: LoopSettings) throws(SystemError) {
+        epoll = try Epoll()
+        self.listener = listener
+        self.control = control
+        self.store = store
+        self.settings = settings
+        parser = HTTPRequestParser(limits: settings.limits)
+        tableGeneration = store.generation
+        table = store.table
+        accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
+        scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
+        try epoll.add(listener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.listenerTag)
+        try epoll.add(control.wakeUp.fd, events: Epoll.readable, data: Self.wakeTag)
+    }
+
+    deinit {
+        scratch.deallocate()
+    }
+
+    /// Runs until stopped and every response in flight is finished (or the shutdown deadline).
+    func run() {
+        let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 512)
+        defer { events.deallocate() }
+        dates.refresh()
+        while true {
+            let count = (try? epoll.wait(into: events, timeout: acceptPausedUntil > 0 ? 100 : 1000)) ?? 0
+            let now = MonotonicClock.now()
+            dates.refresh()
+            if store.generation != tableGeneration {
+                tableGeneration = store.generation
+                table = store.table
+            }
+            for index in 0..<count {
+                let event = events[index]
+                switch event.data.u64 {
+                case Self.listenerTag: acceptConnections(now: now)
+                case Self.wakeTag: control.wakeUp.drain()
+                default: handle(event.events, data: event.data.u64, now: now)
+                }
+            }
+            if acceptPausedUntil > 0 && now >= acceptPausedUntil {
+                acceptPausedUntil = 0
+                acceptConnections(now: now)
+            }
+            if now &- lastSweep >= 1_000_000_000 || stopDeadline != nil {
+                lastSweep = now
+                closeExpired(now: now)
+            }
+            accessLog.flush()
+            if control.stopping.load(ordering: .acquiring) {
+                if stopDeadline == nil { beginStop(now: now) }
+                if openConnections == 0 || now >= stopDeadline! { break }
+            }
+        }
+        for connection in connections.compactMap({ $0 }) { close(connection) }
+        accessLog.flush()
+    }
+
+    /// Stop accepting; close idle connections; let the others finish their response.
+    func beginStop(now: UInt64) {
+        stopDeadline = now + settings.shutdownTimeout
+        if listener >= 0 {
+            epoll.remove(listener)
+            Posix.close(listener)
+            listener = -1
+        }
+        for connection in connections.compactMap({ $0 }) {
+            if connection.phase == .idle && !connection.hasPendingOutput {
+                close(connection)
+            } else {
+                connection.closeAfterWrite = true
+            }
+        }
+    }
+
+    func handle(_ events: UInt32, data: UInt64, now: UInt64) {
+        let fd = Int32(truncatingIfNeeded: data & 0xFFFF_FFFF)
+        let generation = UInt32(truncatingIfNeeded: data >> 32)
+        // A stale event for a descriptor closed (and maybe reused) earlier in this batch.
+        guard fd >= 0, Int(fd) < connections.count, let connection = connections[Int(fd)], connection.generation == generation else { return }
+        if events & (Epoll.readable | Epoll.hangUp) != 0 {
+            readAndServe(connection, now: now)
+        }
+        if connections[Int(fd)] === connection, events & Epoll.writable != 0 {
+            flush(connection, now: now)
+        }
+    }
+
+    /// Drops connections past their deadline: a slow request head, an idle keep-alive, or a
+    /// client that stopped reading.
+    func closeExpired(now: UInt64) {
+        for case let connection? in connections where now >= connection.deadline {
+            close(connection)
+        }
+    }
+
+    func close(_ connection: Connection) {
+        epoll.remove(connection.fd)
+        Posix.close(connection.fd)
+        connections[Int(connection.fd)] = nil
+        openConnections -= 1
+    }
+}

@@ -1,0 +1,37 @@
+@preconcurrency import Glibc
+
+/// Listening sockets. Every loop has its own, bound to the same address with SO_REUSEPORT,
+/// so the kernel spreads new connections across loops (lwan, h2o).
+public enum Listener {
+    public static func open(_ address: SocketAddress, backlog: Int32 = 4096) throws(SystemError) -> Int32 {
+        let fd = try Posix.socket(domain: address.family == .ipv4 ? AF_INET : AF_INET6, type: Int32(SOCK_STREAM.rawValue))
+        do {
+            try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+            try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEPORT, value: 1)
+            if address.family == .ipv6 { try Posix.setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1) }
+            try Posix.bind(fd, address)
+            try Posix.listen(fd, backlog: backlog)
+            return fd
+        } catch {
+            Posix.close(fd)
+            throw error
+        }
+    }
+
+    /// One listener per loop on `address`; with port 0 the first one picks the port and the
+    /// others join it.
+    public static func openGroup(_ address: SocketAddress, count: Int) throws(SystemError) -> (fds: [Int32], port: Int) {
+        var fds: [Int32] = []
+        do {
+            let first = try open(address)
+            fds.append(first)
+            let port = Posix.localPort(first)
+            let bound = try! SocketAddress(parsing: address.family == .ipv4 ? "\(address.host):\(port)" : "[\(address.host)]:\(port)")
+            for _ in 1..<max(1, count) { fds.append(try open(bound)) }
+            return (fds, port)
+        } catch {
+            fds.forEach(Posix.close)
+            throw error
+        }
+    }
+}

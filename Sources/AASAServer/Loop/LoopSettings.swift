@@ -1,0 +1,23 @@
+/// What every event loop is configured with, in the units the loop uses.
+struct LoopSettings: Sendable {
+    let requestHeadTimeout: UInt64
+    let keepAliveTimeout: UInt64
+    let writeTimeout: UInt64
+    let shutdownTimeout: UInt64
+    let limits: HTTPLimits
+    let logFormat: LogFormat
+    let accessLog: Bool
+    /// Output beyond this stops reading from the client until it drains (pipelining flood).
+    let outputHighWater = 256 * 1024
+
+    init(timeouts: Timeouts, limits: HTTPLimits, logFormat: LogFormat, accessLog: Bool) {
+        func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
+        requestHeadTimeout = nanoseconds(timeouts.requestHead)
+        keepAliveTimeout = nanoseconds(timeouts.keepAlive)
+        writeTimeout = nanoseconds(timeouts.write)
+        shutdownTimeout = nanoseconds(timeouts.shutdown)
+        self.limits = limits
+        self.logFormat = logFormat
+        self.accessLog = accessLog
+    }
+}

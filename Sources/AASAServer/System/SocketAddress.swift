@@ -1,0 +1,92 @@
+@preconcurrency import Glibc
+import CSystemShims
+
+/// An IPv4 or IPv6 address and port, parsed from `ADDR:PORT` (`127.0.0.1:8080`,
+/// `[::1]:8080`, `localhost:8080`, `*:8080` for every IPv4 address).
+public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
+    public enum Family: Sendable { case ipv4, ipv6 }
+
+    public let family: Family
+    /// The address bytes in network order (4 or 16).
+    public let bytes: [UInt8]
+    public let port: Int
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(parsing text: String) throws(ParseError) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ParseError(description: "\"\(text)\" is not ADDRESS:PORT (for example 127.0.0.1:8080 or [::1]:8080)")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { host = "127.0.0.1" }
+        if host == "*" || host.isEmpty { host = "0.0.0.0" }
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            family = .ipv4
+            bytes = withUnsafeBytes(of: &v4) { Array($0) }
+        } else if inet_pton(AF_INET6, host, &v6) == 1 {
+            family = .ipv6
+            bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        } else {
+            throw ParseError(description: "\"\(host)\" is not an IP address (names other than localhost are not resolved)")
+        }
+        self.port = port
+    }
+
+    init(_ storage: sockaddr_storage) {
+        var storage = storage
+        if Int32(storage.ss_family) == AF_INET6 {
+            let address = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self) }
+            family = .ipv6
+            bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
+            port = Int(UInt16(bigEndian: address.sin6_port))
+        } else {
+            let address = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self) }
+            family = .ipv4
+            bytes = withUnsafeBytes(of: address.sin_addr) { Array($0) }
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+
+    /// True for 127.0.0.0/8 and ::1: the admin listener's default home.
+    public var isLoopback: Bool {
+        family == .ipv4 ? bytes[0] == 127 : bytes == [UInt8](repeating: 0, count: 15) + [1]
+    }
+
+    /// The address alone, as inet_ntop(3) writes it.
+    public var host: String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let domain = family == .ipv4 ? AF_INET : AF_INET6
+        _ = bytes.withUnsafeBytes { inet_ntop(domain, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
+        return String(cString: buffer)
+    }
+
+    public var description: String {
+        family == .ipv4 ? "\(host):\(port)" : "[\(host)]:\(port)"
+    }
+
+    func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+        switch family {
+        case .ipv4:
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: bytes) }
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        case .ipv6:
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = UInt16(port).bigEndian
+            withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: bytes) }
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+// What Glibc's Swift module does not expose: epoll, eventfd, timerfd and the GNU-only
+// accept4 (server-engineering-notes.md §5.3). Includes and one-line wrappers only.
+#ifndef C_SYSTEM_SHIMS_H
+#define C_SYSTEM_SHIMS_H
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/resource.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <pthread.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// accept4(2) with SOCK_NONBLOCK|SOCK_CLOEXEC set by the caller; GNU-only, hence wrapped.
+int CSystemShims_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// The EPOLLET flag as an unsigned value (the enum constant does not fit Int32 in Swift).
+extern const uint32_t CSystemShims_EPOLLET;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

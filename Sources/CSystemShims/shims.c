@@ -1,0 +1,11 @@
+#ifndef _GNU_SOURCE
+#error You must define _GNU_SOURCE (Package.swift sets it for this target)
+#endif
+
+#include "CSystemShims.h"
+
+int CSystemShims_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
+    return accept4(fd, address, length, flags);
+}
+
+const uint32_t CSystemShims_EPOLLET = EPOLLET;
