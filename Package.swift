@@ -38,6 +38,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "aasa-server", dependencies: ["AASACommands"], swiftSettings: strict),
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
+        .testTarget(name: "AASAServerTests", dependencies: ["AASAServer", "AssociationKit"], swiftSettings: strict),
         .testTarget(
             name: "CommandLineTests", dependencies: ["AASACommands", "AssociationKit", "AASAServer"],
             swiftSettings: strict),

@@ -17,11 +17,12 @@ struct BinaryRunner {
         return testExecutable.deletingLastPathComponent().appendingPathComponent("aasa-server")
     }
 
-    static func run(_ arguments: [String], timeout: TimeInterval = 30) throws -> Output {
+    static func run(_ arguments: [String], in folder: URL = packageRoot, environment: [String: String] = [:], timeout: TimeInterval = 30) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = folder
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout

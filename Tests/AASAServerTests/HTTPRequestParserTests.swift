@@ -1,0 +1,154 @@
+import Testing
+@testable import AASAServer
+
+@Suite("HTTP request parser")
+struct HTTPRequestParserTests {
+    static func parse(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HTTPParseResult {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { HTTPRequestParser(limits: limits).parse($0, from: 0) }
+    }
+
+    static func status(_ text: String) -> HTTPStatus? {
+        if case .failure(let status) = parse(text) { return status }
+        return nil
+    }
+
+    struct Rejected: CustomTestStringConvertible, Sendable {
+        var request: String
+        var status: HTTPStatus
+        var testDescription: String { "\(status.rawValue): \(request.prefix(40).debugDescription)" }
+    }
+
+    static let rejected: [Rejected] = [
+        Rejected(request: "GARBAGE\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1 extra\r\nHost: a\r\n\r\n", status: .badRequest),
+        Rejected(request: "G@T / HTTP/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost : a\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nX-Folded: a\r\n continued\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\u{7F}\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", status: .contentTooLarge),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", status: .notImplemented),
+        Rejected(request: "GET / HTTP/2.0\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
+        Rejected(request: "GET / HTTP/1.2\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
+        Rejected(request: "GET / HTTQ/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n", status: .uriTooLong),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<70).map { "X-\($0): v\r\n" }.joined() + "\r\n", status: .requestHeaderFieldsTooLarge),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 17000) + "\r\n\r\n", status: .requestHeaderFieldsTooLarge),
+    ]
+
+    @Test("malformed and over-limit requests get the right 4xx/5xx", arguments: rejected)
+    func rejects(_ case_: Rejected) {
+        #expect(Self.status(case_.request) == case_.status)
+    }
+
+    @Test("incomplete heads wait for more bytes, even split anywhere")
+    func incomplete() {
+        let full = "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nUser-Agent: AASA-Bot/1.0.0\r\n\r\n"
+        for cut in 0..<(full.utf8.count - 1) {
+            let prefix = String(decoding: Array(full.utf8)[..<cut], as: UTF8.self)
+            guard case .incomplete = Self.parse(prefix) else {
+                Issue.record("a cut at \(cut) did not wait for more")
+                return
+            }
+        }
+        guard case .complete(_, let end) = Self.parse(full) else {
+            Issue.record("the full head did not parse")
+            return
+        }
+        #expect(end == full.utf8.count)
+    }
+
+    @Test("fields are read case-insensitively; pipelined requests parse one after another")
+    func fieldsAndPipelining() throws {
+        let text = "\r\nGET /a?x=1 HTTP/1.1\r\nHOST: Example.com\r\nconnection: Close\r\naccept-encoding: gzip\r\n\r\nHEAD /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+        let bytes = Array(text.utf8)
+        try bytes.withUnsafeBufferPointer { buffer in
+            let parser = HTTPRequestParser(limits: HTTPLimits())
+            guard case .complete(let first, let end) = parser.parse(buffer, from: 0) else { throw Failure() }
+            #expect(first.method == .get)
+            #expect(first.isHTTP11)
+            #expect(!first.wantsKeepAlive)
+            #expect(String(decoding: buffer[first.hostRange!], as: UTF8.self) == "Example.com")
+            #expect(String(decoding: buffer[first.targetRange], as: UTF8.self) == "/a?x=1")
+            #expect(RequestConditions.acceptsGzip(buffer, first.acceptEncodingRanges))
+            guard case .complete(let second, let secondEnd) = parser.parse(buffer, from: end) else { throw Failure() }
+            #expect(second.method == .head)
+            #expect(!second.isHTTP11)
+            #expect(second.wantsKeepAlive)
+            #expect(secondEnd == bytes.count)
+        }
+    }
+
+    @Test("bare LF line endings are accepted (RFC 9112 §2.2)")
+    func bareLineFeeds() {
+        guard case .complete(let head, _) = Self.parse("GET / HTTP/1.1\nHost: a\n\n") else {
+            Issue.record("not parsed")
+            return
+        }
+        #expect(head.hostCount == 1)
+    }
+
+    struct Failure: Error {}
+}
+
+@Suite("Content negotiation and conditional requests")
+struct RequestConditionsTests {
+    static func gzip(_ values: [String]) -> Bool {
+        let text = values.joined(separator: "\n")
+        let bytes = Array(text.utf8)
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for value in values {
+            ranges.append(start..<(start + value.utf8.count))
+            start += value.utf8.count + 1
+        }
+        return bytes.withUnsafeBufferPointer { RequestConditions.acceptsGzip($0, ranges) }
+    }
+
+    @Test("Accept-Encoding", arguments: [
+        (["gzip"], true), (["gzip, deflate, br"], true), (["GZIP"], true), (["x-gzip"], true), (["*"], true),
+        (["gzip;q=0"], false), (["gzip; q=0.0"], false), (["gzip;q=0.5"], true), (["identity"], false), (["*;q=0"], false),
+        (["*", "gzip;q=0"], false), (["br", "gzip"], true), ([], false), (["deflate;q=1, gzip;q=0.001"], true),
+    ])
+    func acceptEncoding(_ values: [String], _ expected: Bool) {
+        #expect(Self.gzip(values) == expected)
+    }
+
+    @Test("If-None-Match uses weak comparison against either variant's tag")
+    func ifNoneMatch() {
+        let etags = [Array("\"abc-1\"".utf8), Array("\"abc-1-gz\"".utf8)]
+        for (header, expected) in [("\"abc-1\"", true), ("W/\"abc-1-gz\"", true), ("\"x\", \"abc-1\"", true), ("*", true), ("\"abc\"", false), ("abc-1", false)] {
+            let bytes = Array(header.utf8)
+            let matched = bytes.withUnsafeBufferPointer { RequestConditions.noneMatch($0, 0..<bytes.count, etags: etags) }
+            #expect(matched == expected, "\(header)")
+        }
+    }
+
+    @Test("HTTP dates: all three formats in, IMF-fixdate out")
+    func dates() {
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784_111_777)
+        #expect(HTTPDate.parse("yesterday") == nil)
+        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    @Test("Host values become table keys, or nothing")
+    func hostKeys() {
+        for (raw, expected) in [
+            ("Example.COM", "example.com"), ("example.com.", "example.com"), ("example.com:8443", "example.com"),
+            ("../../etc", nil), ("a/b", nil), ("", nil), ("[::1]:80", nil), ("a..b", nil), ("example.com:80x", nil), (".", nil),
+        ] as [(String, String?)] {
+            let bytes = Array(raw.utf8)
+            let key = bytes.withUnsafeBufferPointer { RequestTarget.hostKey($0, 0..<bytes.count) }
+            #expect(key == expected, "\(raw)")
+        }
+    }
+}

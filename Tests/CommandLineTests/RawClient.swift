@@ -1,0 +1,69 @@
+@preconcurrency import Glibc
+import Foundation
+
+/// A plain TCP client for what curl will not send: pipelined, malformed and slow requests.
+final class RawClient {
+    let fd: Int32
+
+    struct Failure: Error {}
+
+    init(port: Int, receiveTimeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure()
+        }
+        var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    func send(_ text: String) {
+        send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads until the server closes, or until the receive timeout passes.
+    func readAll() -> (bytes: [UInt8], closedByServer: Bool) {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                result += buffer[..<count]
+            } else {
+                return (result, count == 0)
+            }
+        }
+    }
+
+    /// Sends `text` and returns everything the server answered before closing.
+    static func exchange(port: Int, _ text: String, timeout: Double = 5) throws -> String {
+        let client = try RawClient(port: port, receiveTimeout: timeout)
+        client.send(text)
+        return String(decoding: client.readAll().bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The status lines of every response in a raw exchange.
+    var statusLines: [String] {
+        // Split on bytes: as Characters, "\r\n" is one grapheme and never equals "\n".
+        utf8.split(separator: UInt8(ascii: "\n")).map { line in
+            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...], as: UTF8.self)
+        }.filter { $0.hasPrefix("HTTP/1.1 ") }
+    }
+}

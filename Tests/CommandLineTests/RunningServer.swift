@@ -1,0 +1,77 @@
+@preconcurrency import Glibc
+import Foundation
+
+/// The real `aasa-server serve` on a free loopback port, stopped with SIGTERM.
+final class RunningServer {
+    let process = Process()
+    let port: Int
+    private let stdout = LockedData()
+    private let stderr = LockedData()
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts the server with `arguments` after `serve` (plus `--http 127.0.0.1:0` unless
+    /// given) in `folder`, and waits until it says where it listens.
+    init(in folder: URL, _ arguments: [String]) throws {
+        process.executableURL = BinaryRunner.binary
+        let http = arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]
+        process.arguments = ["serve"] + http + arguments
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let stdout = self.stdout
+        let stderr = self.stderr
+        out.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
+        err.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
+        try process.run()
+        let deadline = Date().addingTimeInterval(15)
+        var found: Int?
+        while Date() < deadline && found == nil && process.isRunning {
+            let text = String(decoding: stderr.get(), as: UTF8.self)
+            if let range = text.range(of: "listening on http://127.0.0.1:") {
+                found = Int(text[range.upperBound...].prefix { $0.isNumber })
+            }
+            usleep(20_000)
+        }
+        guard let found else {
+            process.terminate()
+            throw StartFailure(description: "the server did not start: \(String(decoding: stderr.get(), as: UTF8.self))")
+        }
+        port = found
+    }
+
+    var errors: String { String(decoding: stderr.get(), as: UTF8.self) }
+    var accessLog: String { String(decoding: stdout.get(), as: UTF8.self) }
+
+    /// SIGTERM, then the exit status (or nil if it did not stop in time).
+    func stop(timeout: TimeInterval = 15) -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+extension LockedData {
+    func append(_ more: Data) {
+        set(get() + more)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@Suite("serve start-up")
+struct StartupTests {
+    @Test("an invalid site stops start-up with every diagnostic, exit 1")
+    func invalidSite() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/good.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write("sites/bad.test/apple-app-site-association", "{\n  \"applinks\": {\"details\": [],}\n}\n")
+        try folder.write("sites/worse.test/apple-app-site-association", #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+        let output = try BinaryRunner.run(["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"], in: folder.url)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("bad.test/apple-app-site-association:2:29: error: trailing comma"))
+        #expect(output.stderr.contains("worse.test/apple-app-site-association:1:"))
+        #expect(output.stderr.contains("[AASA201]"))
+        #expect(output.stderr.contains("not starting"))
+    }
+
+    @Test("a file over 128 KiB stops start-up")
+    func oversized() throws {
+        let folder = try TemporaryFolder()
+        let padding = String(repeating: " ", count: 140_000)
+        try folder.write("sites/big.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
+        let output = try BinaryRunner.run(["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"], in: folder.url)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("[AASA001]"))
+    }
+
+    @Test("settings: flags over AASA_* over the config file; bad values are usage errors")
+    func settings() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("config.json", #"{"sites": "missing", "http": "127.0.0.1:0", "unknownSetting": 1}"#)
+        let unknown = try BinaryRunner.run(["serve", "--config", "config.json"], in: folder.url)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown setting \"unknownSetting\""))
+        let badAddress = try BinaryRunner.run(["serve", "--http", "localhost"], in: folder.url)
+        #expect(badAddress.status == 2)
+        let missingSites = try BinaryRunner.run(["serve", "--sites", "nowhere", "--http", "127.0.0.1:0"], in: folder.url)
+        #expect(missingSites.status == 2)
+        #expect(missingSites.stderr.contains("cannot read the sites directory"))
+        let environment = try BinaryRunner.run(["serve", "--http", "127.0.0.1:0"], in: folder.url, environment: ["AASA_SITES": "from-env"])
+        #expect(environment.stderr.contains("from-env"))
+    }
+
+    @Test("10,000 site folders load and answer")
+    func manySites() throws {
+        let folder = try TemporaryFolder()
+        let sites = folder.url.appendingPathComponent("sites")
+        let body = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        for index in 0..<10_000 {
+            try folder.write("sites/site\(index).example.com/apple-app-site-association", body)
+        }
+        let started = Date()
+        let server = try RunningServer(in: folder.url, ["--sites", sites.path, "--workers", "1"])
+        let loadTime = Date().timeIntervalSince(started)
+        #expect(loadTime < 30, "took \(loadTime) s")
+        let response = try Curl.request("http://127.0.0.1:\(server.port)/apple-app-site-association", ["-H", "Host: site9999.example.com"])
+        #expect(response.status == 200)
+        #expect(server.stop() == 0)
+    }
+}
