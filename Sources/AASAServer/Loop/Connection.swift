@@ -1,3 +1,5 @@
+@preconcurrency import Glibc
+
 /// One client connection, owned by one event loop and never touched by another thread.
 final class Connection {
     enum Phase {
@@ -11,8 +13,9 @@ final class Connection {
 
     let fd: Int32
     let generation: UInt32
-    /// The peer address as logged.
-    let client: [UInt8]
+    let peer: sockaddr_storage
+    /// Added to the loop's epoll set (only once a request did not complete at accept).
+    var registered = false
     /// Bytes of a request head that is not complete yet.
     var pending: [UInt8] = []
     var output: [UInt8] = []
@@ -24,10 +27,19 @@ final class Connection {
     /// EPOLLOUT is registered (only while output is pending, notes §8 pitfall 4).
     var watchingWrites = false
 
-    init(fd: Int32, generation: UInt32, client: [UInt8]) {
+    init(fd: Int32, generation: UInt32, peer: sockaddr_storage) {
         self.fd = fd
         self.generation = generation
-        self.client = client
+        self.peer = peer
+    }
+
+    /// The peer address as logged, formatted on first use.
+    private var formattedClient: [UInt8]?
+    var client: [UInt8] {
+        if let formattedClient { return formattedClient }
+        let text = Array(SocketAddress(peer).host.utf8)
+        formattedClient = text
+        return text
     }
 
     var hasPendingOutput: Bool { outputOffset < output.count }

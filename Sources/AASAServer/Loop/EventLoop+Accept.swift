@@ -27,24 +27,25 @@ extension EventLoop {
     }
 
     func adopt(_ fd: Int32, peer: sockaddr_storage, now: UInt64) {
-        // Responses are written whole, so Nagle's algorithm would only add latency.
-        try? Posix.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
-        let connection = Connection(fd: fd, generation: nextGeneration, client: Array(SocketAddress(peer).host.utf8))
+        let connection = Connection(fd: fd, generation: nextGeneration, peer: peer)
         nextGeneration &+= 1
         if nextGeneration == 0 { nextGeneration = 1 }
         connection.deadline = now + settings.keepAliveTimeout
         if Int(fd) >= connections.count {
             connections += [Connection?](repeating: nil, count: max(Int(fd) + 1 - connections.count, connections.count))
         }
-        do {
-            try epoll.add(fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
-        } catch {
-            Posix.close(fd)
-            return
-        }
         connections[Int(fd)] = connection
         openConnections += 1
-        // Data may already be waiting; with edge triggering no event would announce it.
+        // The request often arrives with the connection: serve it before registering, so a
+        // one-request connection costs no epoll_ctl at all. Registering afterwards loses
+        // nothing: epoll reports data that is already waiting when a socket is added.
         readAndServe(connection, now: now)
+        guard connections[Int(fd)] === connection, !connection.registered else { return }
+        do {
+            try epoll.add(fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
+            connection.registered = true
+        } catch {
+            close(connection)
+        }
     }
 }

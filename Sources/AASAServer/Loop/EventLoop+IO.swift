@@ -24,6 +24,9 @@ extension EventLoop {
                 }
                 let bytes = UnsafeBufferPointer(start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
                 consume(bytes, on: connection, now: now)
+                // A short read emptied the socket's queue; anything that arrives later raises
+                // a new edge, so the read that would only say EAGAIN is skipped (as nginx does).
+                if count < scratch.count { break }
             }
             guard flush(connection, now: now), suspended, !connection.hasPendingOutput else { return }
         }
@@ -99,7 +102,12 @@ extension EventLoop {
             connection.phase = .writing
             if !connection.watchingWrites {
                 connection.watchingWrites = true
-                try? epoll.modify(connection.fd, events: Epoll.readable | Epoll.writable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
+                let events = Epoll.readable | Epoll.writable | Epoll.hangUp | Epoll.edgeTriggered
+                if connection.registered {
+                    try? epoll.modify(connection.fd, events: events, data: connection.eventData)
+                } else {
+                    connection.registered = (try? epoll.add(connection.fd, events: events, data: connection.eventData)) != nil
+                }
             }
             return true
         }
@@ -128,7 +136,7 @@ extension EventLoop {
         return bytes.withUnsafeBytes { raw in
             while offset + sent < raw.count {
                 do {
-                    switch try Posix.send(connection.fd, UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...])) {
+                    switch try Posix.send(connection.fd, UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]), more: connection.closeAfterWrite) {
                     case .processed(let count): sent += count
                     case .wouldBlock: return sent
                     }

@@ -126,8 +126,9 @@ final class EventLoop {
         }
     }
 
+    /// Closing the descriptor also removes it from the epoll set (epoll(7): it is never
+    /// duplicated here), which saves an epoll_ctl per connection.
     func close(_ connection: Connection) {
-        epoll.remove(connection.fd)
         Posix.close(connection.fd)
         connections[Int(connection.fd)] = nil
         openConnections -= 1

@@ -3,12 +3,18 @@
 /// Listening sockets. Every loop has its own, bound to the same address with SO_REUSEPORT,
 /// so the kernel spreads new connections across loops (lwan, h2o).
 public enum Listener {
-    public static func open(_ address: SocketAddress, backlog: Int32 = 4096) throws(SystemError) -> Int32 {
+    public static func open(_ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10) throws(SystemError) -> Int32 {
         let fd = try Posix.socket(domain: address.family == .ipv4 ? AF_INET : AF_INET6, type: Int32(SOCK_STREAM.rawValue))
         do {
             try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
             try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEPORT, value: 1)
             if address.family == .ipv6 { try Posix.setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1) }
+            // Responses are written whole, so Nagle's algorithm would only add latency;
+            // accepted sockets inherit the option, which saves a call per connection.
+            try Posix.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+            // Wake accept only once the client has sent something (tcp(7) TCP_DEFER_ACCEPT):
+            // the request is then read at once, and silent connections never reach a loop.
+            try Posix.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_DEFER_ACCEPT, value: deferAcceptSeconds)
             try Posix.bind(fd, address)
             try Posix.listen(fd, backlog: backlog)
             return fd
