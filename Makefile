@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release test run validate-examples codes bench clean
+.PHONY: all build release test run validate-examples codes bench bench-http clean
 
 all: build
 
@@ -32,6 +32,10 @@ codes: build
 # Release-build figures for the validator and the matcher.
 bench:
 	cd bench && $(SWIFT) run -c release aasa-bench
+
+# aasa-server against nginx on the same file (installs nginx and wrk when missing).
+bench-http:
+	bash bench/http-bench.sh
 
 clean:
 	rm -rf .build bench/.build
