@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release test run validate-examples codes bench bench-http clean
+.PHONY: all build release test run certs validate-examples codes bench bench-http clean
 
 all: build
 
@@ -18,9 +18,14 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Serves the example sites in Config/ on http://127.0.0.1:8080 (settings: Config/aasa-server.json).
-run: release
+# Serves the example sites in Config/ on http://127.0.0.1:8080 and https://127.0.0.1:8443
+# (settings: Config/aasa-server.json; local certificates from `make certs`).
+run: release certs
 	$(BIN_RELEASE) serve
+
+# A local development CA and certificates for the example sites (keys stay out of git).
+certs:
+	bash certs/make-dev-certs.sh certs
 
 validate-examples: build
 	$(BIN_DEBUG) validate Config/sites

@@ -21,11 +21,13 @@ let package = Package(
         // C modules: includes and one-line wrappers for what Swift cannot see.
         .target(name: "CSystemShims", cSettings: [.define("_GNU_SOURCE")]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "AssociationKit", swiftSettings: strict),
         .target(
             name: "AASAServer",
             dependencies: [
-                "AssociationKit", "CSystemShims", "CZlib",
+                "AssociationKit", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

@@ -47,6 +47,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The Cache-Control header of served files.")
     var cacheControl: String?
 
+    @Option(help: "The certificate for clients without SNI: a name in it, or its folder's name (default: the first).")
+    var defaultCertificate: String?
+
     func run() throws {
         let settings: ServerConfiguration
         do {
@@ -55,8 +58,8 @@ struct ServeCommand: ParsableCommand {
             StandardStreams.writeError("error: \(error.description)\n")
             throw CommandFailure.unreadable
         }
-        if settings.https != nil || settings.admin != nil {
-            StandardStreams.writeError("error: HTTPS and the admin listener are not part of this build yet; serve plain HTTP with --http\n")
+        if settings.admin != nil {
+            StandardStreams.writeError("error: the admin listener is not part of this build yet\n")
             throw CommandFailure.unreadable
         }
         let logger = EventLogger.make(format: settings.logFormat)
@@ -70,8 +73,18 @@ struct ServeCommand: ParsableCommand {
             StandardStreams.writeError("error: not starting: fix the errors above (the sites in \(settings.sites) must all be valid)\n")
             throw loaded.problems.contains { $0.contains("cannot read the sites directory") } ? CommandFailure.unreadable : CommandFailure.invalid
         }
+        var certificates: CertificateStore?
+        if settings.https != nil {
+            let loadedCertificates = CertificateStore.load(directory: settings.certs, defaultName: settings.defaultCertificate)
+            StandardStreams.writeError(loadedCertificates.problems.map { $0 + "\n" }.joined())
+            guard let store = loadedCertificates.store else {
+                StandardStreams.writeError("error: not starting: HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)\n")
+                throw CommandFailure.invalid
+            }
+            certificates = store
+        }
         StandardStreams.flush()
-        let server = Server(configuration: settings, store: ContentStore(table), logger: logger)
+        let server = Server(configuration: settings, store: ContentStore(table), certificates: certificates, logger: logger)
         let code: Int32
         do {
             code = try server.run()
@@ -93,7 +106,7 @@ struct ServeCommand: ParsableCommand {
         try settings.applyEnvironment(environment)
         let flags: [(ServerConfiguration.Setting, String?)] = [
             (.sites, sites), (.certs, certs), (.http, http), (.https, https), (.admin, admin), (.workers, workers),
-            (.logFormat, logFormat), (.accessLog, accessLog), (.cacheControl, cacheControl),
+            (.logFormat, logFormat), (.accessLog, accessLog), (.cacheControl, cacheControl), (.defaultCertificate, defaultCertificate),
         ]
         for case let (setting, value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

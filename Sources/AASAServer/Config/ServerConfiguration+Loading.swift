@@ -8,7 +8,7 @@ extension ServerConfiguration {
 
     /// The settings a source may give, each by its name in the config file.
     public enum Setting: String, CaseIterable, Sendable {
-        case sites, certs, http, https, admin, workers, logFormat, accessLog, cacheControl
+        case sites, certs, http, https, admin, workers, logFormat, accessLog, cacheControl, defaultCertificate
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -40,6 +40,7 @@ extension ServerConfiguration {
         case .accessLog:
             guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else { throw Problem(description: "\(source): access log must be on or off") }
             accessLog = flag
+        case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .cacheControl:
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw Problem(description: "\(source): cache control must be printable ASCII") }
             cacheControl = value
@@ -91,11 +92,12 @@ extension ServerConfiguration {
         for (key, number) in try numbers(value, place: place) {
             guard number > 0 && number <= 3600 else { throw Problem(description: "\(place): timeouts.\(key) must be between 0 and 3600 seconds") }
             switch key {
+            case "handshake": timeouts.handshake = number
             case "requestHead": timeouts.requestHead = number
             case "keepAlive": timeouts.keepAlive = number
             case "write": timeouts.write = number
             case "shutdown": timeouts.shutdown = number
-            default: throw Problem(description: "\(place): unknown timeout \"\(key)\" (known: requestHead, keepAlive, write, shutdown)")
+            default: throw Problem(description: "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, shutdown)")
             }
         }
     }

@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var logFormat = LogFormat.text
     public var accessLog = true
     public var cacheControl = "max-age=3600"
+    /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
+    /// its folder's name; nil means the first certificate in folder order.
+    public var defaultCertificate: String?
     public var timeouts = Timeouts()
     public var limits = HTTPLimits()
 

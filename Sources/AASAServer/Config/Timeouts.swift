@@ -1,6 +1,8 @@
 /// Deadlines on every connection, in seconds (monotonic clock). A client that is slow to
 /// send its request head, idles between requests, or stops reading responses is closed.
 public struct Timeouts: Sendable, Equatable {
+    /// From accepting a TLS connection to the end of its handshake.
+    public var handshake: Double = 10
     /// From the first byte of a request to the end of its head (h2o's `req_timeout`).
     public var requestHead: Double = 10
     /// Between requests on a keep-alive connection, and before the first one.

@@ -3,6 +3,8 @@
 /// One client connection, owned by one event loop and never touched by another thread.
 final class Connection {
     enum Phase {
+        /// The TLS handshake is under way.
+        case handshaking
         /// Waiting for a request (between requests, or before the first).
         case idle
         /// Part of a request head has arrived.
@@ -14,6 +16,8 @@ final class Connection {
     let fd: Int32
     let generation: UInt32
     let peer: sockaddr_storage
+    /// Set on connections accepted from the HTTPS listener.
+    var tls: TLSSession?
     /// Added to the loop's epoll set (only once a request did not complete at accept).
     var registered = false
     /// Bytes of a request head that is not complete yet.
@@ -45,4 +49,9 @@ final class Connection {
     var hasPendingOutput: Bool { outputOffset < output.count }
 
     var eventData: UInt64 { UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd)) }
+}
+
+extension Connection {
+    /// True while the TLS handshake has not finished.
+    var isHandshaking: Bool { tls.map { !$0.established } ?? false }
 }

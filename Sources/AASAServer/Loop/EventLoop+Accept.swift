@@ -3,7 +3,7 @@
 extension EventLoop {
     /// Accepts until EAGAIN (the listener is edge-triggered). Running out of descriptors or
     /// memory pauses accepting for 100 ms instead of ending the server (notes §8 pitfall 14).
-    func acceptConnections(now: UInt64) {
+    func acceptConnections(from listener: Int32, secure: Bool, now: UInt64) {
         guard listener >= 0, acceptPausedUntil == 0 else { return }
         var peer = sockaddr_storage()
         while true {
@@ -22,15 +22,23 @@ extension EventLoop {
                 }
             }
             guard case .processed(let fd) = result else { return }
-            adopt(fd, peer: peer, now: now)
+            adopt(fd, peer: peer, secure: secure, now: now)
         }
     }
 
-    func adopt(_ fd: Int32, peer: sockaddr_storage, now: UInt64) {
+    func adopt(_ fd: Int32, peer: sockaddr_storage, secure: Bool, now: UInt64) {
         let connection = Connection(fd: fd, generation: nextGeneration, peer: peer)
+        if secure {
+            guard let certificates, let session = try? TLSSession(context: certificates.defaultCertificate.context, fd: fd) else {
+                Posix.close(fd)
+                return
+            }
+            connection.tls = session
+            connection.phase = .handshaking
+        }
         nextGeneration &+= 1
         if nextGeneration == 0 { nextGeneration = 1 }
-        connection.deadline = now + settings.keepAliveTimeout
+        connection.deadline = now + (secure ? settings.handshakeTimeout : settings.keepAliveTimeout)
         if Int(fd) >= connections.count {
             connections += [Connection?](repeating: nil, count: max(Int(fd) + 1 - connections.count, connections.count))
         }

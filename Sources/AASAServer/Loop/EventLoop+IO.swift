@@ -3,6 +3,9 @@ extension EventLoop {
     /// answers, pipelined ones coalesced into one send. A client whose unread answers pile
     /// up is not read from until they drain.
     func readAndServe(_ connection: Connection, now: UInt64) {
+        if let tls = connection.tls, !tls.established {
+            guard continueHandshake(tls, on: connection, now: now) else { return }
+        }
         while true {
             var suspended = false
             while !connection.closeAfterWrite && !connection.peerClosed {
@@ -10,26 +13,88 @@ extension EventLoop {
                     suspended = true
                     break
                 }
-                let result: IOResult<Int>
-                do {
-                    result = try Posix.read(connection.fd, into: scratch)
-                } catch {
-                    close(connection)
-                    return
-                }
-                guard case .processed(let count) = result else { break }
-                if count == 0 {
-                    connection.peerClosed = true
-                    break
-                }
+                guard let count = receive(on: connection) else { return }
+                if count == 0 { break }
                 let bytes = UnsafeBufferPointer(start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
                 consume(bytes, on: connection, now: now)
-                // A short read emptied the socket's queue; anything that arrives later raises
-                // a new edge, so the read that would only say EAGAIN is skipped (as nginx does).
-                if count < scratch.count { break }
+                // A short plain read emptied the socket's queue; anything that arrives later
+                // raises a new edge, so the read that would only say EAGAIN is skipped (as
+                // nginx does). TLS may hold decrypted bytes, so it reads until WANT_READ.
+                if connection.tls == nil && count < scratch.count { break }
             }
             guard flush(connection, now: now), suspended, !connection.hasPendingOutput else { return }
         }
+    }
+
+    /// Reads into the scratch buffer: the byte count, 0 when there is nothing more for now
+    /// (or the peer closed, which sets `peerClosed`), nil after closing on an error.
+    private func receive(on connection: Connection) -> Int? {
+        if let tls = connection.tls {
+            let (count, progress) = tls.read(into: scratch)
+            switch progress {
+            case .done: return count
+            case .wantRead: return 0
+            case .wantWrite:
+                watchWrites(connection)
+                return 0
+            case .closed:
+                connection.peerClosed = true
+                return 0
+            case .failed:
+                close(connection)
+                return nil
+            }
+        }
+        do {
+            switch try Posix.read(connection.fd, into: scratch) {
+            case .processed(let count):
+                if count == 0 { connection.peerClosed = true }
+                return count
+            case .wouldBlock:
+                return 0
+            }
+        } catch {
+            close(connection)
+            return nil
+        }
+    }
+
+    /// Drives the handshake (notes §8 pitfall 7: never blocking). True once it is done.
+    private func continueHandshake(_ tls: TLSSession, on connection: Connection, now: UInt64) -> Bool {
+        switch tls.handshake() {
+        case .done:
+            connection.phase = .idle
+            connection.deadline = now + settings.keepAliveTimeout
+            if connection.watchingWrites && !connection.hasPendingOutput { stopWatchingWrites(connection) }
+            return true
+        case .wantRead:
+            return false
+        case .wantWrite:
+            watchWrites(connection)
+            return false
+        case .closed, .failed:
+            close(connection)
+            return false
+        }
+    }
+
+    /// Asks epoll for writability (only while something waits to be written, notes §8
+    /// pitfall 4); registers the socket if it was not yet.
+    func watchWrites(_ connection: Connection) {
+        guard !connection.watchingWrites else { return }
+        connection.watchingWrites = true
+        let events = Epoll.readable | Epoll.writable | Epoll.hangUp | Epoll.edgeTriggered
+        if connection.registered {
+            try? epoll.modify(connection.fd, events: events, data: connection.eventData)
+        } else {
+            connection.registered = (try? epoll.add(connection.fd, events: events, data: connection.eventData)) != nil
+        }
+    }
+
+    func stopWatchingWrites(_ connection: Connection) {
+        guard connection.watchingWrites else { return }
+        connection.watchingWrites = false
+        try? epoll.modify(connection.fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
     }
 
     func outputBacklog(_ connection: Connection) -> Int {
@@ -100,24 +165,13 @@ extension EventLoop {
         if connection.hasPendingOutput {
             if connection.phase != .writing { connection.deadline = now + settings.writeTimeout }
             connection.phase = .writing
-            if !connection.watchingWrites {
-                connection.watchingWrites = true
-                let events = Epoll.readable | Epoll.writable | Epoll.hangUp | Epoll.edgeTriggered
-                if connection.registered {
-                    try? epoll.modify(connection.fd, events: events, data: connection.eventData)
-                } else {
-                    connection.registered = (try? epoll.add(connection.fd, events: events, data: connection.eventData)) != nil
-                }
-            }
+            watchWrites(connection)
             return true
         }
         // Drained: an idle connection keeps no buffers (10,000 idle clients cost almost nothing).
         connection.output = []
         connection.outputOffset = 0
-        if connection.watchingWrites {
-            connection.watchingWrites = false
-            try? epoll.modify(connection.fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
-        }
+        if !connection.isHandshaking { stopWatchingWrites(connection) }
         if connection.closeAfterWrite || connection.peerClosed {
             close(connection)
             return false
@@ -134,6 +188,19 @@ extension EventLoop {
     private func send(_ bytes: [UInt8], from offset: Int, on connection: Connection) -> Int {
         var sent = 0
         return bytes.withUnsafeBytes { raw in
+            if let tls = connection.tls {
+                while offset + sent < raw.count {
+                    let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]))
+                    switch progress {
+                    case .done: sent += count
+                    case .wantRead, .wantWrite: return sent
+                    case .closed, .failed:
+                        close(connection)
+                        return -1
+                    }
+                }
+                return sent
+            }
             while offset + sent < raw.count {
                 do {
                     switch try Posix.send(connection.fd, UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]), more: connection.closeAfterWrite) {

@@ -7,6 +7,7 @@ import CSystemShims
 final class EventLoop {
     static let listenerTag = UInt64.max
     static let wakeTag = UInt64.max - 1
+    static let secureListenerTag = UInt64.max - 2
     static let scratchSize = 64 * 1024
 
     let epoll: Epoll
@@ -18,6 +19,9 @@ final class EventLoop {
     var table: SiteTable
     var tableGeneration: Int
     var listener: Int32
+    /// The HTTPS listener, or -1.
+    var secureListener: Int32
+    let certificates: CertificateStore?
     var connections: [Connection?] = []
     var openConnections = 0
     var nextGeneration: UInt32 = 1
@@ -30,9 +34,14 @@ final class EventLoop {
     var lastSweep: UInt64 = 0
     var stopDeadline: UInt64?
 
-    init(listener: Int32, control: LoopControl, store: ContentStore, settings: LoopSettings) throws(SystemError) {
+    init(
+        listener: Int32, secureListener: Int32 = -1, certificates: CertificateStore? = nil, control: LoopControl, store: ContentStore,
+        settings: LoopSettings
+    ) throws(SystemError) {
         epoll = try Epoll()
         self.listener = listener
+        self.secureListener = secureListener
+        self.certificates = certificates
         self.control = control
         self.store = store
         self.settings = settings
@@ -41,7 +50,8 @@ final class EventLoop {
         table = store.table
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
-        try epoll.add(listener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.listenerTag)
+        if listener >= 0 { try epoll.add(listener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.listenerTag) }
+        if secureListener >= 0 { try epoll.add(secureListener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.secureListenerTag) }
         try epoll.add(control.wakeUp.fd, events: Epoll.readable, data: Self.wakeTag)
     }
 
@@ -65,14 +75,16 @@ final class EventLoop {
             for index in 0..<count {
                 let event = events[index]
                 switch event.data.u64 {
-                case Self.listenerTag: acceptConnections(now: now)
+                case Self.listenerTag: acceptConnections(from: listener, secure: false, now: now)
+                case Self.secureListenerTag: acceptConnections(from: secureListener, secure: true, now: now)
                 case Self.wakeTag: control.wakeUp.drain()
                 default: handle(event.events, data: event.data.u64, now: now)
                 }
             }
             if acceptPausedUntil > 0 && now >= acceptPausedUntil {
                 acceptPausedUntil = 0
-                acceptConnections(now: now)
+                acceptConnections(from: listener, secure: false, now: now)
+                acceptConnections(from: secureListener, secure: true, now: now)
             }
             if now &- lastSweep >= 1_000_000_000 || stopDeadline != nil {
                 lastSweep = now
@@ -91,13 +103,14 @@ final class EventLoop {
     /// Stop accepting; close idle connections; let the others finish their response.
     func beginStop(now: UInt64) {
         stopDeadline = now + settings.shutdownTimeout
-        if listener >= 0 {
-            epoll.remove(listener)
-            Posix.close(listener)
-            listener = -1
+        for fd in [listener, secureListener] where fd >= 0 {
+            epoll.remove(fd)
+            Posix.close(fd)
         }
+        listener = -1
+        secureListener = -1
         for connection in connections.compactMap({ $0 }) {
-            if connection.phase == .idle && !connection.hasPendingOutput {
+            if (connection.phase == .idle || connection.phase == .handshaking) && !connection.hasPendingOutput {
                 close(connection)
             } else {
                 connection.closeAfterWrite = true
@@ -110,7 +123,8 @@ final class EventLoop {
         let generation = UInt32(truncatingIfNeeded: data >> 32)
         // A stale event for a descriptor closed (and maybe reused) earlier in this batch.
         guard fd >= 0, Int(fd) < connections.count, let connection = connections[Int(fd)], connection.generation == generation else { return }
-        if events & (Epoll.readable | Epoll.hangUp) != 0 {
+        // A handshake goes on whichever way the socket became ready.
+        if events & (Epoll.readable | Epoll.hangUp) != 0 || connection.isHandshaking {
             readAndServe(connection, now: now)
         }
         if connections[Int(fd)] === connection, events & Epoll.writable != 0 {
@@ -129,6 +143,7 @@ final class EventLoop {
     /// Closing the descriptor also removes it from the epoll set (epoll(7): it is never
     /// duplicated here), which saves an epoll_ctl per connection.
     func close(_ connection: Connection) {
+        connection.tls?.shutdown()
         Posix.close(connection.fd)
         connections[Int(connection.fd)] = nil
         openConnections -= 1

@@ -1,5 +1,6 @@
 /// What every event loop is configured with, in the units the loop uses.
 struct LoopSettings: Sendable {
+    let handshakeTimeout: UInt64
     let requestHeadTimeout: UInt64
     let keepAliveTimeout: UInt64
     let writeTimeout: UInt64
@@ -12,6 +13,7 @@ struct LoopSettings: Sendable {
 
     init(timeouts: Timeouts, limits: HTTPLimits, logFormat: LogFormat, accessLog: Bool) {
         func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
+        handshakeTimeout = nanoseconds(timeouts.handshake)
         requestHeadTimeout = nanoseconds(timeouts.requestHead)
         keepAliveTimeout = nanoseconds(timeouts.keepAlive)
         writeTimeout = nanoseconds(timeouts.write)

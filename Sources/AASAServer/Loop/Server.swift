@@ -9,11 +9,13 @@ import Logging
 public final class Server {
     let configuration: ServerConfiguration
     let store: ContentStore
+    let certificates: CertificateStore?
     let logger: Logger
 
-    public init(configuration: ServerConfiguration, store: ContentStore, logger: Logger) {
+    public init(configuration: ServerConfiguration, store: ContentStore, certificates: CertificateStore?, logger: Logger) {
         self.configuration = configuration
         self.store = store
+        self.certificates = certificates
         self.logger = logger
     }
 
@@ -29,34 +31,43 @@ public final class Server {
         // thread's sigwait sees them.
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        guard let address = configuration.http else {
-            throw SystemError("no listener: give --http ADDR:PORT", errno: EINVAL)
+        guard configuration.http != nil || configuration.https != nil else {
+            throw SystemError("no listener: give --http or --https ADDR:PORT", errno: EINVAL)
         }
         let count = configuration.loopCount
-        let (listeners, port) = try Listener.openGroup(address, count: count)
+        let plain = try configuration.http.map { address throws(SystemError) in try Listener.openGroup(address, count: count) }
+        let secure = try configuration.https.map { address throws(SystemError) in try Listener.openGroup(address, count: count) }
         let settings = LoopSettings(
             timeouts: configuration.timeouts, limits: configuration.limits, logFormat: configuration.logFormat,
             accessLog: configuration.accessLog)
         var controls: [LoopControl] = []
         let finished = DispatchSemaphore(value: 0)
-        for listener in listeners {
+        let certificates = self.certificates
+        for index in 0..<count {
             let control = try LoopControl()
             controls.append(control)
             let store = self.store
+            let listener = plain?.fds[index] ?? -1
+            let secureListener = secure?.fds[index] ?? -1
             let thread = Thread {
                 do {
-                    let loop = try EventLoop(listener: listener, control: control, store: store, settings: settings)
+                    let loop = try EventLoop(
+                        listener: listener, secureListener: secureListener, certificates: certificates, control: control, store: store,
+                        settings: settings)
                     loop.run()
                 } catch {
-                    Posix.close(listener)
+                    for fd in [listener, secureListener] where fd >= 0 { Posix.close(fd) }
                 }
                 finished.signal()
             }
             thread.name = "aasa-loop"
             thread.start()
         }
-        let shown = address.family == .ipv4 ? "\(address.host):\(port)" : "[\(address.host)]:\(port)"
-        logger.info("listening on http://\(shown)", metadata: ["loops": "\(count)", "sites": "\(store.table.count)"])
+        for (scheme, address, group) in [("http", configuration.http, plain), ("https", configuration.https, secure)] {
+            guard let address, let group else { continue }
+            let shown = address.family == .ipv4 ? "\(address.host):\(group.port)" : "[\(address.host)]:\(group.port)"
+            logger.info("listening on \(scheme)://\(shown)", metadata: ["loops": "\(count)", "sites": "\(store.table.count)"])
+        }
 
         while true {
             var received: Int32 = 0

@@ -62,7 +62,7 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let domain = family == .ipv4 ? AF_INET : AF_INET6
         _ = bytes.withUnsafeBytes { inet_ntop(domain, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public var description: String {

@@ -1,0 +1,161 @@
+@preconcurrency import Glibc
+import COpenSSL
+import COpenSSLShims
+import Foundation
+
+/// Every certificate of a certificates directory, indexed by the DNS names inside it, and
+/// the choice SNI makes among them: the exact name, else a wildcard for the name's parent
+/// domain (one label, RFC 6125 §6.4.3), else the default certificate.
+public final class CertificateStore: @unchecked Sendable {
+    public struct Certificate: Sendable {
+        /// The folder holding the pair.
+        public let folder: String
+        public let names: [String]
+        /// Seconds since the epoch.
+        public let notAfter: Int
+        let context: TLSContext
+    }
+
+    public struct LoadResult: Sendable {
+        public let store: CertificateStore?
+        /// One line per problem, `PATH: error|warning: MESSAGE`.
+        public let problems: [String]
+    }
+
+    public let certificates: [Certificate]
+    public let defaultCertificate: Certificate
+    private let exact: [String: TLSContext]
+    private let wildcards: [String: TLSContext]
+
+    private init(certificates: [Certificate], defaultCertificate: Certificate) {
+        self.certificates = certificates
+        self.defaultCertificate = defaultCertificate
+        var exact: [String: TLSContext] = [:]
+        var wildcards: [String: TLSContext] = [:]
+        for certificate in certificates {
+            for name in certificate.names {
+                if name.hasPrefix("*.") {
+                    if wildcards[String(name.dropFirst(2))] == nil { wildcards[String(name.dropFirst(2))] = certificate.context }
+                } else if exact[name] == nil {
+                    exact[name] = certificate.context
+                }
+            }
+        }
+        self.exact = exact
+        self.wildcards = wildcards
+        // The handshake starts on the default context; its SNI callback may switch.
+        let argument = Unmanaged.passUnretained(self).toOpaque()
+        for certificate in certificates {
+            COpenSSLShims_SSL_CTX_set_tlsext_servername_callback(certificate.context.context, chooseCertificate)
+            COpenSSLShims_SSL_CTX_set_tlsext_servername_arg(certificate.context.context, argument)
+        }
+    }
+
+    /// Exact before wildcard; nil when no certificate names the host.
+    func context(forServerName name: String) -> TLSContext? {
+        if let context = exact[name] { return context }
+        guard let dot = name.firstIndex(of: ".") else { return nil }
+        return wildcards[String(name[name.index(after: dot)...])]
+    }
+
+    /// Loads every `fullchain.pem` (or `cert.pem`) + `privkey.pem` pair below `directory`, the
+    /// layout certbot writes. An unreadable file, a key that does not match, or an expired
+    /// certificate is an error; expiry within 14 days is a warning.
+    public static func load(directory: String, defaultName: String? = nil, now: Int = Int(time(nil))) -> LoadResult {
+        var problems: [String] = []
+        var certificates: [Certificate] = []
+        for folder in pairFolders(below: directory) {
+            let chain = ["fullchain.pem", "cert.pem"].map { (folder as NSString).appendingPathComponent($0) }.first { FileManager.default.fileExists(atPath: $0) }!
+            let key = (folder as NSString).appendingPathComponent("privkey.pem")
+            do {
+                let context = try TLSContext(chainFile: chain, keyFile: key)
+                guard let leaf = context.certificate else { throw OpenSSLError(operation: "no certificate in \(chain)", reasons: []) }
+                let notAfter = expiry(leaf)
+                let names = dnsNames(leaf)
+                if notAfter <= now {
+                    problems.append("\(chain): error: the certificate expired on \(HTTPDate.format(notAfter)); renew it")
+                    continue
+                }
+                if notAfter - now < 14 * 86_400 {
+                    problems.append("\(chain): warning: the certificate expires on \(HTTPDate.format(notAfter)), in \((notAfter - now) / 86_400) days")
+                }
+                if names.isEmpty { problems.append("\(chain): warning: the certificate names no DNS host; only clients without SNI get it") }
+                certificates.append(Certificate(folder: folder, names: names, notAfter: notAfter, context: context))
+            } catch {
+                problems.append("\(folder): error: \(error)")
+            }
+        }
+        if problems.contains(where: { $0.contains(": error: ") }) { return LoadResult(store: nil, problems: problems) }
+        guard !certificates.isEmpty else {
+            return LoadResult(store: nil, problems: problems + ["\(directory): error: no certificate pairs (fullchain.pem or cert.pem with privkey.pem) found"])
+        }
+        var fallback = certificates[0]
+        if let defaultName {
+            guard let chosen = certificates.first(where: { $0.names.contains(defaultName.lowercased()) || ($0.folder as NSString).lastPathComponent == defaultName }) else {
+                return LoadResult(store: nil, problems: problems + ["\(directory): error: no certificate for the default name \(defaultName)"])
+            }
+            fallback = chosen
+        }
+        return LoadResult(store: CertificateStore(certificates: certificates, defaultCertificate: fallback), problems: problems)
+    }
+
+    static func pairFolders(below directory: String) -> [String] {
+        var folders: [String] = []
+        let fileManager = FileManager.default
+        var candidates = [directory]
+        if let enumerator = fileManager.enumerator(atPath: directory) {
+            for case let path as String in enumerator {
+                let full = (directory as NSString).appendingPathComponent(path)
+                var isDirectory: ObjCBool = false
+                if fileManager.fileExists(atPath: full, isDirectory: &isDirectory), isDirectory.boolValue { candidates.append(full) }
+            }
+        }
+        for folder in candidates.sorted() {
+            let hasKey = fileManager.fileExists(atPath: (folder as NSString).appendingPathComponent("privkey.pem"))
+            let hasChain = ["fullchain.pem", "cert.pem"].contains { fileManager.fileExists(atPath: (folder as NSString).appendingPathComponent($0)) }
+            if hasKey && hasChain { folders.append(folder) }
+        }
+        return folders
+    }
+
+    /// subjectAltName DNS entries, lower-cased; the subject CN only when there are none.
+    static func dnsNames(_ certificate: OpaquePointer) -> [String] {
+        var names: [String] = []
+        if let alternatives = COpenSSLShims_X509_get_subject_alt_names(certificate) {
+            let list = OpaquePointer(alternatives)
+            for index in 0..<COpenSSLShims_sk_GENERAL_NAME_num(list) {
+                guard let entry = COpenSSLShims_sk_GENERAL_NAME_value(list, index), entry.pointee.type == GEN_DNS,
+                    let data = ASN1_STRING_get0_data(entry.pointee.d.dNSName)
+                else { continue }
+                let length = Int(ASN1_STRING_length(entry.pointee.d.dNSName))
+                names.append(String(decoding: UnsafeBufferPointer(start: data, count: length), as: UTF8.self).lowercased())
+            }
+            COpenSSLShims_GENERAL_NAMES_free(list)
+        }
+        if names.isEmpty, let subject = X509_get_subject_name(certificate) {
+            var buffer = [CChar](repeating: 0, count: 256)
+            if X509_NAME_get_text_by_NID(subject, NID_commonName, &buffer, Int32(buffer.count)) > 0 {
+                names.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased())
+            }
+        }
+        return names
+    }
+
+    static func expiry(_ certificate: OpaquePointer) -> Int {
+        var parts = tm()
+        guard let notAfter = X509_get0_notAfter(certificate), ASN1_TIME_to_tm(notAfter, &parts) == 1 else { return 0 }
+        return Int(timegm(&parts))
+    }
+}
+
+/// The SNI callback (SSL_CTX_set_tlsext_servername_callback(3)): switch the connection to
+/// the certificate for the requested name. Returns SSL_TLSEXT_ERR_OK (0), not 1, which
+/// would be a warning alert (notes §4.3).
+private func chooseCertificate(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let ssl, let argument, let raw = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return SSL_TLSEXT_ERR_OK }
+    let store = Unmanaged<CertificateStore>.fromOpaque(argument).takeUnretainedValue()
+    var name = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self).lowercased()
+    if name.hasSuffix(".") { name.removeLast() }
+    if let context = store.context(forServerName: name) { SSL_set_SSL_CTX(ssl, context.context) }
+    return SSL_TLSEXT_ERR_OK
+}

@@ -1,0 +1,82 @@
+@preconcurrency import Glibc
+import COpenSSL
+import COpenSSLShims
+
+/// One certificate and key made ready for handshakes: an `SSL_CTX` with the server's policy.
+/// Immutable once built, and OpenSSL allows one context to serve many threads, hence
+/// `@unchecked Sendable`; it is freed when the last reference goes.
+public final class TLSContext: @unchecked Sendable {
+    let context: OpaquePointer
+
+    /// TLS 1.2 suites: ECDHE key exchange with AEAD ciphers only (TLS 1.3 suites are all AEAD).
+    static let tls12Ciphers =
+        "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+        + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
+
+    /// Loads a PEM certificate chain and its private key; fails if they do not match.
+    init(chainFile: String, keyFile: String) throws(OpenSSLError) {
+        ERR_clear_error()
+        guard let context = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLError.drain("SSL_CTX_new") }
+        self.context = context
+        // TLS 1.2 and 1.3 only (product.md "HTTP behaviour").
+        COpenSSLShims_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
+        COpenSSLShims_SSL_CTX_set_max_proto_version(context, TLS1_3_VERSION)
+        SSL_CTX_set_options(
+            context,
+            COpenSSLShims_SSL_OP_NO_RENEGOTIATION | COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE
+                | COpenSSLShims_SSL_OP_NO_COMPRESSION | COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF)
+        // Writes retry with the same bytes but maybe another address (Swift arrays move);
+        // partial writes let a large response go out as the socket allows; idle
+        // connections give their buffers back.
+        COpenSSLShims_SSL_CTX_set_mode(
+            context,
+            COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE
+                | COpenSSLShims_SSL_MODE_RELEASE_BUFFERS)
+        // Resumption: the server-side session cache plus stateless tickets (OpenSSL's default).
+        COpenSSLShims_SSL_CTX_set_session_cache_mode(context, COpenSSLShims_SSL_SESS_CACHE_SERVER)
+        SSL_CTX_set_session_id_context(context, "aasa-server", 11)
+        guard SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1 else { throw OpenSSLError.drain("SSL_CTX_set_cipher_list") }
+        SSL_CTX_set_alpn_select_cb(context, selectHTTP11, nil)
+        guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1 else {
+            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
+        }
+        guard SSL_CTX_use_PrivateKey_file(context, keyFile, SSL_FILETYPE_PEM) == 1 else {
+            throw OpenSSLError.drain("cannot load the private key \(keyFile)")
+        }
+        guard SSL_CTX_check_private_key(context) == 1 else {
+            throw OpenSSLError.drain("the private key \(keyFile) does not match the certificate \(chainFile)")
+        }
+    }
+
+    deinit {
+        SSL_CTX_free(context)
+    }
+
+    /// The leaf certificate (owned by the context).
+    var certificate: OpaquePointer? { SSL_CTX_get0_certificate(context) }
+}
+
+/// ALPN (RFC 7301): we speak http/1.1 only; a client offering nothing we speak gets no ALPN
+/// answer rather than a failed handshake.
+// Written once at first use and only read afterwards.
+nonisolated(unsafe) private let alpnHTTP11: UnsafeMutablePointer<UInt8> = {
+    let bytes: [UInt8] = [8] + Array("http/1.1".utf8)
+    let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+    pointer.initialize(from: bytes, count: bytes.count)
+    return pointer
+}()
+
+private func selectHTTP11(
+    _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<UInt8>?,
+    _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32, _ argument: UnsafeMutableRawPointer?
+) -> Int32 {
+    var selected: UnsafeMutablePointer<UInt8>?
+    var selectedLength: UInt8 = 0
+    let result = SSL_select_next_proto(&selected, &selectedLength, alpnHTTP11, 9, offered, offeredLength)
+    guard result == OPENSSL_NPN_NEGOTIATED, let selected else { return SSL_TLSEXT_ERR_NOACK }
+    // `selected` points into our static buffer or OpenSSL's copy of the offer, never into
+    // temporary Swift memory (the BlueSSLService NPN bug, notes §2).
+    out?.pointee = UnsafePointer(selected)
+    outLength?.pointee = selectedLength
+    return SSL_TLSEXT_ERR_OK
+}

@@ -1,0 +1,79 @@
+import COpenSSL
+
+/// One TLS connection (`SSL*`), driven by its event loop on a non-blocking socket. It belongs
+/// to that loop's thread alone (notes §8 pitfall 10), so it is not Sendable.
+final class TLSSession {
+    enum Progress {
+        case done
+        /// The socket must become readable (or writable) before the call can go on.
+        case wantRead, wantWrite
+        case closed
+        case failed(String)
+    }
+
+    private let ssl: OpaquePointer
+    private(set) var established = false
+
+    init(context: TLSContext, fd: Int32) throws(OpenSSLError) {
+        ERR_clear_error()
+        guard let ssl = SSL_new(context.context) else { throw OpenSSLError.drain("SSL_new") }
+        self.ssl = ssl
+        SSL_set_fd(ssl, fd)
+        SSL_set_accept_state(ssl)
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    /// One step of the handshake (SSL_do_handshake(3) on a non-blocking socket).
+    func handshake() -> Progress {
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            established = true
+            return .done
+        }
+        return progress(after: result, "handshake")
+    }
+
+    /// Reads decrypted bytes; `.done` never comes back, only a count.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, progress: Progress) {
+        ERR_clear_error()
+        var count = 0
+        if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 { return (count, .done) }
+        return (0, progress(after: 0, "read"))
+    }
+
+    /// Writes what it can of `buffer` (partial writes are enabled); never called with nothing
+    /// to write, which OpenSSL does not allow.
+    func write(_ buffer: UnsafeRawBufferPointer) -> (count: Int, progress: Progress) {
+        precondition(!buffer.isEmpty)
+        ERR_clear_error()
+        var count = 0
+        if SSL_write_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 { return (count, .done) }
+        return (0, progress(after: 0, "write"))
+    }
+
+    /// A best-effort close_notify before the socket closes; never waits for the peer's.
+    func shutdown() {
+        guard established else { return }
+        ERR_clear_error()
+        SSL_shutdown(ssl)
+    }
+
+    /// SSL_get_error(3): WANT_* are waits, ZERO_RETURN is a clean close (close_notify),
+    /// everything else ends the connection (no SSL_shutdown after SYSCALL or SSL errors).
+    private func progress(after result: Int32, _ operation: String) -> Progress {
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ: return .wantRead
+        case SSL_ERROR_WANT_WRITE: return .wantWrite
+        case SSL_ERROR_ZERO_RETURN:
+            established = false
+            return .closed
+        default:
+            established = false
+            return .failed(OpenSSLError.drain(operation).description)
+        }
+    }
+}

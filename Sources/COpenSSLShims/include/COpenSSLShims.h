@@ -1,0 +1,41 @@
+// One-line wrappers for OpenSSL macros and inline functions the Swift importer cannot see
+// (server-engineering-notes.md §5.3). No logic lives here.
+#ifndef C_OPENSSL_SHIMS_H
+#define C_OPENSSL_SHIMS_H
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int (*COpenSSLShims_ServerNameCallback)(SSL *ssl, int *alert, void *argument);
+
+long COpenSSLShims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *context, COpenSSLShims_ServerNameCallback callback);
+long COpenSSLShims_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *context, void *argument);
+long COpenSSLShims_SSL_CTX_set_mode(SSL_CTX *context, long mode);
+long COpenSSLShims_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version);
+long COpenSSLShims_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version);
+long COpenSSLShims_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode);
+int COpenSSLShims_sk_GENERAL_NAME_num(const GENERAL_NAMES *names);
+const GENERAL_NAME *COpenSSLShims_sk_GENERAL_NAME_value(const GENERAL_NAMES *names, int index);
+void COpenSSLShims_GENERAL_NAMES_free(GENERAL_NAMES *names);
+void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate);
+int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates);
+
+extern const uint64_t COpenSSLShims_SSL_OP_NO_RENEGOTIATION;
+extern const uint64_t COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE;
+extern const uint64_t COpenSSLShims_SSL_OP_NO_COMPRESSION;
+extern const uint64_t COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF;
+extern const uint64_t COpenSSLShims_SSL_OP_NO_TICKET;
+extern const long COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
+extern const long COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE;
+extern const long COpenSSLShims_SSL_MODE_RELEASE_BUFFERS;
+extern const long COpenSSLShims_SSL_SESS_CACHE_SERVER;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,37 @@
+#include "COpenSSLShims.h"
+
+long COpenSSLShims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *context, COpenSSLShims_ServerNameCallback callback) {
+    return SSL_CTX_set_tlsext_servername_callback(context, callback);
+}
+
+long COpenSSLShims_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *context, void *argument) {
+    return SSL_CTX_set_tlsext_servername_arg(context, argument);
+}
+
+long COpenSSLShims_SSL_CTX_set_mode(SSL_CTX *context, long mode) { return SSL_CTX_set_mode(context, mode); }
+
+long COpenSSLShims_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version) { return SSL_CTX_set_min_proto_version(context, version); }
+
+long COpenSSLShims_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version) { return SSL_CTX_set_max_proto_version(context, version); }
+
+long COpenSSLShims_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode) { return SSL_CTX_set_session_cache_mode(context, mode); }
+
+int COpenSSLShims_sk_GENERAL_NAME_num(const GENERAL_NAMES *names) { return sk_GENERAL_NAME_num(names); }
+
+const GENERAL_NAME *COpenSSLShims_sk_GENERAL_NAME_value(const GENERAL_NAMES *names, int index) { return sk_GENERAL_NAME_value(names, index); }
+
+void COpenSSLShims_GENERAL_NAMES_free(GENERAL_NAMES *names) { GENERAL_NAMES_free(names); }
+
+void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate) { return X509_get_ext_d2i(certificate, NID_subject_alt_name, NULL, NULL); }
+
+int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates) { return sk_X509_num(certificates); }
+
+const uint64_t COpenSSLShims_SSL_OP_NO_RENEGOTIATION = SSL_OP_NO_RENEGOTIATION;
+const uint64_t COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE = SSL_OP_CIPHER_SERVER_PREFERENCE;
+const uint64_t COpenSSLShims_SSL_OP_NO_COMPRESSION = SSL_OP_NO_COMPRESSION;
+const uint64_t COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF = SSL_OP_IGNORE_UNEXPECTED_EOF;
+const uint64_t COpenSSLShims_SSL_OP_NO_TICKET = SSL_OP_NO_TICKET;
+const long COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER = SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
+const long COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE = SSL_MODE_ENABLE_PARTIAL_WRITE;
+const long COpenSSLShims_SSL_MODE_RELEASE_BUFFERS = SSL_MODE_RELEASE_BUFFERS;
+const long COpenSSLShims_SSL_SESS_CACHE_SERVER = SSL_SESS_CACHE_SERVER;
