@@ -35,6 +35,17 @@ cp "$FILE" "$WORK/nginx-root/.well-known/apple-app-site-association"
 
 NGINX_PORT=18181
 AASA_PORT=18182
+NGINX_TLS_PORT=18183
+AASA_TLS_PORT=18184
+# The same certificate for both servers: a throw-away CA and an EC P-256 leaf for example.com.
+mkdir -p "$WORK/certs/example.com"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=bench CA" \
+  -keyout "$WORK/ca-key.pem" -out "$WORK/ca.pem" 2>/dev/null
+openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=example.com" \
+  -keyout "$WORK/certs/example.com/privkey.pem" -out "$WORK/leaf.csr" 2>/dev/null
+openssl x509 -req -in "$WORK/leaf.csr" -CA "$WORK/ca.pem" -CAkey "$WORK/ca-key.pem" -CAcreateserial -days 2 \
+  -extfile <(printf 'subjectAltName=DNS:example.com\n') -out "$WORK/leaf.pem" 2>/dev/null
+cat "$WORK/leaf.pem" "$WORK/ca.pem" > "$WORK/certs/example.com/fullchain.pem"
 # nginx as teams deploy it for this file: 2 workers, sendfile, gzip on, application/json.
 cat > "$WORK/nginx.conf" <<CONF
 worker_processes 2;
@@ -56,8 +67,13 @@ http {
   fastcgi_temp_path $WORK/logs;
   uwsgi_temp_path $WORK/logs;
   scgi_temp_path $WORK/logs;
+  ssl_protocols TLSv1.2 TLSv1.3;
+  ssl_session_cache shared:SSL:10m;
+  ssl_certificate $WORK/certs/example.com/fullchain.pem;
+  ssl_certificate_key $WORK/certs/example.com/privkey.pem;
   server {
     listen 127.0.0.1:$NGINX_PORT;
+    listen 127.0.0.1:$NGINX_TLS_PORT ssl;
     server_name example.com;
     root $WORK/nginx-root;
     location = /.well-known/apple-app-site-association { default_type application/json; }
@@ -65,7 +81,8 @@ http {
 }
 CONF
 nginx -c "$WORK/nginx.conf"
-"$BIN" serve --sites "$WORK/sites" --http "127.0.0.1:$AASA_PORT" --workers 2 --access-log off 2>"$WORK/logs/aasa.log" &
+"$BIN" serve --sites "$WORK/sites" --certs "$WORK/certs" --http "127.0.0.1:$AASA_PORT" --https "127.0.0.1:$AASA_TLS_PORT" \
+  --workers 2 --access-log off 2>"$WORK/logs/aasa.log" &
 AASA_PID=$!
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$AASA_PORT/" && break; sleep 0.1; done
 
@@ -74,22 +91,29 @@ for port in $NGINX_PORT $AASA_PORT; do
   code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: example.com' "http://127.0.0.1:$port$PATH_URL")
   [ "$code" = 200 ] || { echo "server on $port answered $code"; exit 1; }
 done
+for port in $NGINX_TLS_PORT $AASA_TLS_PORT; do
+  code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$WORK/ca.pem" --resolve "example.com:$port:127.0.0.1" "https://example.com:$port$PATH_URL")
+  [ "$code" = 200 ] || { echo "TLS server on $port answered $code"; exit 1; }
+done
 
-rate() { # port, extra wrk args...
-  local port=$1; shift
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -H 'Host: example.com' "$@" "http://127.0.0.1:$port$PATH_URL" | awk '/Requests\/sec/ {print $2}'
+rate() { # scheme, port, extra wrk args...
+  local scheme=$1 port=$2; shift 2
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -H 'Host: example.com' "$@" "$scheme://127.0.0.1:$port$PATH_URL" | awk '/Requests\/sec/ {print $2}'
 }
 
 printf '%-14s %14s %14s %8s\n' scenario nginx aasa-server ratio
-for scenario in keep-alive gzip close; do
+for scenario in keep-alive gzip close tls-keep-alive tls-close; do
+  scheme=http; nginx_port=$NGINX_PORT; aasa_port=$AASA_PORT
   case $scenario in
     keep-alive) args=() ;;
     gzip) args=(-H 'Accept-Encoding: gzip') ;;
     close) args=(-H 'Connection: close') ;;
+    tls-keep-alive) scheme=https; nginx_port=$NGINX_TLS_PORT; aasa_port=$AASA_TLS_PORT; args=() ;;
+    tls-close) scheme=https; nginx_port=$NGINX_TLS_PORT; aasa_port=$AASA_TLS_PORT; args=(-H 'Connection: close') ;;
   esac
   best_nginx=0; best_aasa=0
   for _ in $(seq "$ROUNDS"); do  # alternate the two servers, keep each one's best run
-    n=$(rate $NGINX_PORT "${args[@]}"); a=$(rate $AASA_PORT "${args[@]}")
+    n=$(rate $scheme "$nginx_port" "${args[@]}"); a=$(rate $scheme "$aasa_port" "${args[@]}")
     best_nginx=$(awk -v x="$n" -v y="$best_nginx" 'BEGIN {print (x > y) ? x : y}')
     best_aasa=$(awk -v x="$a" -v y="$best_aasa" 'BEGIN {print (x > y) ? x : y}')
   done

@@ -36,7 +36,7 @@ final class RawClient {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads until the server closes, or until the receive timeout passes.
+    /// Reads until the server closes (or resets), or until the receive timeout passes.
     func readAll() -> (bytes: [UInt8], closedByServer: Bool) {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -45,7 +45,8 @@ final class RawClient {
             if count > 0 {
                 result += buffer[..<count]
             } else {
-                return (result, count == 0)
+                // A reset is the server closing with our bytes unread: closed all the same.
+                return (result, count == 0 || errno == ECONNRESET)
             }
         }
     }

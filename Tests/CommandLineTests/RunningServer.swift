@@ -33,8 +33,10 @@ final class RunningServer {
         var found: Int?
         while Date() < deadline && found == nil && process.isRunning {
             let text = String(decoding: stderr.get(), as: UTF8.self)
-            if let range = text.range(of: "listening on http://127.0.0.1:") {
-                found = Int(text[range.upperBound...].prefix { $0.isNumber })
+            for scheme in ["http", "https"] {
+                if found == nil, let range = text.range(of: "listening on \(scheme)://127.0.0.1:") {
+                    found = Int(text[range.upperBound...].prefix { $0.isNumber })
+                }
             }
             usleep(20_000)
         }

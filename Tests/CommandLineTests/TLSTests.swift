@@ -1,0 +1,160 @@
+@preconcurrency import Glibc
+import Foundation
+import Testing
+
+/// HTTPS with real certificates, curl and openssl s_client as a user checks a deployment.
+@Suite("aasa-server serve over HTTPS", .serialized)
+final class TLSTests {
+    static let apple = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+    static let wild = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.wild"]}}"#
+
+    let folder: TemporaryFolder
+    let certificates: TestCertificates
+    let server: RunningServer
+    let securePort: Int
+
+    init() throws {
+        folder = try TemporaryFolder()
+        try folder.write("sites/example.test/apple-app-site-association", Self.apple)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("sites/www.example.test").path, withDestinationPath: "example.test")
+        try folder.write("sites/*.wild.test/apple-app-site-association", Self.wild)
+        certificates = try TestCertificates(in: folder)
+        try certificates.issue("example.test", names: ["example.test", "www.example.test"])
+        try certificates.issue("wild.test", names: ["*.wild.test"])
+        try folder.write("config.json", #"{"sites": "sites", "certs": "certs", "https": "127.0.0.1:0", "defaultCertificate": "example.test", "workers": 2, "timeouts": {"handshake": 2}}"#)
+        server = try RunningServer(in: folder.url, ["--config", "config.json"])
+        let text = server.errors
+        let range = try #require(text.range(of: "listening on https://127.0.0.1:"))
+        securePort = try #require(Int(text[range.upperBound...].prefix { $0.isNumber }))
+    }
+
+    deinit {
+        _ = server.stop()
+    }
+
+    func curl(_ host: String, _ path: String = "/.well-known/apple-app-site-association", _ options: [String] = []) throws -> Curl.Response {
+        try Curl.request(
+            "https://\(host):\(securePort)\(path)", ["--cacert", certificates.caFile, "--resolve", "\(host):\(securePort):127.0.0.1"] + options)
+    }
+
+    @Test("curl verifies two domains with two certificates, one of them a wildcard")
+    func twoCertificates() throws {
+        let exact = try curl("example.test")
+        #expect(exact.status == 200)
+        #expect(exact.body == Data(Self.apple.utf8))
+        #expect(try curl("www.example.test", "/apple-app-site-association").body == Data(Self.apple.utf8))
+        let wildcard = try curl("pr-3.wild.test")
+        #expect(wildcard.status == 200)
+        #expect(wildcard.body == Data(Self.wild.utf8))
+    }
+
+    @Test("openssl s_client: SNI picks the certificate, it verifies, and only TLS 1.2+ is spoken")
+    func sClient() throws {
+        let wildcard = try TestCertificates.openssl(
+            ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "a.wild.test", "-CAfile", certificates.caFile, "-verify_return_error"], input: "")
+        #expect(wildcard.output.contains("CN = *.wild.test") || wildcard.output.contains("CN=*.wild.test"))
+        #expect(wildcard.output.contains("Verify return code: 0 (ok)"))
+        let noSNI = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-noservername", "-CAfile", certificates.caFile], input: "")
+        #expect(noSNI.output.contains("CN = example.test") || noSNI.output.contains("CN=example.test"))
+        let tls12 = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-tls1_2"], input: "")
+        #expect(tls12.output.contains("TLSv1.2"))
+        let tls11 = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-tls1_1"], input: "")
+        #expect(tls11.status != 0)
+        #expect(tls11.output.contains("protocol version"))
+        let alpn = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-alpn", "h2,http/1.1"], input: "")
+        #expect(alpn.output.contains("ALPN protocol: http/1.1"))
+    }
+
+    @Test("50 silent clients do not delay a normal client; garbage and plain HTTP do not disturb the server")
+    func silentAndHostileClients() throws {
+        var silent: [RawClient] = []
+        for _ in 0..<50 { silent.append(try RawClient(port: securePort, receiveTimeout: 1)) }
+        // TLS handshakes that start and stall (a ClientHello fragment) hold a loop slot too.
+        for client in silent.prefix(10) { client.send([0x16, 0x03, 0x01, 0x00]) }
+        let started = Date()
+        #expect(try curl("example.test").status == 200)
+        #expect(Date().timeIntervalSince(started) < 2)
+        // Random bytes that look like the start of an SSLv2-style record make OpenSSL wait for
+        // more; the handshake deadline (2 s) then closes the connection.
+        let garbage = try RawClient(port: securePort, receiveTimeout: 6)
+        garbage.send((0..<512).map { _ in UInt8.random(in: 0...255) })
+        #expect(garbage.readAll().closedByServer)
+        let plain = try RawClient.exchange(port: securePort, "GET /apple-app-site-association HTTP/1.1\r\nHost: example.test\r\n\r\n", timeout: 3)
+        #expect(!plain.contains("applinks"))
+        #expect(try curl("example.test").status == 200)
+        // A stalled handshake is closed at its deadline (2 s here).
+        let stalled = try RawClient(port: securePort, receiveTimeout: 5)
+        stalled.send([0x16, 0x03, 0x01])
+        let waited = Date()
+        #expect(stalled.readAll().closedByServer)
+        #expect(Date().timeIntervalSince(waited) < 4.5)
+        silent.removeAll()
+    }
+
+    @Test("keep-alive and pipelining work over TLS")
+    func keepAlive() throws {
+        let response = try curl("example.test", "/.well-known/apple-app-site-association", ["--compressed"])
+        #expect(response.headers["content-encoding"] == nil || response.body == Data(Self.apple.utf8))
+        // Two URLs in one curl run share the connection.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let url = "https://example.test:\(securePort)/apple-app-site-association"
+        process.arguments = ["curl", "-sS", "-v", "-o", "/dev/null", "-o", "/dev/null", "--cacert", certificates.caFile, "--resolve", "example.test:\(securePort):127.0.0.1", url, url]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(log.contains("Re-using existing connection") || log.contains("Reusing existing"))
+    }
+}
+
+@Suite("HTTPS start-up")
+struct TLSStartupTests {
+    static func start(_ folder: TemporaryFolder) throws -> BinaryRunner.Output {
+        try folder.write("sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        return try BinaryRunner.run(["serve", "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"], in: folder.url)
+    }
+
+    @Test("a key that does not match its certificate stops start-up")
+    func mismatchedKey() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("a.test", names: ["a.test"])
+        try certificates.issue("b.test", names: ["b.test"])
+        let otherKey = try String(contentsOf: certificates.directory.appendingPathComponent("b.test/privkey.pem"), encoding: .utf8)
+        try otherKey.write(to: certificates.directory.appendingPathComponent("a.test/privkey.pem"), atomically: true, encoding: .utf8)
+        let output = try Self.start(folder)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("a.test"))
+        #expect(output.stderr.contains("mismatch") || output.stderr.contains("does not match"))
+    }
+
+    @Test("an expired certificate stops start-up; one expiring soon warns")
+    func expiry() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("old.test", names: ["old.test"], days: 0)
+        sleep(1)
+        let expired = try Self.start(folder)
+        #expect(expired.status == 1)
+        #expect(expired.stderr.contains("expired"))
+        let soon = try TemporaryFolder()
+        let soonCertificates = try TestCertificates(in: soon)
+        try soonCertificates.issue("soon.test", names: ["soon.test"], days: 5)
+        try soon.write("sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        let server = try RunningServer(in: soon.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        #expect(server.errors.contains("warning: the certificate expires"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test("an unreadable or missing certificates folder stops start-up")
+    func missing() throws {
+        let folder = try TemporaryFolder()
+        let output = try Self.start(folder)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("no certificate pairs"))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Certificates made at test time with the openssl command line: a CA and leaf certificates
+/// in certbot's layout. Nothing secret is committed.
+struct TestCertificates {
+    let directory: URL
+    var caFile: String { directory.appendingPathComponent("ca/ca.pem").path }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(in folder: TemporaryFolder) throws {
+        directory = folder.url.appendingPathComponent("certs")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("ca"), withIntermediateDirectories: true)
+        try Self.openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30", "-subj", "/CN=test CA",
+            "-keyout", directory.appendingPathComponent("ca/ca-key.pem").path, "-out", caFile,
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
+    }
+
+    /// Issues a certificate for `names` into `certs/<folder>/`.
+    func issue(_ folder: String, names: [String], days: Int = 30) throws {
+        let target = directory.appendingPathComponent(folder)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let key = target.appendingPathComponent("privkey.pem").path
+        let request = target.appendingPathComponent("request.csr").path
+        let certificate = target.appendingPathComponent("cert.pem").path
+        let extensions = target.appendingPathComponent("ext.cnf").path
+        try ("subjectAltName=" + names.map { "DNS:\($0)" }.joined(separator: ",") + "\nextendedKeyUsage=serverAuth\n").write(toFile: extensions, atomically: true, encoding: .utf8)
+        try Self.openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=\(names[0])", "-keyout", key, "-out", request])
+        try Self.openssl([
+            "x509", "-req", "-in", request, "-CA", caFile, "-CAkey", directory.appendingPathComponent("ca/ca-key.pem").path, "-CAcreateserial",
+            "-days", String(days), "-out", certificate, "-extfile", extensions,
+        ])
+        let chain = try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: caFile, encoding: .utf8)
+        try chain.write(toFile: target.appendingPathComponent("fullchain.pem").path, atomically: true, encoding: .utf8)
+    }
+
+    @discardableResult
+    static func openssl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let stdin = Pipe()
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if input == nil && process.terminationStatus != 0 && arguments.first != "s_client" {
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(text)")
+        }
+        return (process.terminationStatus, text)
+    }
+}
