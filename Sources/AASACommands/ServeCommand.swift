@@ -32,8 +32,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "HTTPS listener, ADDR:PORT.")
     var https: String?
 
-    @Option(help: "Admin listener, ADDR:PORT.")
+    @Option(help: "Admin listener (health, metrics, status page), ADDR:PORT or off; loopback only unless --admin-public.")
     var admin: String?
+
+    @Flag(help: "Allow the admin listener on a non-loopback address.")
+    var adminPublic = false
 
     @Option(help: "Event loops (0: one per core).")
     var workers: String?
@@ -58,8 +61,9 @@ struct ServeCommand: ParsableCommand {
             StandardStreams.writeError("error: \(error.description)\n")
             throw CommandFailure.unreadable
         }
-        if settings.admin != nil {
-            StandardStreams.writeError("error: the admin listener is not part of this build yet\n")
+        if let admin = settings.admin, !admin.isLoopback, !settings.adminPublic {
+            StandardStreams.writeError(
+                "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so pass --admin-public to really expose it\n")
             throw CommandFailure.unreadable
         }
         let logger = EventLogger.make(format: settings.logFormat)
@@ -69,7 +73,7 @@ struct ServeCommand: ParsableCommand {
             + loaded.checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
             + loaded.problems.map { $0 + "\n" }.joined()
         StandardStreams.writeError(report)
-        guard let table = loaded.table else {
+        guard loaded.isValid, let table = loaded.table else {
             StandardStreams.writeError("error: not starting: fix the errors above (the sites in \(settings.sites) must all be valid)\n")
             throw loaded.problems.contains { $0.contains("cannot read the sites directory") } ? CommandFailure.unreadable : CommandFailure.invalid
         }
@@ -84,7 +88,10 @@ struct ServeCommand: ParsableCommand {
             certificates = store
         }
         StandardStreams.flush()
-        let server = Server(configuration: settings, store: ContentStore(table), certificates: certificates, logger: logger)
+        let state = ServerState(
+            configuration: settings, content: ContentStore(table), certificates: certificates.map(CertificateBox.init), checks: loaded.checks,
+            loops: settings.loopCount)
+        let server = Server(state: state, logger: logger)
         let code: Int32
         do {
             code = try server.run()
@@ -111,6 +118,7 @@ struct ServeCommand: ParsableCommand {
         for case let (setting, value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)
         }
+        if adminPublic { settings.adminPublic = true }
         return settings
     }
 }

@@ -17,7 +17,8 @@ final class RunningServer {
     init(in folder: URL, _ arguments: [String]) throws {
         process.executableURL = BinaryRunner.binary
         let http = arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]
-        process.arguments = ["serve"] + http + arguments
+        let admin = arguments.contains("--admin") ? [] : ["--admin", "127.0.0.1:0"]
+        process.arguments = ["serve"] + http + admin + arguments
         process.currentDirectoryURL = folder
         let out = Pipe()
         let err = Pipe()
@@ -34,7 +35,7 @@ final class RunningServer {
         while Date() < deadline && found == nil && process.isRunning {
             let text = String(decoding: stderr.get(), as: UTF8.self)
             for scheme in ["http", "https"] {
-                if found == nil, let range = text.range(of: "listening on \(scheme)://127.0.0.1:") {
+                if found == nil, let range = text.range(of: "] listening on \(scheme)://127.0.0.1:") {
                     found = Int(text[range.upperBound...].prefix { $0.isNumber })
                 }
             }
@@ -48,6 +49,12 @@ final class RunningServer {
     }
 
     var errors: String { String(decoding: stderr.get(), as: UTF8.self) }
+
+    /// The admin listener's port, once it has said where it listens.
+    var adminPort: Int? {
+        guard let range = errors.range(of: "admin listening on http://127.0.0.1:") else { return nil }
+        return Int(errors[range.upperBound...].prefix { $0.isNumber })
+    }
     var accessLog: String { String(decoding: stdout.get(), as: UTF8.self) }
 
     /// SIGTERM, then the exit status (or nil if it did not stop in time).

@@ -24,7 +24,7 @@ final class TLSTests {
         try folder.write("config.json", #"{"sites": "sites", "certs": "certs", "https": "127.0.0.1:0", "defaultCertificate": "example.test", "workers": 2, "timeouts": {"handshake": 2}}"#)
         server = try RunningServer(in: folder.url, ["--config", "config.json"])
         let text = server.errors
-        let range = try #require(text.range(of: "listening on https://127.0.0.1:"))
+        let range = try #require(text.range(of: "] listening on https://127.0.0.1:"))
         securePort = try #require(Int(text[range.upperBound...].prefix { $0.isNumber }))
     }
 

@@ -8,7 +8,7 @@ extension ServerConfiguration {
 
     /// The settings a source may give, each by its name in the config file.
     public enum Setting: String, CaseIterable, Sendable {
-        case sites, certs, http, https, admin, workers, logFormat, accessLog, cacheControl, defaultCertificate
+        case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl, defaultCertificate
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -41,6 +41,9 @@ extension ServerConfiguration {
             guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else { throw Problem(description: "\(source): access log must be on or off") }
             accessLog = flag
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
+        case .adminPublic:
+            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else { throw Problem(description: "\(source): adminPublic must be true or false") }
+            adminPublic = flag
         case .cacheControl:
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw Problem(description: "\(source): cache control must be printable ASCII") }
             cacheControl = value

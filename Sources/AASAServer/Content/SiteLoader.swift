@@ -1,25 +1,27 @@
 import AssociationKit
 import Foundation
 
-/// Reads a sites directory into a `SiteTable`, validating every file first. Nothing is
-/// served from a directory with an invalid file: the caller refuses to start (or keeps the
-/// last good table on reload) and prints every diagnostic.
+/// Reads a sites directory into a `SiteTable`, validating every file first. A site with an
+/// invalid file keeps what `previous` served for it (its last good files) or, new, serves
+/// nothing; start-up refuses any invalid file, a reload applies the valid sites and reports
+/// the others.
 public enum SiteLoader {
     public struct Result: Sendable {
-        /// Built only when every file is valid.
+        /// Nil only when the directory cannot be read.
         public let table: SiteTable?
         public let checks: [FileCheck]
         /// Problems that are not about one file's content (the directory itself, aliases).
         public let problems: [String]
-        public var isValid: Bool { table != nil }
+        /// True when every file is valid and every alias resolves.
+        public let isValid: Bool
     }
 
-    public static func load(_ root: URL, cacheControl: String) -> Result {
+    public static func load(_ root: URL, cacheControl: String, previous: SiteTable? = nil) -> Result {
         let directory: SiteDirectory
         do {
             directory = try SiteDirectory(root: root)
         } catch {
-            return Result(table: nil, checks: [], problems: ["\(root.path): cannot read the sites directory: \(error.localizedDescription)"])
+            return Result(table: nil, checks: [], problems: ["\(root.path): cannot read the sites directory: \(error.localizedDescription)"], isValid: false)
         }
         var checks: [FileCheck] = []
         var contents: [String: SiteContent] = [:]
@@ -27,25 +29,35 @@ public enum SiteLoader {
         for site in directory.sites where site.aliasOf == nil {
             let shown = root.appendingPathComponent(site.name).path
             var prepared: [FileCheck.Kind: PreparedFile] = [:]
+            var siteIsValid = true
+            var siteChecks = 0
             for kind in [FileCheck.Kind.apple, .android] {
                 let path = site.folder.appendingPathComponent(kind.rawValue).path
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 let check = FileCheck(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind)
                 checks.append(check)
+                siteChecks += 1
+                siteIsValid = siteIsValid && check.isValid
                 if check.isValid, let bytes = check.bytes {
                     prepared[kind] = PreparedFile(body: bytes, lastModified: check.modified, cacheControl: cacheControl)
                 }
             }
-            if prepared.isEmpty && !checks.contains(where: { $0.path.hasPrefix(shown + "/") }) {
+            if siteChecks == 0 {
                 problems.append("\(shown): warning: the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404")
             }
-            contents[site.name] = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android])
+            if siteIsValid {
+                contents[site.name] = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android])
+            } else if let last = previous?.content(named: site.name) {
+                contents[site.name] = last
+            }
         }
         var exact: [String: SiteContent] = [:]
         var wildcards: [String: SiteContent] = [:]
         for site in directory.sites {
             guard let content = contents[site.aliasOf ?? site.name] else {
-                problems.append("\(root.appendingPathComponent(site.name).path): error: alias of \(site.aliasOf ?? "?"), which is not a site folder here")
+                if site.aliasOf != nil && !directory.sites.contains(where: { $0.name == site.aliasOf && $0.aliasOf == nil }) {
+                    problems.append("\(root.appendingPathComponent(site.name).path): error: alias of \(site.aliasOf ?? "?"), which is not a site folder here")
+                }
                 continue
             }
             if site.name.hasPrefix("*.") {
@@ -55,6 +67,6 @@ public enum SiteLoader {
             }
         }
         let valid = checks.allSatisfy(\.isValid) && !problems.contains { $0.contains(": error: ") }
-        return Result(table: valid ? SiteTable(exact: exact, wildcards: wildcards) : nil, checks: checks, problems: problems)
+        return Result(table: SiteTable(exact: exact, wildcards: wildcards), checks: checks, problems: problems, isValid: valid)
     }
 }

@@ -25,4 +25,9 @@ public final class SiteTable: Sendable {
     }
 
     public var count: Int { exact.count + wildcards.count }
+
+    /// The content of the folder named `name` (a domain or `*.domain`).
+    public func content(named name: String) -> SiteContent? {
+        name.hasPrefix("*.") ? wildcards[String(name.dropFirst(2))] : exact[name]
+    }
 }

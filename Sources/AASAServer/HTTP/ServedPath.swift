@@ -6,6 +6,15 @@ enum ServedPath {
     static let appleRootBytes = Array("/apple-app-site-association".utf8)
     static let androidWellKnownBytes = Array("/.well-known/assetlinks.json".utf8)
 
+    /// The label of the path in metrics.
+    var label: String {
+        switch self {
+        case .appleWellKnown: "/.well-known/apple-app-site-association"
+        case .appleRoot: "/apple-app-site-association"
+        case .androidWellKnown: "/.well-known/assetlinks.json"
+        }
+    }
+
     /// The path of an origin-form target, before any query (which is ignored).
     init?(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         var end = range.lowerBound

@@ -1,3 +1,5 @@
+import Foundation
+
 extension EventLoop {
     /// Reads until EAGAIN (edge-triggered), answers every complete request, and writes the
     /// answers, pipelined ones coalesced into one send. A client whose unread answers pile
@@ -63,6 +65,7 @@ extension EventLoop {
     private func continueHandshake(_ tls: TLSSession, on connection: Connection, now: UInt64) -> Bool {
         switch tls.handshake() {
         case .done:
+            counted.handshakes += 1
             connection.phase = .idle
             connection.deadline = now + settings.keepAliveTimeout
             if connection.watchingWrites && !connection.hasPendingOutput { stopWatchingWrites(connection) }
@@ -72,10 +75,22 @@ extension EventLoop {
         case .wantWrite:
             watchWrites(connection)
             return false
-        case .closed, .failed:
+        case .closed:
+            counted.handshakeFailures["closed", default: 0] += 1
+            close(connection)
+            return false
+        case .failed(let reason):
+            counted.handshakeFailures[Self.handshakeFailureReason(reason), default: 0] += 1
             close(connection)
             return false
         }
+    }
+
+    /// OpenSSL's reason text without the code and location: `wrong version number`,
+    /// `unsupported protocol`, `no shared cipher` … (a small, bounded label set).
+    static func handshakeFailureReason(_ message: String) -> String {
+        guard let last = message.split(separator: ":").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty else { return "other" }
+        return String(last.prefix(48))
     }
 
     /// Asks epoll for writability (only while something waits to be written, notes §8

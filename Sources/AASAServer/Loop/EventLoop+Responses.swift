@@ -11,26 +11,33 @@ extension EventLoop {
         let started = MonotonicClock.now()
         let keepAlive = head.wantsKeepAlive && stopDeadline == nil
         guard let target = RequestTarget(buffer, head: head) else {
+            count(site: "-", path: "other", status: .badRequest)
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
             return
         }
         let host = target.hostRange.flatMap { RequestTarget.hostKey(buffer, $0) }
         if target.hostRange != nil && host == nil {
+            count(site: "-", path: "other", status: .badRequest)
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
             return
         }
         let site = host.flatMap { table.site(forHost: $0) }
+        let served = ServedPath(buffer, target.pathRange)
         let file: PreparedFile? =
-            switch ServedPath(buffer, target.pathRange) {
+            switch served {
             case .appleWellKnown?, .appleRoot?: site?.apple
             case .androidWellKnown?: site?.android
             case nil: nil
             }
+        let siteName = site?.name ?? "-"
+        let pathLabel = served?.label ?? "other"
         guard let file else {
+            count(site: siteName, path: pathLabel, status: .notFound)
             respondWithError(.notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
         }
         guard head.method != .other else {
+            count(site: siteName, path: pathLabel, status: .methodNotAllowed)
             respondWithError(.methodNotAllowed, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
         }
@@ -49,8 +56,17 @@ extension EventLoop {
         }
         out += Self.crlf
         let sendsBody = status == .ok && head.method == .get
-        if sendsBody { out += variant.body }
+        if sendsBody {
+            out += variant.body
+            counted.bodyBytes += variant.body.count
+            if useGzip { counted.gzipResponses += 1 } else { counted.identityResponses += 1 }
+        }
+        count(site: siteName, path: pathLabel, status: status)
         log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0, started: started)
+    }
+
+    private func count(site: String, path: String, status: HTTPStatus) {
+        counted.requests[LoopStatistics.RequestKey(site: site, path: path, status: status.rawValue), default: 0] += 1
     }
 
     /// RFC 9110 §13.1.2: If-None-Match wins; If-Modified-Since counts only without it.
@@ -78,6 +94,7 @@ extension EventLoop {
         out += dates.httpDate
         out += response.afterDate
         if closing { connection.closeAfterWrite = true }
+        if head == nil { count(site: "-", path: "other", status: status) }
         if let head, let buffer {
             log(head, buffer, connection, status: status.rawValue, bytes: response.bodyCount, started: started)
         } else {

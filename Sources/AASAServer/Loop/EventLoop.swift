@@ -21,7 +21,7 @@ final class EventLoop {
     var listener: Int32
     /// The HTTPS listener, or -1.
     var secureListener: Int32
-    let certificates: CertificateStore?
+    var certificates: CertificateStore?
     var connections: [Connection?] = []
     var openConnections = 0
     var nextGeneration: UInt32 = 1
@@ -33,15 +33,24 @@ final class EventLoop {
     var acceptPausedUntil: UInt64 = 0
     var lastSweep: UInt64 = 0
     var stopDeadline: UInt64?
+    let statistics: LoopStatistics
+    /// Counted since the last fold into `statistics` (once per iteration, never per request).
+    var counted = LoopStatistics.Totals()
+    var foldedOpenConnections = -1
+    let certificateBox: CertificateBox?
+    var certificateGeneration = 0
 
     init(
-        listener: Int32, secureListener: Int32 = -1, certificates: CertificateStore? = nil, control: LoopControl, store: ContentStore,
-        settings: LoopSettings
+        listener: Int32, secureListener: Int32 = -1, certificates: CertificateBox? = nil, control: LoopControl, store: ContentStore,
+        settings: LoopSettings, statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
         epoll = try Epoll()
         self.listener = listener
         self.secureListener = secureListener
-        self.certificates = certificates
+        certificateBox = certificates
+        self.certificates = certificates?.current
+        certificateGeneration = certificates?.generation ?? 0
+        self.statistics = statistics
         self.control = control
         self.store = store
         self.settings = settings
@@ -72,6 +81,10 @@ final class EventLoop {
                 tableGeneration = store.generation
                 table = store.table
             }
+            if let certificateBox, certificateBox.generation != certificateGeneration {
+                certificateGeneration = certificateBox.generation
+                certificates = certificateBox.current
+            }
             for index in 0..<count {
                 let event = events[index]
                 switch event.data.u64 {
@@ -91,6 +104,10 @@ final class EventLoop {
                 closeExpired(now: now)
             }
             accessLog.flush()
+            if !counted.isEmpty || foldedOpenConnections != openConnections {
+                foldedOpenConnections = openConnections
+                statistics.fold(&counted, openConnections: openConnections)
+            }
             if control.stopping.load(ordering: .acquiring) {
                 if stopDeadline == nil { beginStop(now: now) }
                 if openConnections == 0 || now >= stopDeadline! { break }
@@ -136,6 +153,7 @@ final class EventLoop {
     /// client that stopped reading.
     func closeExpired(now: UInt64) {
         for case let connection? in connections where now >= connection.deadline {
+            if connection.isHandshaking { counted.handshakeFailures["timeout", default: 0] += 1 }
             close(connection)
         }
     }

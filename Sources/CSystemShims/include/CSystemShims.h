@@ -5,6 +5,8 @@
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <netinet/in.h>

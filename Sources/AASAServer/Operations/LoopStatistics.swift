@@ -1,0 +1,59 @@
+import Synchronization
+
+/// What one event loop has served, for /metrics. The loop counts into plain local totals and
+/// folds them in here once per loop iteration, so the request path takes no lock; a scrape
+/// locks each loop's totals once and sums them.
+public final class LoopStatistics: Sendable {
+    public struct RequestKey: Hashable, Sendable {
+        public var site: String
+        public var path: String
+        public var status: Int
+    }
+
+    public struct Totals: Sendable {
+        public var requests: [RequestKey: Int] = [:]
+        public var bodyBytes = 0
+        public var gzipResponses = 0
+        public var identityResponses = 0
+        public var handshakes = 0
+        public var handshakeFailures: [String: Int] = [:]
+        public var openConnections = 0
+
+        mutating func add(_ other: Totals) {
+            for (key, count) in other.requests { requests[key, default: 0] += count }
+            bodyBytes += other.bodyBytes
+            gzipResponses += other.gzipResponses
+            identityResponses += other.identityResponses
+            handshakes += other.handshakes
+            for (reason, count) in other.handshakeFailures { handshakeFailures[reason, default: 0] += count }
+        }
+
+        var isEmpty: Bool { requests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty }
+    }
+
+    private let totals = Mutex(Totals())
+
+    public init() {}
+
+    /// Called by the loop with what it counted since the last call.
+    func fold(_ delta: inout Totals, openConnections: Int) {
+        totals.withLock {
+            $0.add(delta)
+            $0.openConnections = openConnections
+        }
+        delta = Totals()
+    }
+
+    public var snapshot: Totals { totals.withLock { $0 } }
+
+    /// Every loop's totals added up.
+    public static func sum(_ loops: [LoopStatistics]) -> Totals {
+        var sum = Totals()
+        for loop in loops {
+            let snapshot = loop.snapshot
+            sum.add(snapshot)
+            sum.openConnections += snapshot.openConnections
+        }
+        return sum
+    }
+}

@@ -1,0 +1,70 @@
+@preconcurrency import Glibc
+import Foundation
+import Prometheus
+
+/// /metrics in the Prometheus text exposition format, rendered by swift-prometheus from a
+/// snapshot taken at scrape time: the serving path only ever adds to plain per-loop totals.
+enum MetricsReport {
+    static func render(_ state: ServerState) -> String {
+        let registry = PrometheusCollectorRegistry()
+        let totals = LoopStatistics.sum(state.statistics)
+        for (key, count) in totals.requests.sorted(by: { ($0.key.site, $0.key.path, $0.key.status) < ($1.key.site, $1.key.path, $1.key.status) }) {
+            registry.makeCounter(
+                name: "aasa_requests_total", labels: [("site", key.site), ("path", key.path), ("status", String(key.status))],
+                help: "Requests answered, by site, path and status."
+            ).increment(by: Int64(count))
+        }
+        registry.makeCounter(name: "aasa_response_body_bytes_total", help: "Body bytes sent.").increment(by: Int64(totals.bodyBytes))
+        registry.makeCounter(name: "aasa_responses_encoded_total", labels: [("encoding", "gzip")], help: "200 responses with a body, by content encoding.")
+            .increment(by: Int64(totals.gzipResponses))
+        registry.makeCounter(name: "aasa_responses_encoded_total", labels: [("encoding", "identity")], help: "200 responses with a body, by content encoding.")
+            .increment(by: Int64(totals.identityResponses))
+        registry.makeCounter(name: "aasa_tls_handshakes_total", help: "Completed TLS handshakes.").increment(by: Int64(totals.handshakes))
+        for (reason, count) in totals.handshakeFailures.sorted(by: { $0.key < $1.key }) {
+            registry.makeCounter(name: "aasa_tls_handshake_failures_total", labels: [("reason", reason)], help: "Failed TLS handshakes, by reason.")
+                .increment(by: Int64(count))
+        }
+        registry.makeGauge(name: "aasa_open_connections", help: "Client connections open now.").set(Double(totals.openConnections))
+
+        let reloads = state.reloads
+        registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "ok")], help: "Reloads, by result.").increment(by: Int64(reloads.succeeded))
+        registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "failed")], help: "Reloads, by result.").increment(by: Int64(reloads.failed))
+        registry.makeGauge(name: "aasa_last_reload_timestamp_seconds", help: "When the last reload was attempted.").set(Double(reloads.lastAttempt))
+        registry.makeGauge(name: "aasa_last_reload_success_timestamp_seconds", help: "When the last reload succeeded (or the server started).")
+            .set(Double(reloads.lastSuccess))
+        let now = Double(time(nil))
+        for check in reloads.checks {
+            let labels = [("site", SiteFiles.site(of: check.path)), ("file", check.kind.rawValue)]
+            registry.makeGauge(name: "aasa_site_file_valid", labels: labels, help: "1 when the site's file on disk is valid, 0 when not (the last good copy serves).")
+                .set(Double(check.isValid ? 1 : 0))
+            registry.makeGauge(name: "aasa_site_file_bytes", labels: labels, help: "Size of the site's file on disk.").set(Double(check.byteCount))
+            registry.makeGauge(name: "aasa_site_file_age_seconds", labels: labels, help: "Seconds since the site's file was modified.")
+                .set(max(0, now - Double(check.modified)))
+        }
+        for certificate in state.certificates?.current.certificates ?? [] {
+            registry.makeGauge(
+                name: "aasa_certificate_expiry_timestamp_seconds",
+                labels: [("certificate", (certificate.folder as NSString).lastPathComponent), ("names", certificate.names.joined(separator: ","))],
+                help: "When each certificate expires."
+            ).set(Double(certificate.notAfter))
+        }
+        registry.makeGauge(name: "aasa_process_resident_memory_bytes", help: "Resident memory of the process.").set(Double(residentMemory()))
+        registry.makeGauge(name: "aasa_process_start_time_seconds", help: "When the process started.").set(Double(state.started))
+        return registry.emitToString()
+    }
+
+    /// From /proc/self/statm (proc(5)): resident pages times the page size.
+    static func residentMemory() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// The site folder a checked file belongs to.
+enum SiteFiles {
+    static func site(of path: String) -> String {
+        ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+    }
+}

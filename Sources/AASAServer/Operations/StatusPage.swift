@@ -1,0 +1,123 @@
+@preconcurrency import Glibc
+import AssociationKit
+import Foundation
+
+/// The status page: every site with its aliases, files, ETags, validity and diagnostics; the
+/// certificates with their names and expiry; the last reload; and a URL tester that answers
+/// with the same matcher as `aasa-server match`. Plain server-rendered HTML, no script.
+enum StatusPage {
+    static func render(_ state: ServerState, testing url: String?) -> String {
+        let table = state.content.table
+        let reloads = state.reloads
+        var html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>aasa-server status</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
+            table { border-collapse: collapse; margin: 1em 0; } th, td { border: 1px solid #ccc; padding: .3em .6em; text-align: left; vertical-align: top; }
+            .ok { color: #17692d; } .bad { color: #b3261e; font-weight: 600; } .warn { color: #8a5a00; } pre { white-space: pre-wrap; margin: 0; }
+            input[type=url] { width: 40em; }
+            </style></head><body>
+            <h1>aasa-server</h1>
+
+            """
+        html += "<p>Up since \(escape(HTTPDate.format(state.started))). Last reload attempt \(escape(HTTPDate.format(reloads.lastAttempt))); "
+        html += "\(reloads.succeeded) succeeded, \(reloads.failed) failed.</p>\n"
+        if !reloads.lastFailure.isEmpty {
+            html += "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep serving:</p><pre>\(escape(reloads.lastFailure))</pre>\n"
+        }
+        html += testerSection(table, url: url)
+        html += "<h2>Sites</h2>\n<table id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th><th>Diagnostics</th></tr>\n"
+        let aliases = aliasesBySite(table)
+        let checksBySite = Dictionary(grouping: reloads.checks, by: { SiteFiles.site(of: $0.path) })
+        for name in table.names where aliases[name] != nil {
+            let content = table.content(named: name)
+            let checks = checksBySite[name] ?? []
+            let rows = checks.isEmpty ? [nil] : checks.map { Optional($0) }
+            for check in rows {
+                let served = check.flatMap { $0.kind == .apple ? content?.apple : content?.android }
+                let valid = check?.isValid ?? false
+                let status = check == nil ? "<span class=\"warn\">no file</span>"
+                    : valid ? "<span class=\"ok\">valid</span>" : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
+                let diagnostics = check.map { DiagnosticLines.render($0.diagnostics, path: $0.kind.rawValue, includeInfo: true) + ($0.readError ?? "") } ?? ""
+                html += "<tr class=\"site\"><td>\(escape(name))</td><td>\(escape((aliases[name] ?? []).joined(separator: ", ")))</td>"
+                html += "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td><td><code>\(escape(served?.etag ?? "-"))</code></td>"
+                html += "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"
+            }
+        }
+        html += "</table>\n"
+        if let store = state.certificates?.current {
+            html += "<h2>Certificates</h2>\n<table id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
+            let now = Int(time(nil))
+            for certificate in store.certificates {
+                let days = (certificate.notAfter - now) / 86_400
+                let marker = days < 14 ? "warn" : "ok"
+                let isDefault = certificate.folder == store.defaultCertificate.folder ? " (default)" : ""
+                html += "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td><td>\(escape(certificate.names.joined(separator: ", ")))</td>"
+                html += "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) days)</td></tr>\n"
+            }
+            html += "</table>\n"
+            if !reloads.certificateProblems.isEmpty { html += "<pre class=\"warn\">\(escape(reloads.certificateProblems.joined(separator: "\n")))</pre>\n" }
+        }
+        html += "</body></html>\n"
+        return html
+    }
+
+    static func testerSection(_ table: SiteTable, url: String?) -> String {
+        var html = """
+            <h2>Which app opens a URL?</h2>
+            <form method="get" action="/"><input type="url" name="url" placeholder="https://example.com/path" value="\(escape(url ?? ""))">
+            <button type="submit">Test</button></form>
+
+            """
+        guard let url, !url.isEmpty else { return html }
+        let parsed: MatchURL
+        do {
+            parsed = try MatchURL(url)
+        } catch {
+            return html + "<p class=\"bad\" id=\"tester-error\">\(escape(error.description))</p>\n"
+        }
+        guard let site = table.site(forHost: parsed.host), let matcher = site.matcher else {
+            return html + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for \(escape(parsed.host)).</p>\n"
+        }
+        html += "<table id=\"tester\"><tr><th>App</th><th>Decision</th><th>Rule</th><th>Why</th></tr>\n"
+        let decisions = matcher.decideAll(parsed, domain: parsed.host)
+        if decisions.isEmpty { html += "<tr><td colspan=\"4\">The file lists no app under applinks.details.</td></tr>\n" }
+        for decision in decisions {
+            let marker = decision.outcome == .match ? "ok" : decision.outcome == .exclude ? "warn" : "bad"
+            html += "<tr class=\"decision\"><td>\(escape(decision.appID))</td><td class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
+            html += "<td><code>\(escape(decision.rule ?? "-"))</code></td><td>\(escape(decision.reason))</td></tr>\n"
+        }
+        return html + "</table>\n"
+    }
+
+    /// Alias names by the site folder they point to (every site lists itself first).
+    static func aliasesBySite(_ table: SiteTable) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for name in table.names {
+            guard let content = table.content(named: name) else { continue }
+            if content.name == name {
+                result[name, default: []].insert(contentsOf: [], at: 0)
+            } else {
+                result[content.name, default: []].append(name)
+            }
+        }
+        return result
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "&": result += "&amp;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
