@@ -51,6 +51,25 @@ final class RawClient {
         }
     }
 
+    /// Reads one response with a Content-Length body; nil on a close or a timeout.
+    static func readResponse(_ client: RawClient) -> String? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let headEnd = received.firstRange(of: [13, 10, 13, 10]) {
+                let head = String(decoding: received[..<headEnd.lowerBound], as: UTF8.self)
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                if received.count >= headEnd.upperBound + length {
+                    return String(decoding: received[..<(headEnd.upperBound + length)], as: UTF8.self)
+                }
+            }
+            let count = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            received += buffer[..<count]
+        }
+    }
+
     /// Sends `text` and returns everything the server answered before closing.
     static func exchange(port: Int, _ text: String, timeout: Double = 5) throws -> String {
         let client = try RawClient(port: port, receiveTimeout: timeout)

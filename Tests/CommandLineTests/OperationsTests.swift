@@ -1,0 +1,245 @@
+@preconcurrency import Glibc
+import Foundation
+import Testing
+
+/// Reload, the admin listener, metrics and the status page, on the real binary.
+@Suite("operations", .serialized)
+final class OperationsTests {
+    static let first = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+    static let second = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
+
+    let folder: TemporaryFolder
+    let server: RunningServer
+    let adminPort: Int
+    var file: URL { folder.url.appendingPathComponent("sites/example.com/apple-app-site-association") }
+
+    init() throws {
+        folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", Self.first)
+        try folder.write("sites/other.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.other.app"]}}"#)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("sites/www.example.com").path, withDestinationPath: "example.com")
+        server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "2"])
+        adminPort = try #require(server.adminPort)
+    }
+
+    deinit {
+        _ = server.stop()
+    }
+
+    func fetch(_ host: String = "example.com") throws -> Curl.Response {
+        try Curl.request("http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
+    }
+
+    func admin(_ path: String) throws -> Curl.Response {
+        try Curl.request("http://127.0.0.1:\(adminPort)\(path)")
+    }
+
+    /// Writes `text` as an editor that saves in place would.
+    func edit(_ text: String) throws {
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    @Test("a valid edit is served within 2 seconds without a signal; an invalid one keeps the old bytes and shows")
+    func reloadOnChange() throws {
+        try edit(Self.second)
+        #expect(try eventually(2) { try fetch().body == Data(Self.second.utf8) })
+        try edit("{ \"applinks\": ")
+        usleep(1_500_000)
+        #expect(try fetch().body == Data(Self.second.utf8))
+        #expect(try fetch("www.example.com").body == Data(Self.second.utf8))
+        let metrics = String(decoding: try admin("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"aasa_site_file_valid{site="example.com",file="apple-app-site-association"} 0"#))
+        #expect(metrics.contains(#"aasa_reloads_total{result="failed"} "#))
+        let page = String(decoding: try admin("/").body, as: UTF8.self)
+        #expect(page.contains("invalid"))
+        #expect(page.contains("JSON013"))
+        // An atomic rename (how most deploy tools write) is seen as well.
+        let replacement = folder.url.appendingPathComponent("sites/example.com/.new")
+        try Data(Self.first.utf8).write(to: replacement)
+        #expect(rename(replacement.path, file.path) == 0)
+        #expect(try eventually(2) { try fetch().body == Data(Self.first.utf8) })
+    }
+
+    @Test("SIGHUP reloads too; 50 reloads, one in five invalid, lose no request")
+    func reloadUnderLoad() throws {
+        let stop = LockedFlag()
+        let failures = LockedCounter()
+        let served = LockedCounter()
+        let port = server.port
+        let load = Thread {
+            guard var keepAlive = try? RawClient(port: port, receiveTimeout: 5) else {
+                failures.increment()
+                return
+            }
+            while !stop.isSet {
+                keepAlive.send("GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n")
+                guard let response = RawClient.readResponse(keepAlive), response.hasPrefix("HTTP/1.1 200 OK"), response.contains("applinks") else {
+                    failures.increment()
+                    guard let fresh = try? RawClient(port: port, receiveTimeout: 5) else { break }
+                    keepAlive = fresh
+                    continue
+                }
+                served.increment()
+            }
+        }
+        load.start()
+        for index in 0..<50 {
+            try edit(index % 5 == 4 ? "{ not json" : (index % 2 == 0 ? Self.second : Self.first))
+            server.signal(SIGHUP)
+            usleep(60_000)
+        }
+        try edit(Self.first)
+        server.signal(SIGHUP)
+        usleep(300_000)
+        stop.set()
+        while load.isExecuting { usleep(10_000) }
+        #expect(failures.value == 0)
+        #expect(served.value > 100)
+        #expect(try eventually(2) { try fetch().body == Data(Self.first.utf8) })
+    }
+
+    @Test("/healthz, /readyz, and 404 for anything else")
+    func health() throws {
+        #expect(try admin("/healthz").status == 200)
+        #expect(try admin("/readyz").status == 200)
+        #expect(try admin("/nothing").status == 404)
+        #expect(try Curl.request("http://127.0.0.1:\(adminPort)/healthz", ["-X", "POST"]).status == 405)
+    }
+
+    @Test("/metrics parses with the Prometheus reference parser and counts requests")
+    func metrics() throws {
+        _ = try fetch()
+        _ = try Curl.request("http://127.0.0.1:\(server.port)/nope", ["-H", "Host: example.com"])
+        usleep(1_200_000)
+        let response = try admin("/metrics")
+        #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(text.contains(#"aasa_requests_total{site="example.com",path="/.well-known/apple-app-site-association",status="200"}"#))
+        #expect(text.contains(#"path="other",status="404""#))
+        #expect(text.contains("aasa_process_resident_memory_bytes"))
+        #expect(text.contains("aasa_open_connections"))
+        let parsed = try PythonPrometheus.parse(text)
+        #expect(parsed.contains("aasa_requests"))
+        #expect(parsed.contains("aasa_site_file_valid"))
+    }
+
+    @Test("the status page lists every site and alias, and its URL tester answers by Apple's rules")
+    func statusPage() throws {
+        let page = String(decoding: try admin("/").body, as: UTF8.self)
+        #expect(page.contains("example.com"))
+        #expect(page.contains("www.example.com"))
+        #expect(page.contains("other.com"))
+        let tested = String(decoding: try admin("/?url=" + "https://example.com/buy/42".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!).body, as: UTF8.self)
+        #expect(tested.contains("ABCDE12345.com.example.app"))
+        #expect(tested.contains(">match<"))
+    }
+
+    @Test("the status page in a real browser: headless Chromium renders every site and a tester result")
+    func statusPageInChromium() throws {
+        let browser = try #require(Chromium.path, "chromium is needed for this test (.ci/run installs it)")
+        let url = "http://127.0.0.1:\(adminPort)/?url=https%3A%2F%2Fexample.com%2Fbuy%2F42"
+        let dom = try Chromium.run(browser, ["--dump-dom", url])
+        #expect(dom.contains("<table id=\"sites\">"))
+        for site in ["example.com", "www.example.com", "other.com"] { #expect(dom.contains(site), "\(site)") }
+        #expect(dom.contains("<td class=\"ok\">match</td>"))
+        let screenshot = BinaryRunner.binary.deletingLastPathComponent().appendingPathComponent("status-page.png").path
+        _ = try Chromium.run(browser, ["--screenshot=\(screenshot)", "--window-size=1280,900", url])
+        #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
+}
+
+@Suite("admin listener address")
+struct AdminAddressTests {
+    @Test("the admin listener refuses a non-loopback address unless forced")
+    func refusesPublic() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", OperationsTests.first)
+        let refused = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "0.0.0.0:0"], in: folder.url)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--admin-public"))
+        let forced = try RunningServer(in: folder.url, ["--sites", "sites", "--admin", "0.0.0.0:0", "--admin-public"])
+        #expect(forced.stop() == 0)
+    }
+}
+
+/// A flag and a counter shared with a load thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var isSet: Bool { lock.withLock { flag } }
+    func set() { lock.withLock { flag = true } }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}
+
+/// The prometheus_client Python package's text parser, the reference implementation.
+enum PythonPrometheus {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The metric family names it parsed.
+    static func parse(_ text: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sys\nfrom prometheus_client.parser import text_string_to_metric_families\nfor family in text_string_to_metric_families(sys.stdin.read()):\n    print(family.name, len(family.samples))",
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let parsed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "prometheus_client could not parse /metrics: " + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        return parsed
+    }
+}
+
+/// Debian's headless Chromium.
+enum Chromium {
+    static var path: String? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func run(_ browser: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: browser)
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-chromium-\(UUID().uuidString)").path
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: profile)
+        return text
+    }
+}
