@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release test run certs validate-examples codes bench bench-http clean
+.PHONY: all build release test run certs validate-examples codes bench bench-http bench-idle clean
 
 all: build
 
@@ -13,10 +13,12 @@ build:
 release:
 	$(SWIFT) build -c release
 
-# Every test: unit tables for the pure library, then the real binary over real files.
+# Every test: unit tables for the pure library, the real binary over real files and sockets,
+# then the deployment files (hadolint, systemd-analyze, kubernetes-validate).
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	bash docker/check.sh
 
 # Serves the example sites in Config/ on http://127.0.0.1:8080 and https://127.0.0.1:8443
 # (settings: Config/aasa-server.json; local certificates from `make certs`).
@@ -41,6 +43,10 @@ bench:
 # aasa-server against nginx on the same file (installs nginx and wrk when missing).
 bench-http:
 	bash bench/http-bench.sh
+
+# Resident memory with 10,000 idle keep-alive connections.
+bench-idle: release
+	python3 bench/idle-connections.py 10000
 
 clean:
 	rm -rf .build bench/.build

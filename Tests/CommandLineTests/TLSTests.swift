@@ -91,6 +91,21 @@ final class TLSTests {
         silent.removeAll()
     }
 
+    @Test("a certificate replaced on disk is presented to new clients")
+    func certificateReload() throws {
+        #expect(throws: (any Error).self) { try self.curl("new.example.test") }
+        try certificates.issue("example.test", names: ["example.test", "www.example.test", "new.example.test"])
+        let deadline = Date().addingTimeInterval(5)
+        var answered: Int?
+        while Date() < deadline && answered == nil {
+            answered = try? curl("new.example.test").status
+            if answered == nil { usleep(100_000) }
+        }
+        // The new certificate verifies for the new name; no site serves it, hence 404.
+        #expect(answered == 404)
+        #expect(try curl("example.test").status == 200)
+    }
+
     @Test("keep-alive and pipelining work over TLS")
     func keepAlive() throws {
         let response = try curl("example.test", "/.well-known/apple-app-site-association", ["--compressed"])

