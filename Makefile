@@ -13,12 +13,12 @@ build:
 release:
 	$(SWIFT) build -c release
 
-# Every test: unit tables for the pure library, the real binary over real files and sockets,
-# then the deployment files (hadolint, systemd-analyze, kubernetes-validate).
+# Every test: the deployment files (hadolint, systemd-analyze, kubernetes-validate), then unit
+# tables for the pure library and the real binary over real files and sockets.
 test:
+	bash docker/check.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	bash docker/check.sh
 
 # Serves the example sites in Config/ on http://127.0.0.1:8080 and https://127.0.0.1:8443
 # (settings: Config/aasa-server.json; local certificates from `make certs`).

@@ -26,4 +26,4 @@ if [ -n "$report" ]; then echo "$report"; exit 1; fi
 echo "kubernetes-validate docker/kubernetes.yaml"
 kubernetes-validate --strict docker/kubernetes.yaml
 
-echo "deployment files: 3 passed, 0 failed"
+echo "deployment: 3 passed, 0 failed"

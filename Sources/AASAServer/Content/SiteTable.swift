@@ -1,3 +1,5 @@
+import AssociationKit
+
 /// Every site, looked up by request host in constant time: exact names in a hash table,
 /// wildcards by walking the host's parent domains (product.md "Sites"). Immutable once built.
 public final class SiteTable: Sendable {
@@ -15,13 +17,7 @@ public final class SiteTable: Sendable {
     /// `host` is lower-cased, without port or trailing dot. `*.example.com` serves
     /// `a.example.com` and `a.b.example.com` when they have no folder, never `example.com`.
     func site(forHost host: String) -> SiteContent? {
-        if let site = exact[host] { return site }
-        var rest = Substring(host)
-        while let dot = rest.firstIndex(of: ".") {
-            rest = rest[rest.index(after: dot)...]
-            if let site = wildcards[String(rest)] { return site }
-        }
-        return nil
+        HostName.lookup(host, exact: exact, wildcards: wildcards)
     }
 
     public var count: Int { exact.count + wildcards.count }

@@ -58,13 +58,7 @@ public struct SiteDirectory: Sendable {
     /// `*.example.com` never answers for `example.com` itself (A-ARCH-UL).
     public func site(forHost raw: String) -> Site? {
         guard let host = HostName.normalize(raw) else { return nil }
-        if let site = exact[host] { return site }
-        var rest = Substring(host)
-        while let dot = rest.firstIndex(of: ".") {
-            rest = rest[rest.index(after: dot)...]
-            if let site = wildcards[String(rest)] { return site }
-        }
-        return nil
+        return HostName.lookup(host, exact: exact, wildcards: wildcards)
     }
 
     /// True when `folder` holds an association file directly (a site folder rather than a

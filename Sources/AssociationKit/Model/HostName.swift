@@ -4,6 +4,19 @@ public enum HostName {
     /// are case-insensitive; `example.com.` names the same host). Returns nil for a value
     /// that cannot be a host name: empty, or holding characters a DNS name or an IP literal
     /// never has (`/`, `\`, spaces, control characters, `..`).
+    /// The entry for a normalized host: its exact name, else the longest wildcard, found by
+    /// walking the host's parent domains (`wildcards` is keyed by the part after `*.`). A
+    /// wildcard never answers for its own apex: `*.example.com` is not `example.com`.
+    public static func lookup<Entry>(_ host: String, exact: [String: Entry], wildcards: [String: Entry]) -> Entry? {
+        if let entry = exact[host] { return entry }
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if let entry = wildcards[String(rest)] { return entry }
+        }
+        return nil
+    }
+
     public static func normalize(_ raw: String) -> String? {
         var host = Substring(raw)
         if host.hasPrefix("[") {
