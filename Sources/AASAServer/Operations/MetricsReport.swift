@@ -2,17 +2,17 @@
 import Foundation
 import Prometheus
 
-/// /metrics in the Prometheus text exposition format, rendered by swift-prometheus from a
-/// snapshot taken at scrape time: the serving path only ever adds to plain per-loop totals.
+/// /metrics in the Prometheus text exposition format, from a snapshot taken at scrape time
+/// (the serving path only ever adds to plain per-loop totals): swift-prometheus renders the
+/// fixed families, `PrometheusText` the ones with a series per site.
 enum MetricsReport {
     static func render(_ state: ServerState) -> String {
         let registry = PrometheusCollectorRegistry()
+        var perSite = PrometheusText()
         let totals = LoopStatistics.sum(state.statistics)
+        perSite.family("aasa_requests_total", type: "counter", help: "Requests answered, by site, path and status.")
         for (key, count) in totals.requests.sorted(by: { ($0.key.site, $0.key.path, $0.key.status) < ($1.key.site, $1.key.path, $1.key.status) }) {
-            registry.makeCounter(
-                name: "aasa_requests_total", labels: [("site", key.site), ("path", key.path), ("status", String(key.status))],
-                help: "Requests answered, by site, path and status."
-            ).increment(by: Int64(count))
+            perSite.sample("aasa_requests_total", [("site", key.site), ("path", key.path), ("status", String(key.status))], Double(count))
         }
         registry.makeCounter(name: "aasa_response_body_bytes_total", help: "Body bytes sent.").increment(by: Int64(totals.bodyBytes))
         registry.makeCounter(name: "aasa_responses_encoded_total", labels: [("encoding", "gzip")], help: "200 responses with a body, by content encoding.")
@@ -33,24 +33,21 @@ enum MetricsReport {
         registry.makeGauge(name: "aasa_last_reload_success_timestamp_seconds", help: "When the last reload succeeded (or the server started).")
             .set(Double(reloads.lastSuccess))
         let now = Double(time(nil))
-        for check in reloads.checks {
-            let labels = [("site", SiteFiles.site(of: check.path)), ("file", check.kind.rawValue)]
-            registry.makeGauge(name: "aasa_site_file_valid", labels: labels, help: "1 when the site's file on disk is valid, 0 when not (the last good copy serves).")
-                .set(Double(check.isValid ? 1 : 0))
-            registry.makeGauge(name: "aasa_site_file_bytes", labels: labels, help: "Size of the site's file on disk.").set(Double(check.byteCount))
-            registry.makeGauge(name: "aasa_site_file_age_seconds", labels: labels, help: "Seconds since the site's file was modified.")
-                .set(max(0, now - Double(check.modified)))
-        }
+        let files = reloads.checks.map { check in (check, [("site", SiteFiles.site(of: check.path)), ("file", check.kind.rawValue)]) }
+        perSite.family("aasa_site_file_valid", type: "gauge", help: "1 when the site's file on disk is valid, 0 when not (the last good copy serves).")
+        for (check, labels) in files { perSite.sample("aasa_site_file_valid", labels, check.isValid ? 1 : 0) }
+        perSite.family("aasa_site_file_bytes", type: "gauge", help: "Size of the site's file on disk.")
+        for (check, labels) in files { perSite.sample("aasa_site_file_bytes", labels, Double(check.byteCount)) }
+        perSite.family("aasa_site_file_age_seconds", type: "gauge", help: "Seconds since the site's file was modified.")
+        for (check, labels) in files { perSite.sample("aasa_site_file_age_seconds", labels, max(0, now - Double(check.modified))) }
+        perSite.family("aasa_certificate_expiry_timestamp_seconds", type: "gauge", help: "When each certificate expires.")
         for certificate in state.certificates?.current.certificates ?? [] {
-            registry.makeGauge(
-                name: "aasa_certificate_expiry_timestamp_seconds",
-                labels: [("certificate", (certificate.folder as NSString).lastPathComponent), ("names", certificate.names.joined(separator: ","))],
-                help: "When each certificate expires."
-            ).set(Double(certificate.notAfter))
+            let labels = [("certificate", (certificate.folder as NSString).lastPathComponent), ("names", certificate.names.joined(separator: ","))]
+            perSite.sample("aasa_certificate_expiry_timestamp_seconds", labels, Double(certificate.notAfter))
         }
         registry.makeGauge(name: "aasa_process_resident_memory_bytes", help: "Resident memory of the process.").set(Double(residentMemory()))
         registry.makeGauge(name: "aasa_process_start_time_seconds", help: "When the process started.").set(Double(state.started))
-        return registry.emitToString()
+        return registry.emitToString() + perSite.text
     }
 
     /// From /proc/self/statm (proc(5)): resident pages times the page size.
