@@ -21,9 +21,9 @@ test:
 	$(SWIFT) test --skip-build
 
 # Serves the example sites in Config/ on http://127.0.0.1:8080 and https://127.0.0.1:8443
-# (settings: Config/aasa-server.json; local certificates from `make certs`).
+# (settings: Config/aasa-server.json plus --https; local certificates from `make certs`).
 run: release certs
-	$(BIN_RELEASE) serve
+	$(BIN_RELEASE) serve --https 127.0.0.1:8443
 
 # A local development CA and certificates for the example sites (keys stay out of git).
 certs:

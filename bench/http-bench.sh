@@ -102,7 +102,7 @@ rate() { # scheme, port, extra wrk args...
 }
 
 printf '%-14s %14s %14s %8s\n' scenario nginx aasa-server ratio
-for scenario in keep-alive gzip close tls-keep-alive tls-close; do
+for scenario in ${SCENARIOS:-keep-alive gzip close tls-keep-alive tls-close}; do
   scheme=http; nginx_port=$NGINX_PORT; aasa_port=$AASA_PORT
   case $scenario in
     keep-alive) args=() ;;

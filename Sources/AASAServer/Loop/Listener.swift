@@ -3,11 +3,13 @@
 /// Listening sockets. Every loop has its own, bound to the same address with SO_REUSEPORT,
 /// so the kernel spreads new connections across loops (lwan, h2o).
 public enum Listener {
-    public static func open(_ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10) throws(SystemError) -> Int32 {
+    /// - Parameter reusePort: SO_REUSEPORT, for the loops' shared listeners; the admin
+    ///   listener has one socket, and must fail if another process holds its port.
+    public static func open(_ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10, reusePort: Bool = true) throws(SystemError) -> Int32 {
         let fd = try Posix.socket(domain: address.family == .ipv4 ? AF_INET : AF_INET6, type: Int32(SOCK_STREAM.rawValue))
         do {
             try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
-            try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEPORT, value: 1)
+            if reusePort { try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEPORT, value: 1) }
             if address.family == .ipv6 { try Posix.setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1) }
             // Responses are written whole, so Nagle's algorithm would only add latency;
             // accepted sockets inherit the option, which saves a call per connection.

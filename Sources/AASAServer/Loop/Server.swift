@@ -36,7 +36,16 @@ public final class Server {
         let count = state.statistics.count
         let plain = try configuration.http.map { address throws(SystemError) in try Listener.openGroup(address, count: count) }
         let secure = try configuration.https.map { address throws(SystemError) in try Listener.openGroup(address, count: count) }
-        let admin = try configuration.admin.map { address throws(SystemError) in try Listener.open(address, deferAcceptSeconds: 0) }
+        // The admin listener is auxiliary: if its address is taken (another instance on the
+        // default port), serving goes on without it and the error is logged.
+        var admin: Int32?
+        if let address = configuration.admin {
+            do {
+                admin = try Listener.open(address, deferAcceptSeconds: 0, reusePort: false)
+            } catch {
+                logger.error("admin listener unavailable on \(address): \(error); serving without it")
+            }
+        }
         let settings = LoopSettings(
             timeouts: configuration.timeouts, limits: configuration.limits, logFormat: configuration.logFormat,
             accessLog: configuration.accessLog)
