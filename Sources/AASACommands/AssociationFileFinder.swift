@@ -21,7 +21,7 @@ enum AssociationFileFinder {
             return .failure(Problem(reason: "no such file or directory"))
         }
         guard isDirectory.boolValue else {
-            return .success([Found(path: path, kind: FileCheck.kind(ofFileNamed: url.lastPathComponent))])
+            return .success([Found(path: path, kind: FileCheck.kind(ofFileAt: path))])
         }
         if SiteDirectory.isSiteFolder(url) { return .success(filesOfSite(url, shownAs: path)) }
         do {

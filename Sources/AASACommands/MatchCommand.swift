@@ -30,6 +30,9 @@ struct MatchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per URL.")
     var json = false
 
+    @Flag(help: "With --sites: test the site's assetlinks.json (Android) instead of its apple-app-site-association.")
+    var android = false
+
     @Argument(help: "The URLs to test.")
     var urls: [String] = []
 
@@ -45,15 +48,29 @@ struct MatchCommand: ParsableCommand {
             StandardStreams.writeError("\(path): error: cannot read the file\n")
             throw CommandFailure.unreadable
         }
-        let report = AssociationFileValidator.validate([UInt8](data))
-        StandardStreams.writeError(DiagnosticLines.render(report.diagnostics, path: path))
-        // Decide as Apple would even for a file with warnings or errors; refuse only what
-        // cannot be read as an association file at all.
-        guard let associationFile = report.file else {
-            StandardStreams.writeError("\(path): error: not an association file Apple could read; nothing to match\n")
-            throw CommandFailure.unreadable
+        let bytes = [UInt8](data)
+        let decider: (MatchURL) -> [MatchDecision]
+        if FileCheck.kind(ofFileAt: path, bytes: bytes) == .android {
+            let report = AssetLinksValidator.validate(bytes)
+            StandardStreams.writeError(DiagnosticLines.render(report.diagnostics, path: path))
+            guard let file = report.file else {
+                StandardStreams.writeError("\(path): error: not a statement list Android could read; nothing to match\n")
+                throw CommandFailure.unreadable
+            }
+            let matcher = AssetLinksMatcher(file: file)
+            decider = { url in app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
+        } else {
+            let report = AssociationFileValidator.validate(bytes)
+            StandardStreams.writeError(DiagnosticLines.render(report.diagnostics, path: path))
+            // Decide as Apple would even for a file with warnings or errors; refuse only what
+            // cannot be read as an association file at all.
+            guard let associationFile = report.file else {
+                StandardStreams.writeError("\(path): error: not an association file Apple could read; nothing to match\n")
+                throw CommandFailure.unreadable
+            }
+            let matcher = AssociationMatcher(file: associationFile)
+            decider = { url in app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
         }
-        let matcher = AssociationMatcher(file: associationFile)
         var allOpened = true
         for text in urls {
             let url: MatchURL
@@ -63,7 +80,7 @@ struct MatchCommand: ParsableCommand {
                 StandardStreams.writeError("error: \(error.description)\n")
                 throw CommandFailure.unreadable
             }
-            let decisions = app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
+            let decisions = decider(url)
             if !decisions.contains(where: { $0.outcome == .match }) { allOpened = false }
             StandardStreams.write(json ? MatchOutput.json(url: text, domain: domain, decisions) : MatchOutput.text(url: text, decisions))
         }
@@ -81,6 +98,6 @@ struct MatchCommand: ParsableCommand {
             StandardStreams.writeError("\(sites!): error: no site folder serves \(domain!) (no exact folder, no matching *.domain folder)\n")
             throw CommandFailure.unreadable
         }
-        return site.folder.appendingPathComponent(SiteDirectory.appleFileName).path
+        return site.folder.appendingPathComponent(android ? SiteDirectory.androidFileName : SiteDirectory.appleFileName).path
     }
 }

@@ -29,6 +29,17 @@ public struct FileCheck: Sendable {
         name == Kind.android.rawValue ? .android : .apple
     }
 
+    /// The kind of a file given by path: by its name, else by its content (Android's is a
+    /// JSON array, Apple's an object).
+    public static func kind(ofFileAt path: String, bytes: [UInt8]? = nil) -> Kind {
+        if (path as NSString).lastPathComponent == Kind.android.rawValue { return .android }
+        let content = bytes ?? FileHandle(forReadingAtPath: path).map { handle in
+            defer { try? handle.close() }
+            return [UInt8]((try? handle.read(upToCount: 256)) ?? Data())
+        } ?? []
+        return content.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[") ? .android : .apple
+    }
+
     public init(path: String, kind: Kind) {
         self.path = path
         self.kind = kind
@@ -63,16 +74,9 @@ public struct FileCheck: Sendable {
             diagnostics = report.diagnostics
             bytes = report.file == nil ? nil : content
         case .android:
-            // Until the Digital Asset Links validator lands, assetlinks.json is held to strict
-            // JSON and the same size limit.
-            var found = JSONDocument.parse(content).diagnostics
-            if content.count > AssociationFileValidator.maximumSize {
-                found.insert(
-                    Diagnostic(.fileTooLarge, "the file is \(content.count) bytes; keep association files under 128 KiB (131072 bytes)", at: .start, pointer: ""),
-                    at: 0)
-            }
-            diagnostics = found
-            bytes = found.hasErrors ? nil : content
+            let report = AssetLinksValidator.validate(content)
+            diagnostics = report.diagnostics
+            bytes = report.file == nil ? nil : content
         }
     }
 }

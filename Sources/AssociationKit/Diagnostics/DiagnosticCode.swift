@@ -3,7 +3,7 @@
 ///
 /// JSON0xx: the JSON itself (RFC 8259). AASA0xx: the file as a whole. AASA1xx: structure of
 /// `applinks` and the services. AASA2xx: application identifiers. AASA3xx: components and
-/// patterns. AASA4xx: substitution variables.
+/// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json.
 public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case jsonSyntax = "JSON001"
     case jsonComment = "JSON002"
@@ -63,6 +63,25 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case variableShadowsPredefined = "AASA406"
     case unusedVariable = "AASA407"
 
+    case assetLinksNotArray = "ADL001"
+    case malformedRelation = "ADL002"
+    case missingRelation = "ADL003"
+    case unknownRelation = "ADL004"
+    case missingTarget = "ADL005"
+    case unknownNamespace = "ADL006"
+    case invalidPackageName = "ADL007"
+    case missingFingerprints = "ADL008"
+    case lowercaseFingerprint = "ADL009"
+    case sha1Fingerprint = "ADL010"
+    case malformedFingerprint = "ADL011"
+    case duplicateFingerprint = "ADL012"
+    case invalidWebSite = "ADL013"
+    case invalidInclude = "ADL014"
+    case malformedDynamicRules = "ADL015"
+    case unknownAssetLinksKey = "ADL016"
+    case assetLinksWrongType = "ADL017"
+    case noAppLinkStatement = "ADL018"
+
     /// The severity the code is reported with.
     public var severity: Severity {
         switch self {
@@ -72,9 +91,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .appInSeveralDetails, .unreachableComponent, .unreachableExclusion,
             .exclusionMatchesAbsentItem, .unencodedPattern, .encodedPatternDecoded,
             .separatorInPathPattern, .componentMatchesEverything, .malformedNotPrefix,
-            .patternStartsWithSeparator, .emptyVariable, .variableShadowsPredefined, .unusedVariable:
+            .patternStartsWithSeparator, .emptyVariable, .variableShadowsPredefined, .unusedVariable,
+            .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey:
             .warning
-        case .modernOnly:
+        case .modernOnly, .noAppLinkStatement:
             .info
         default:
             .error
@@ -136,6 +156,24 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .emptyVariable: "A variable with no values never matches."
         case .variableShadowsPredefined: "A custom variable named like a predefined one."
         case .unusedVariable: "A variable no pattern uses."
+        case .assetLinksNotArray: "assetlinks.json is not a JSON array of statements."
+        case .malformedRelation: "A relation not of the form kind/detail with [a-z0-9_.]+."
+        case .missingRelation: "A statement without a relation list."
+        case .unknownRelation: "A relation close to a predefined one (likely a typo)."
+        case .missingTarget: "A statement with neither target nor include."
+        case .unknownNamespace: "A target namespace other than android_app or web."
+        case .invalidPackageName: "package_name is not an Android application ID."
+        case .missingFingerprints: "An android_app target without sha256_cert_fingerprints."
+        case .lowercaseFingerprint: "A fingerprint in lower-case hex; Android requires upper case."
+        case .sha1Fingerprint: "A SHA-1 fingerprint (20 bytes) where SHA-256 (32) is required."
+        case .malformedFingerprint: "A fingerprint that is not 32 colon-separated hex bytes (base64, no colons …)."
+        case .duplicateFingerprint: "The same fingerprint twice."
+        case .invalidWebSite: "A web target that is not http(s)://host[:port] without a path."
+        case .invalidInclude: "An include that is not an HTTPS URL."
+        case .malformedDynamicRules: "Malformed dynamic_app_link_components: Android discards all dynamic rules."
+        case .unknownAssetLinksKey: "A key Digital Asset Links does not define; it is ignored."
+        case .assetLinksWrongType: "A value of the wrong type in assetlinks.json."
+        case .noAppLinkStatement: "No statement grants handle_all_urls to an app: App Links will not verify."
         }
     }
 }

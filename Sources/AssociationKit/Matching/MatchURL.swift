@@ -12,6 +12,8 @@ public final class MatchURL {
     /// Lower-cased, without port or trailing dot.
     public let host: String
     let path: URLText
+    /// The path as written, for Android's rules (the empty path is `/`).
+    let rawPath: URLText
     let query: URLText
     let fragment: URLText
     let queryItems: [(name: URLText, value: URLText)]
@@ -53,7 +55,9 @@ public final class MatchURL {
             throw InvalidURL(description: "\"\(string)\" has no valid host")
         }
         self.host = host
-        path = URLText(PercentDecoding.encodeForURL(bytes[slash..<end]), isPath: true)
+        let encodedPath = PercentDecoding.encodeForURL(bytes[slash..<end])
+        path = URLText(encodedPath, isPath: true)
+        rawPath = URLText(encodedPath.isEmpty ? [0x2F] : encodedPath)
         let encodedQuery = PercentDecoding.encodeForURL(queryBytes)
         query = URLText(encodedQuery)
         fragment = URLText(PercentDecoding.encodeForURL(fragmentBytes))

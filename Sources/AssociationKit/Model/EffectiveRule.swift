@@ -10,14 +10,19 @@ public struct EffectiveRule: Sendable {
         case items([QueryItemRule])
     }
 
-    public enum Kind: Sendable { case component, legacyPath }
+    public enum Kind: Sendable {
+        case component, legacyPath
+        /// An Android 15 dynamic rule: compared with the path as written (Android documents no
+        /// slash normalization) and without substitution variables.
+        case androidRule
+    }
 
     public var kind: Kind
     /// The index in `components` or `paths`.
     public var index: Int
     /// `nil` means Apple's default `*`.
     public var path: String? {
-        didSet { normalizedPath = path.map(PathNormalization.pattern) }
+        didSet { normalizedPath = kind == .androidRule ? path : path.map(PathNormalization.pattern) }
     }
     /// `path` in the form it is compared in (`PathNormalization.pattern`), computed once.
     public private(set) var normalizedPath: String?
@@ -42,6 +47,21 @@ public struct EffectiveRule: Sendable {
         sourceText = component.sourceText
         origin = component.origin
         normalizedPath = path.map(PathNormalization.pattern)
+    }
+
+    /// An Android dynamic rule: case-sensitive, compared as written (AND-CONF).
+    public init(androidRule rule: DynamicAppLinkRule) {
+        kind = .androidRule
+        index = rule.index
+        path = rule.path
+        query = rule.query.isEmpty ? .any : .items(rule.query)
+        fragment = rule.fragment
+        exclude = rule.exclude
+        caseSensitive = true
+        percentEncoded = true
+        sourceText = rule.sourceText
+        origin = rule.origin
+        normalizedPath = rule.path
     }
 
     /// A query rule as evaluated; an ignored dictionary counts as unset.

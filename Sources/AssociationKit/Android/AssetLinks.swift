@@ -1,0 +1,41 @@
+/// Android's `assetlinks.json` (Digital Asset Links, spec §12): a list of statements.
+public struct AssetLinks: Sendable {
+    public var statements: [AssetLinksStatement] = []
+
+    public init() {}
+
+    public static let handleAllURLs = "delegate_permission/common.handle_all_urls"
+    public static let getLoginCredentials = "delegate_permission/common.get_login_creds"
+}
+
+/// One statement: relations granted to a target, or an include of another statement list.
+public struct AssetLinksStatement: Sendable {
+    public enum Target: Sendable {
+        case androidApp(packageName: String, fingerprints: [String])
+        case web(site: String)
+    }
+
+    public var relations: [String] = []
+    public var target: Target?
+    public var include: String?
+    /// Android 15 `dynamic_app_link_components` under handle_all_urls; nil when absent.
+    public var dynamicRules: [DynamicAppLinkRule]?
+    public var index: Int
+    public var origin: Origin
+
+    public init(index: Int, origin: Origin) {
+        self.index = index
+        self.origin = origin
+    }
+}
+
+/// One Android 15 dynamic rule: `/`, `?` (item name → pattern), `#`, `exclude`.
+public struct DynamicAppLinkRule: Sendable {
+    public var index: Int
+    public var path: String?
+    public var query: [QueryItemRule] = []
+    public var fragment: String?
+    public var exclude = false
+    public var sourceText: String
+    public var origin: Origin
+}

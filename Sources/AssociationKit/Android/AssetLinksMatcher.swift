@@ -1,0 +1,62 @@
+/// Decides a URL for an Android package by App Links rules (AND-CONF): a statement granting
+/// `handle_all_urls` to the package opens the whole site, unless it carries Android 15
+/// dynamic rules, which are tried in order (first match wins, `exclude` keeps the URL on the
+/// web, no match means not opened). It reuses the Apple matcher's pattern engine, where the
+/// semantics agree (`*`, `?`, `?*`, whole-part anchoring, query items by name in any order,
+/// unlisted items ignored) and differs where Android does: no slash normalization of the
+/// path, no substitution variables, no case or encoding options.
+public struct AssetLinksMatcher: Sendable {
+    struct Entry: Sendable {
+        var statementIndex: Int
+        var packageName: String
+        /// Nil: the statement opens every URL of the site.
+        var rules: [CompiledRule]?
+    }
+
+    public let packages: [String]
+    let entries: [Entry]
+
+    public init(file: AssetLinks) {
+        var packages: [String] = []
+        var entries: [Entry] = []
+        for statement in file.statements where statement.relations.contains(AssetLinks.handleAllURLs) {
+            guard case .androidApp(let packageName, _)? = statement.target, !packageName.isEmpty else { continue }
+            if !packages.contains(packageName) { packages.append(packageName) }
+            let rules = statement.dynamicRules.map { rules in
+                rules.map { CompiledRule(EffectiveRule(androidRule: $0), detailsIndex: statement.index, variables: [:]) }
+            }
+            entries.append(Entry(statementIndex: statement.index, packageName: packageName, rules: rules))
+        }
+        self.packages = packages
+        self.entries = entries
+    }
+
+    public func decide(_ url: MatchURL, package: String, domain: String? = nil) -> MatchDecision {
+        if let domain, !domain.isEmpty, url.host != (HostName.normalize(domain) ?? domain.lowercased()) {
+            return noMatch(package, "the URL's host \(url.host) is not the file's domain \(domain.lowercased())")
+        }
+        let statements = entries.filter { $0.packageName == package }
+        guard !statements.isEmpty else { return noMatch(package, "no statement grants \(AssetLinks.handleAllURLs) to \(package)") }
+        for entry in statements {
+            guard let rules = entry.rules else {
+                return MatchDecision(
+                    appID: package, outcome: .match, detailsIndex: entry.statementIndex, ruleIndex: nil, ruleKind: nil, rule: nil,
+                    reason: "statements[\(entry.statementIndex)] grants \(AssetLinks.handleAllURLs) with no dynamic rules: every URL of the site")
+            }
+            if let rule = rules.first(where: { $0.matches(url) }) {
+                var decision = rule.decision
+                decision.appID = package
+                return decision
+            }
+        }
+        return noMatch(package, "no dynamic rule of the statements for this package matches the URL")
+    }
+
+    public func decideAll(_ url: MatchURL, domain: String? = nil) -> [MatchDecision] {
+        packages.map { decide(url, package: $0, domain: domain) }
+    }
+
+    func noMatch(_ package: String, _ reason: String) -> MatchDecision {
+        MatchDecision(appID: package, outcome: .noMatch, detailsIndex: nil, ruleIndex: nil, ruleKind: nil, rule: nil, reason: reason)
+    }
+}

@@ -1,0 +1,120 @@
+/// Reads and checks an `assetlinks.json` (spec §12): statements, relations, android_app and
+/// web targets, includes and Android 15 dynamic rules, each finding with an `ADL…` code.
+public struct AssetLinksValidator {
+    let bytes: [UInt8]
+    var diagnostics: [Diagnostic] = []
+
+    public struct Report: Sendable {
+        public var file: AssetLinks?
+        public var diagnostics: [Diagnostic]
+        public var isValid: Bool { file != nil && !diagnostics.hasErrors }
+    }
+
+    public static func validate(_ bytes: [UInt8]) -> Report {
+        var validator = AssetLinksValidator(bytes: bytes)
+        if bytes.count > AssociationFileValidator.maximumSize {
+            validator.diagnostics.append(
+                Diagnostic(.fileTooLarge, "the file is \(bytes.count) bytes; keep association files under 128 KiB (131072 bytes)", at: .start, pointer: ""))
+        }
+        let document = JSONDocument.parse(bytes)
+        validator.diagnostics += document.diagnostics
+        guard let root = document.root else { return Report(file: nil, diagnostics: validator.diagnostics.sortedByLocation()) }
+        let file = validator.read(root)
+        return Report(file: file, diagnostics: validator.diagnostics.resolvingPointers(in: root).sortedByLocation())
+    }
+
+    mutating func read(_ root: JSONValue) -> AssetLinks? {
+        guard let elements = root.arrayValue else {
+            report(.assetLinksNotArray, "assetlinks.json must be a JSON array of statements, found \(root.typeName)", at: root)
+            return nil
+        }
+        var file = AssetLinks()
+        for (index, element) in elements.enumerated() {
+            if let statement = readStatement(element, index: index) { file.statements.append(statement) }
+        }
+        let grantsApp = file.statements.contains { statement in
+            if case .androidApp? = statement.target { return statement.relations.contains(AssetLinks.handleAllURLs) }
+            return false
+        }
+        if !grantsApp && !file.statements.contains(where: { $0.include != nil }) {
+            report(.noAppLinkStatement, "no statement grants \(AssetLinks.handleAllURLs) to an android_app target, so Android App Links will not verify for this site", at: root)
+        }
+        return file
+    }
+
+    mutating func readStatement(_ value: JSONValue, index: Int) -> AssetLinksStatement? {
+        guard let members = value.members else {
+            report(.assetLinksWrongType, "a statement must be an object, found \(value.typeName)", at: value)
+            return nil
+        }
+        var statement = AssetLinksStatement(index: index, origin: Origin(value))
+        for member in members {
+            switch member.key {
+            case "relation": statement.relations = readRelations(member.value)
+            case "target": statement.target = readTarget(member.value)
+            case "include": statement.include = readInclude(member.value)
+            case "relation_extensions": statement.dynamicRules = readExtensions(member.value)
+            default: reportUnknown(member, known: ["relation", "target", "include", "relation_extensions"])
+            }
+        }
+        if statement.include == nil {
+            if value["relation"] == nil { report(.missingRelation, "a statement needs \"relation\": [\"\(AssetLinks.handleAllURLs)\"]", at: value) }
+            if value["target"] == nil { report(.missingTarget, "a statement needs a \"target\" (or is an {\"include\": \"https://…\"})", at: value) }
+        }
+        return statement
+    }
+
+    /// `kind/detail`, both `[a-z0-9_.]+` (G-SPEC).
+    mutating func readRelations(_ value: JSONValue) -> [String] {
+        guard let elements = value.arrayValue else {
+            report(.assetLinksWrongType, "relation must be an array of strings, found \(value.typeName)", at: value)
+            return []
+        }
+        if elements.isEmpty { report(.missingRelation, "the relation list is empty, so the statement grants nothing", at: value) }
+        var relations: [String] = []
+        for element in elements {
+            guard let relation = element.stringValue else {
+                report(.assetLinksWrongType, "each relation must be a string, found \(element.typeName)", at: element)
+                continue
+            }
+            let parts = relation.split(separator: "/", omittingEmptySubsequences: false)
+            let wellFormed = parts.count == 2 && parts.allSatisfy { part in
+                !part.isEmpty && part.utf8.allSatisfy { ("a"..."z").contains(Unicode.Scalar($0)) || ("0"..."9").contains(Unicode.Scalar($0)) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+            }
+            if !wellFormed {
+                report(.malformedRelation, "\"\(relation)\" is not kind/detail in lower-case letters, digits, _ and . (for App Links: \(AssetLinks.handleAllURLs))", at: element)
+            } else if ![AssetLinks.handleAllURLs, AssetLinks.getLoginCredentials].contains(relation),
+                let suggestion = Spelling.closest(to: relation, among: [AssetLinks.handleAllURLs, AssetLinks.getLoginCredentials])
+            {
+                report(.unknownRelation, "\"\(relation)\" is not a predefined relation; did you mean \"\(suggestion)\"?", at: element)
+            }
+            relations.append(relation)
+        }
+        return relations
+    }
+
+    mutating func readInclude(_ value: JSONValue) -> String? {
+        guard let include = value.stringValue else {
+            report(.assetLinksWrongType, "include must be a URL string, found \(value.typeName)", at: value)
+            return nil
+        }
+        if !include.hasPrefix("https://") || include.utf8.count <= 8 {
+            report(.invalidInclude, "include must be an https:// URL of another statement list (only HTTPS is followed, never a redirect)", at: value)
+        }
+        return include
+    }
+
+    func sourceText(of value: JSONValue) -> String {
+        String(decoding: bytes[value.range.clamped(to: 0..<bytes.count)], as: UTF8.self)
+    }
+
+    mutating func report(_ code: DiagnosticCode, _ message: String, at value: JSONValue) {
+        diagnostics.append(Diagnostic(code, message, at: value))
+    }
+
+    mutating func reportUnknown(_ member: JSONMember, known: [String]) {
+        var message = "unknown key \"\(member.key)\"; Android ignores it"
+        if let suggestion = Spelling.closest(to: member.key, among: known) { message += ". Did you mean \"\(suggestion)\"?" }
+        diagnostics.append(Diagnostic(.unknownAssetLinksKey, message, at: member.keyLocation, valueAt: member.value.range.lowerBound))
+    }
+}
