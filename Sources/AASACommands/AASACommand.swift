@@ -7,7 +7,7 @@ public struct AASACommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "aasa-server",
         abstract: "Serve, validate and test apple-app-site-association and assetlinks.json files.",
-        subcommands: [ServeCommand.self, ValidateCommand.self, MatchCommand.self])
+        subcommands: [ServeCommand.self, ValidateCommand.self, MatchCommand.self, ProbeCommand.self])
 
     public init() {}
 

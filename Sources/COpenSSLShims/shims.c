@@ -26,6 +26,8 @@ void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate) { return
 
 int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates) { return sk_X509_num(certificates); }
 
+long COpenSSLShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
+
 const uint64_t COpenSSLShims_SSL_OP_NO_RENEGOTIATION = SSL_OP_NO_RENEGOTIATION;
 const uint64_t COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE = SSL_OP_CIPHER_SERVER_PREFERENCE;
 const uint64_t COpenSSLShims_SSL_OP_NO_COMPRESSION = SSL_OP_NO_COMPRESSION;

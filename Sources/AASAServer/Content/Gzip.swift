@@ -30,4 +30,32 @@ enum Gzip {
         output.removeSubrange(Int(stream.total_out)...)
         return output
     }
+
+    /// Inflates a gzip body (what the probe receives), refusing more than `limit` bytes.
+    static func decompress(_ input: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        let initialized = inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard initialized == Z_OK else { throw Failure(code: initialized) }
+        defer { inflateEnd(&stream) }
+        var input = input
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var result: Int32 = Z_OK
+        input.withUnsafeMutableBufferPointer { source in
+            stream.next_in = source.baseAddress
+            stream.avail_in = UInt32(source.count)
+            while result == Z_OK && output.count <= limit {
+                let produced = chunk.withUnsafeMutableBufferPointer { destination -> Int in
+                    stream.next_out = destination.baseAddress
+                    stream.avail_out = UInt32(destination.count)
+                    result = inflate(&stream, Z_NO_FLUSH)
+                    return destination.count - Int(stream.avail_out)
+                }
+                output += chunk[..<produced]
+                if produced == 0 && result == Z_OK { result = Z_BUF_ERROR }
+            }
+        }
+        guard result == Z_STREAM_END else { throw Failure(code: result) }
+        return output
+    }
 }

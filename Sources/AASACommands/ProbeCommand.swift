@@ -1,0 +1,92 @@
+@preconcurrency import Glibc
+import AASAServer
+import ArgumentParser
+import Foundation
+
+/// `aasa-server probe [--cacert FILE] [--connect-to HOST:PORT] [--cdn] [--json] URL-or-DOMAIN...`
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Check a live deployment as Apple's CDN and Android's verifier fetch it.",
+        discussion: """
+            For each domain: TCP and TLS, the certificate for the name, then \
+            /.well-known/apple-app-site-association, /apple-app-site-association and \
+            /.well-known/assetlinks.json over HTTPS: status 200 with no redirect, content type, \
+            size, validity, both Apple paths alike, and an unusual User-Agent answered the same. \
+            Exit 0 when nothing fails, 1 when something does, 2 for a usage error.
+            """)
+
+    @Option(help: "Trust this CA certificate (PEM) instead of the system store.")
+    var cacert: String?
+
+    @Option(name: .customLong("connect-to"), help: "Dial HOST:PORT while sending the domain as SNI and Host (a staging host before DNS).")
+    var connectTo: String?
+
+    @Flag(help: "Also fetch Apple's CDN copy and compare it with the origin's.")
+    var cdn = false
+
+    @Option(help: "Seconds allowed for each step (connect, handshake, response).")
+    var timeout: Double = 5
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @Argument(help: "Domains or https:// URLs.")
+    var targets: [String] = []
+
+    func validate() throws {
+        if targets.isEmpty { throw ValidationError("give at least one domain or URL") }
+        if let connectTo, Self.parseHostPort(connectTo) == nil { throw ValidationError("--connect-to takes HOST:PORT") }
+        if timeout <= 0 || timeout > 120 { throw ValidationError("--timeout must be between 0 and 120 seconds") }
+    }
+
+    func run() throws {
+        // OpenSSL writes through the socket; a server that closes early must not kill us.
+        signal(SIGPIPE, SIG_IGN)
+        let prober = Prober(
+            client: ProbeClient(caFile: cacert, timeout: timeout), connectTo: connectTo.flatMap(Self.parseHostPort), checkCDN: cdn)
+        let reports = targets.map(prober.probe)
+        StandardStreams.write(json ? Self.json(reports) : Self.text(reports))
+        if reports.contains(where: \.failed) { throw CommandFailure.invalid }
+    }
+
+    static func parseHostPort(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    static func text(_ reports: [ProbeReport]) -> String {
+        var out = ""
+        for report in reports {
+            out += "\(report.domain)\n"
+            for item in report.items {
+                let lines = item.detail.split(separator: "\n", omittingEmptySubsequences: false)
+                out += "  \(item.outcome.rawValue.padding(to: 5)) \(item.name): \(lines.first ?? "")\n"
+                for line in lines.dropFirst() where !line.isEmpty { out += "        \(line)\n" }
+            }
+            let failures = report.items.filter { $0.outcome == .fail }.count
+            let warnings = report.items.filter { $0.outcome == .warn }.count
+            out += "  \(failures == 0 ? "ready" : "NOT READY"): \(failures) failed, \(warnings) warnings\n"
+        }
+        return out
+    }
+
+    static func json(_ reports: [ProbeReport]) -> String {
+        struct Item: Encodable { var name, outcome, detail: String }
+        struct Domain: Encodable {
+            var domain: String
+            var passed: Bool
+            var items: [Item]
+        }
+        struct Document: Encodable {
+            var passed: Bool
+            var domains: [Domain]
+        }
+        let domains = reports.map { report in
+            Domain(domain: report.domain, passed: !report.failed, items: report.items.map { Item(name: $0.name, outcome: $0.outcome.rawValue, detail: $0.detail) })
+        }
+        return JSONOutput.encode(Document(passed: !reports.contains(where: \.failed), domains: domains)) + "\n"
+    }
+}

@@ -1,0 +1,155 @@
+@preconcurrency import Glibc
+import Foundation
+import AssociationKit
+
+/// Checks a live deployment the way Apple's CDN and Android's verifier fetch it (spec §10,
+/// §12.2): TCP and TLS, the certificate for the name, each file's status (a redirect is a
+/// failure), content type, size, validity, both Apple paths alike, an unusual User-Agent
+/// answered the same, and optionally Apple's CDN copy.
+public struct Prober: Sendable {
+    public let client: ProbeClient
+    /// Dial here instead of the domain (staging hosts not yet in DNS).
+    public let connectTo: (String, Int)?
+    public let checkCDN: Bool
+
+    static let userAgent = "aasa-server-probe/1"
+    static let unusualUserAgent = "AASA-Bot/1.0.0 (aasa-server probe)"
+    static let cdnHost = "app-site-association.cdn-apple.com"
+
+    public init(client: ProbeClient, connectTo: (String, Int)?, checkCDN: Bool) {
+        self.client = client
+        self.connectTo = connectTo
+        self.checkCDN = checkCDN
+    }
+
+    /// `target` is a domain or a URL; its host and port are probed.
+    public func probe(_ target: String) -> ProbeReport {
+        var host = target
+        var port = 443
+        if let schemeEnd = target.range(of: "://") { host = String(target[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }) }
+        if let colon = host.lastIndex(of: ":"), let number = Int(host[host.index(after: colon)...]) {
+            port = number
+            host = String(host[..<colon])
+        }
+        host = host.lowercased()
+        var report = ProbeReport(domain: host)
+        let address = connectTo ?? (host, port)
+        let apple = fetch(host, port, address, "/.well-known/apple-app-site-association", Self.userAgent)
+        guard case .success(let (connection, wellKnown)) = apple else {
+            if case .failure(let failure) = apple { recordConnectionFailure(failure, address: address, into: &report) }
+            return report
+        }
+        report.add("tcp", .pass, "connected to \(address.0):\(address.1)")
+        report.add("tls", .pass, "\(connection.protocolVersion)" + (connection.alpn.map { ", ALPN \($0)" } ?? ""))
+        checkCertificate(connection, host: host, into: &report)
+        let validBody = checkFile("apple-app-site-association", wellKnown, kind: .apple, into: &report)
+
+        switch fetch(host, port, address, "/apple-app-site-association", Self.userAgent) {
+        case .success(let (_, root)):
+            if root.status == 200 && root.body == wellKnown.body {
+                report.add("root path", .pass, "/apple-app-site-association serves the same bytes")
+            } else if (300..<400).contains(root.status) {
+                report.add("root path", .fail, "/apple-app-site-association redirects (\(root.status)) to \(root.header("location") ?? "?"); Apple never follows redirects")
+            } else if root.status == 200 {
+                report.add("root path", .fail, "/apple-app-site-association serves different bytes than /.well-known/apple-app-site-association")
+            } else {
+                report.add("root path", .warn, "/apple-app-site-association answers \(root.status) (only old clients read it)")
+            }
+        case .failure(let failure):
+            report.add("root path", .warn, failure.message)
+        }
+
+        switch fetch(host, port, address, "/.well-known/apple-app-site-association", Self.unusualUserAgent) {
+        case .success(let (_, other)):
+            let same = other.status == wellKnown.status && other.body == wellKnown.body
+            report.add("user agent", same ? .pass : .fail, same ? "\"\(Self.unusualUserAgent)\" gets the same answer" : "\"\(Self.unusualUserAgent)\" gets \(other.status) and other bytes; Apple's CDN fetches with its own agent (TN3155)")
+        case .failure(let failure):
+            report.add("user agent", .fail, "\"\(Self.unusualUserAgent)\": \(failure.message)")
+        }
+
+        switch fetch(host, port, address, "/.well-known/assetlinks.json", Self.userAgent) {
+        case .success(let (_, android)):
+            if android.status == 404 {
+                report.add("assetlinks.json", .warn, "/.well-known/assetlinks.json is 404 (fine if there is no Android app)")
+            } else {
+                _ = checkFile("assetlinks.json", android, kind: .android, into: &report)
+            }
+        case .failure(let failure):
+            report.add("assetlinks.json", .fail, failure.message)
+        }
+
+        if checkCDN {
+            let cdnAddress = connectTo ?? (Self.cdnHost, 443)
+            switch fetch(Self.cdnHost, 443, cdnAddress, "/a/v1/\(host)", Self.userAgent) {
+            case .success(let (_, cdn)):
+                if cdn.status != 200 {
+                    report.add("apple cdn", .fail, "Apple's CDN answers \(cdn.status)" + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? ""))
+                } else if let validBody, cdn.body == validBody {
+                    report.add("apple cdn", .pass, "Apple's CDN copy equals the origin's")
+                } else {
+                    report.add("apple cdn", .warn, "Apple's CDN copy differs from the origin's (it refreshes within about 24 h; devices check about weekly)")
+                }
+            case .failure(let failure):
+                report.add("apple cdn", .fail, "cannot reach Apple's CDN: \(failure.message)")
+            }
+        }
+        return report
+    }
+
+    private func fetch(_ host: String, _ port: Int, _ address: (String, Int), _ path: String, _ agent: String) -> Result<(ProbeClient.Connection, ProbeResponse), ProbeFailure> {
+        client.fetch(host: host, port: port, address: address, path: path, userAgent: agent)
+    }
+
+    private func recordConnectionFailure(_ failure: ProbeFailure, address: (String, Int), into report: inout ProbeReport) {
+        switch failure.stage {
+        case .resolve, .tcp:
+            report.add("tcp", .fail, failure.message)
+        case .tls:
+            report.add("tcp", .pass, "connected to \(address.0):\(address.1)")
+            report.add("tls", .fail, failure.message)
+        case .http:
+            report.add("tcp", .pass, "connected to \(address.0):\(address.1)")
+            report.add("tls", .pass, "handshake completed")
+            report.add("apple-app-site-association", .fail, failure.message)
+        }
+    }
+
+    private func checkCertificate(_ connection: ProbeClient.Connection, host: String, into report: inout ProbeReport) {
+        let days = (connection.certificateNotAfter - Int(time(nil))) / 86_400
+        if let error = connection.verifyError {
+            report.add("certificate", .fail, "not trusted for \(host): \(error) (names: \(connection.certificateNames.joined(separator: ", ")))")
+        } else if days < 14 {
+            report.add("certificate", .warn, "valid for \(host), but expires in \(days) days")
+        } else {
+            report.add("certificate", .pass, "valid for \(host) and trusted; expires in \(days) days")
+        }
+    }
+
+    /// Status, type, size and content of one file; returns its body when it validated.
+    private func checkFile(_ name: String, _ response: ProbeResponse, kind: FileCheck.Kind, into report: inout ProbeReport) -> [UInt8]? {
+        guard response.status == 200 else {
+            if (300..<400).contains(response.status) {
+                report.add(name, .fail, "redirects (\(response.status)) to \(response.header("location") ?? "?"); redirects are never followed")
+            } else {
+                report.add(name, .fail, "answers \(response.status), not 200")
+            }
+            return nil
+        }
+        report.add("\(name) status", .pass, "200, no redirect")
+        let type = response.header("content-type") ?? "(none)"
+        let isJSON = type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } == "application/json"
+        report.add("\(name) content type", isJSON ? .pass : .fail, isJSON ? type : "\(type), not application/json")
+        let size = response.body.count
+        let fits = size <= AssociationFileValidator.maximumSize
+        let encoded = response.header("content-encoding").map { ", \(response.wireBytes) sent as \($0)" } ?? ""
+        report.add("\(name) size", fits ? .pass : .fail, fits ? "\(size) bytes\(encoded)" : "\(size) bytes, over 128 KiB (131072); Apple ignores it")
+        let diagnostics = kind == .apple ? AssociationFileValidator.validate(response.body).diagnostics : AssetLinksValidator.validate(response.body).diagnostics
+        let problems = DiagnosticLines.render(diagnostics.filter { $0.code != .fileTooLarge }, path: name)
+        if diagnostics.filter({ $0.code != .fileTooLarge }).hasErrors {
+            report.add("\(name) content", .fail, "invalid:\n" + problems)
+            return nil
+        }
+        report.add("\(name) content", problems.isEmpty ? .pass : .warn, problems.isEmpty ? "valid" : "valid, with warnings:\n" + problems)
+        return response.body
+    }
+}
