@@ -1,0 +1,202 @@
+@preconcurrency import Glibc
+import Foundation
+import Testing
+
+/// `probe` against the project's own server (everything passes) and against nginx set up the
+/// ways real deployments break.
+@Suite("aasa-server probe", .serialized)
+final class ProbeTests {
+    static let apple = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+
+    let folder: TemporaryFolder
+    let certificates: TestCertificates
+    let nginx: Nginx
+    /// Ports of the broken setups.
+    let ports: [String: Int]
+
+    init() throws {
+        folder = try TemporaryFolder()
+        certificates = try TestCertificates(in: folder)
+        try certificates.issue("example.test", names: ["example.test", "www.example.test"])
+        try certificates.issue("other.test", names: ["other.test"])
+        try certificates.issue("expired.test", names: ["example.test"], days: 0)
+        try folder.write("root/.well-known/apple-app-site-association", Self.apple)
+        try folder.write("root/apple-app-site-association", Self.apple)
+        let padding = String(repeating: " ", count: 200 * 1024)
+        try folder.write("big/.well-known/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
+        var ports: [String: Int] = [:]
+        for name in ["redirect", "plain", "big", "wrongName", "expired"] { ports[name] = try Self.freePort() }
+        self.ports = ports
+        nginx = try Nginx(in: folder, servers: [
+            Nginx.Server(port: ports["redirect"]!, certificate: "example.test", root: "root",
+                         extra: "location = /.well-known/apple-app-site-association { return 301 https://www.example.test/.well-known/apple-app-site-association; }"),
+            Nginx.Server(port: ports["plain"]!, certificate: "example.test", root: "root", extra: "default_type text/plain;"),
+            Nginx.Server(port: ports["big"]!, certificate: "example.test", root: "big", extra: "default_type application/json;"),
+            Nginx.Server(port: ports["wrongName"]!, certificate: "other.test", root: "root", extra: "default_type application/json;"),
+            Nginx.Server(port: ports["expired"]!, certificate: "expired.test", root: "root", extra: "default_type application/json;"),
+        ])
+    }
+
+    deinit {
+        nginx.stop()
+    }
+
+    func probe(_ port: Int, _ extra: [String] = []) throws -> BinaryRunner.Output {
+        try BinaryRunner.run(["probe", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(port)", "--timeout", "3"] + extra + ["example.test"])
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test("our own server passes every item, in text and JSON")
+    func ownServer() throws {
+        let sites = try TemporaryFolder()
+        try sites.write("sites/example.test/apple-app-site-association", Self.apple)
+        try sites.write("sites/example.test/assetlinks.json", #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#)
+        let server = try RunningServer(in: sites.url, ["--sites", "sites", "--certs", certificates.directory.appendingPathComponent("example.test").path, "--https", "127.0.0.1:0", "--http", "off", "--default-certificate", "example.test"])
+        defer { _ = server.stop() }
+        let output = try probe(server.port)
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(!output.stdout.contains(" fail "))
+        #expect(output.stdout.contains("pass  certificate: valid for example.test"))
+        #expect(output.stdout.contains("ready: 0 failed"))
+        let json = try probe(server.port, ["--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["passed"] as? Bool == true)
+    }
+
+    @Test("a 301 is a failure that shows where it points")
+    func redirect() throws {
+        let output = try probe(ports["redirect"]!)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("fail  apple-app-site-association: redirects (301) to https://www.example.test/.well-known/apple-app-site-association"))
+    }
+
+    @Test("text/plain is a content-type failure")
+    func contentType() throws {
+        let output = try probe(ports["plain"]!)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("fail  apple-app-site-association content type: text/plain"))
+    }
+
+    @Test("a 200 KiB file is a size failure")
+    func size() throws {
+        let output = try probe(ports["big"]!)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("fail  apple-app-site-association size: 204"))
+    }
+
+    @Test("a certificate for another name, and an expired one, are certificate failures")
+    func certificatesFail() throws {
+        let wrong = try probe(ports["wrongName"]!)
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout.contains("fail  certificate: not trusted for example.test: hostname mismatch"))
+        let expired = try probe(ports["expired"]!)
+        #expect(expired.status == 1)
+        #expect(expired.stdout.contains("fail  certificate: not trusted for example.test: certificate has expired"))
+    }
+
+    @Test("a server that accepts and never answers fails within the timeout")
+    func silentServer() throws {
+        let port = try Self.freePort()
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        listen(fd, 16)
+        let started = Date()
+        let output = try probe(port)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("fail  tls: no TLS answer within 3 s"))
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test("usage errors exit 2")
+    func usage() throws {
+        #expect(try BinaryRunner.run(["probe"]).status == 2)
+        #expect(try BinaryRunner.run(["probe", "--connect-to", "nowhere", "example.test"]).status == 2)
+    }
+}
+
+/// nginx started by a test on loopback, with its own config, stopped afterwards.
+final class Nginx {
+    struct Server {
+        var port: Int
+        var certificate: String
+        var root: String
+        var extra: String
+    }
+
+    let folder: TemporaryFolder
+    let process = Process()
+
+    struct Missing: Error, CustomStringConvertible {
+        var description = "nginx is needed for the probe tests (.ci/run installs it; apt-get install nginx)"
+    }
+
+    init(in folder: TemporaryFolder, servers: [Server]) throws {
+        self.folder = folder
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else { throw Missing() }
+        let base = folder.url.path
+        let blocks = servers.map { server in
+            """
+              server {
+                listen 127.0.0.1:\(server.port) ssl;
+                ssl_certificate \(base)/certs/\(server.certificate)/fullchain.pem;
+                ssl_certificate_key \(base)/certs/\(server.certificate)/privkey.pem;
+                root \(base)/\(server.root);
+                \(server.extra)
+              }
+            """
+        }.joined(separator: "\n")
+        try folder.write(
+            "nginx.conf",
+            """
+            worker_processes 1;
+            pid \(base)/nginx.pid;
+            error_log \(base)/nginx-error.log warn;
+            events { worker_connections 64; }
+            http {
+              access_log off;
+              client_body_temp_path \(base); proxy_temp_path \(base); fastcgi_temp_path \(base); uwsgi_temp_path \(base); scgi_temp_path \(base);
+            \(blocks)
+            }
+            """)
+        // In the foreground (daemon off), so the test owns the process and stops it.
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-c", "\(base)/nginx.conf", "-g", "daemon off;"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        for port in servers.map(\.port) {
+            for _ in 0..<100 {
+                if (try? RawClient(port: port, receiveTimeout: 1)) != nil { break }
+                usleep(20_000)
+            }
+        }
+        guard process.isRunning else {
+            let log = (try? String(contentsOf: folder.url.appendingPathComponent("nginx-error.log"), encoding: .utf8)) ?? ""
+            throw RunningServer.StartFailure(description: "nginx did not start: \(log)")
+        }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<250 where process.isRunning { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
