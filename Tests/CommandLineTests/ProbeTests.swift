@@ -25,7 +25,7 @@ final class ProbeTests {
         let padding = String(repeating: " ", count: 200 * 1024)
         try folder.write("big/.well-known/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
         var ports: [String: Int] = [:]
-        for name in ["redirect", "plain", "big", "wrongName", "expired"] { ports[name] = try Self.freePort() }
+        for name in ["redirect", "plain", "big", "wrongName", "expired", "cdn"] { ports[name] = try Self.freePort() }
         self.ports = ports
         nginx = try Nginx(in: folder, servers: [
             Nginx.Server(port: ports["redirect"]!, certificate: "example.test", root: "root",
@@ -34,6 +34,9 @@ final class ProbeTests {
             Nginx.Server(port: ports["big"]!, certificate: "example.test", root: "big", extra: "default_type application/json;"),
             Nginx.Server(port: ports["wrongName"]!, certificate: "other.test", root: "root", extra: "default_type application/json;"),
             Nginx.Server(port: ports["expired"]!, certificate: "expired.test", root: "root", extra: "default_type application/json;"),
+            // Origin and a stand-in for Apple's CDN on one address (probe --cdn dials it too).
+            Nginx.Server(port: ports["cdn"]!, certificate: "example.test", root: "root",
+                         extra: "default_type application/json; location = /a/v1/example.test { alias \(folder.url.path)/root/apple-app-site-association; }"),
         ])
     }
 
@@ -121,6 +124,12 @@ final class ProbeTests {
         #expect(output.status == 1)
         #expect(output.stdout.contains("fail  tls: no TLS answer within 3 s"))
         #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test("--cdn compares Apple's CDN copy with the origin's (through --connect-to here)")
+    func cdn() throws {
+        let output = try probe(ports["cdn"]!, ["--cdn"])
+        #expect(output.stdout.contains("pass  apple cdn: Apple's CDN copy equals the origin's"), "\(output.stdout)")
     }
 
     @Test("usage errors exit 2")
