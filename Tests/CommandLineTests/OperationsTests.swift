@@ -161,6 +161,36 @@ final class OperationsTests {
     }
 }
 
+@Suite("Kubernetes ConfigMap layout")
+struct ConfigMapTests {
+    /// A ConfigMap volume: `..<timestamp>/` holds the files, `..data` links to it, and each
+    /// site folder links into `..data`; an update writes a new timestamp folder and renames a
+    /// new `..data` link over the old one.
+    @Test("sites mounted from a ConfigMap load, and a ConfigMap update is served without a signal")
+    func configMapSwap() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/..2026_11_22_10_00_00.000/example.com/apple-app-site-association", OperationsTests.first)
+        let sites = folder.url.appendingPathComponent("sites")
+        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("..data").path, withDestinationPath: "..2026_11_22_10_00_00.000")
+        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("example.com").path, withDestinationPath: "..data/example.com")
+        let server = try RunningServer(in: folder.url, ["--sites", "sites"])
+        defer { _ = server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/apple-app-site-association"
+        #expect(try Curl.request(url, ["-H", "Host: example.com"]).body == Data(OperationsTests.first.utf8))
+        try folder.write("sites/..2026_11_22_10_05_00.000/example.com/apple-app-site-association", OperationsTests.second)
+        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("..data_tmp").path, withDestinationPath: "..2026_11_22_10_05_00.000")
+        #expect(rename(sites.appendingPathComponent("..data_tmp").path, sites.appendingPathComponent("..data").path) == 0)
+        let deadline = Date().addingTimeInterval(3)
+        var body = Data()
+        while Date() < deadline {
+            body = try Curl.request(url, ["-H", "Host: example.com"]).body
+            if body == Data(OperationsTests.second.utf8) { break }
+            usleep(100_000)
+        }
+        #expect(body == Data(OperationsTests.second.utf8))
+    }
+}
+
 @Suite("admin listener address")
 struct AdminAddressTests {
     @Test("the admin listener refuses a non-loopback address unless forced")

@@ -35,10 +35,13 @@ public struct SiteDirectory: Sendable {
             guard fileManager.fileExists(atPath: entry.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             let resolved = entry.resolvingSymlinksInPath().standardizedFileURL
             let isLink = (try? fileManager.destinationOfSymbolicLink(atPath: entry.path)) != nil
-            // An alias must point at a site folder of this directory, never elsewhere.
-            if isLink && resolved.deletingLastPathComponent().path != realRoot { continue }
-            sites.append(
-                Site(name: name.lowercased(), folder: resolved, aliasOf: isLink ? resolved.lastPathComponent.lowercased() : nil))
+            // A link to a sibling site folder is an alias. A link deeper into this directory
+            // is the folder itself: Kubernetes mounts a ConfigMap as `name -> ..data/name`
+            // with `..data` swapped on update. A link leading outside is never followed.
+            let parent = resolved.deletingLastPathComponent().path
+            let isAlias = isLink && parent == realRoot && !resolved.lastPathComponent.hasPrefix(".")
+            if isLink && !isAlias && !resolved.path.hasPrefix(realRoot + "/") { continue }
+            sites.append(Site(name: name.lowercased(), folder: resolved, aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
         }
         self.sites = sites
         var exact: [String: Site] = [:]
