@@ -79,8 +79,15 @@ final class ServerTests {
         }
     }
 
-    @Test("HEAD has the headers and no body; other methods are 405 with Allow")
+    @Test("HEAD has the headers and no body, for errors too; other methods are 405 with Allow")
     func methods() throws {
+        // A HEAD for a missing path answers 404 without a body, so the next pipelined
+        // response is not mistaken for one.
+        let pipelined = try RawClient.exchange(
+            port: server.port,
+            "HEAD /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+        #expect(pipelined.statusLines == ["HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
+        #expect(!pipelined.contains("404 Not Found\n"))
         let head = try Curl.request(base + "/apple-app-site-association", ["-I", "-H", "Host: example.com"])
         #expect(head.status == 200)
         #expect(head.body.isEmpty)

@@ -2,9 +2,10 @@
 /// filled in per response.
 struct ErrorResponses {
     struct Response {
-        /// Everything after the `Date` value, connection header and body included.
-        let afterDate: [UInt8]
-        let bodyCount: Int
+        /// Everything after the `Date` value up to the blank line, connection header included.
+        let headers: [UInt8]
+        /// Sent for every method but HEAD (RFC 9110 §9.3.2).
+        let body: [UInt8]
     }
 
     private var keepAlive: [HTTPStatus: Response] = [:]
@@ -38,7 +39,7 @@ struct ErrorResponses {
         let allow = status == .methodNotAllowed ? "Allow: GET, HEAD\r\n" : ""
         let text =
             "\r\nServer: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "X-Content-Type-Options: nosniff\r\n\(allow)Connection: \(connection)\r\n\r\n\(body)"
-        return Response(afterDate: Array(text.utf8), bodyCount: body.utf8.count)
+            + "X-Content-Type-Options: nosniff\r\n\(allow)Connection: \(connection)\r\n\r\n"
+        return Response(headers: Array(text.utf8), body: Array(body.utf8))
     }
 }

@@ -92,17 +92,19 @@ extension EventLoop {
         let response = errors.response(status, closing: closing)
         out += ErrorResponses.statusLine(status)
         out += dates.httpDate
-        out += response.afterDate
+        out += response.headers
+        let sendsBody = head?.method != .head
+        if sendsBody { out += response.body }
         if closing { connection.closeAfterWrite = true }
         if head == nil { count(site: "-", path: "other", status: status) }
         if let head, let buffer {
-            log(head, buffer, connection, status: status.rawValue, bytes: response.bodyCount, started: started)
+            log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? response.body.count : 0, started: started)
         } else {
             let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             accessLog.record(
                 AccessLog.Entry(
                     client: connection.client, host: empty, method: empty, path: empty, isHTTP11: true, status: status.rawValue,
-                    bytes: response.bodyCount, durationNanoseconds: 0, userAgent: empty),
+                    bytes: response.body.count, durationNanoseconds: 0, userAgent: empty),
                 time: dates.logTime)
         }
     }
