@@ -109,7 +109,7 @@ struct RequestConditionsTests {
             ranges.append(start..<(start + value.utf8.count))
             start += value.utf8.count + 1
         }
-        return bytes.withUnsafeBufferPointer { RequestConditions.acceptsGzip($0, ranges) }
+        return bytes.withUnsafeBufferPointer { RequestConditions.acceptsGzip($0, FieldRanges(ranges)) }
     }
 
     @Test("Accept-Encoding", arguments: [

@@ -16,7 +16,7 @@ struct HTTPRequestHead {
     var userAgentRange: Range<Int>?
     var ifNoneMatchRange: Range<Int>?
     var ifModifiedSinceRange: Range<Int>?
-    var acceptEncodingRanges: [Range<Int>] = []
+    var acceptEncodingRanges = FieldRanges()
     var connectionClose = false
     var connectionKeepAlive = false
     var contentLength: Int?

@@ -2,10 +2,10 @@
 enum RequestConditions {
     /// Whether the client accepts gzip: `gzip` (or `x-gzip`, RFC 9110 §8.4.1.3) or `*` with a
     /// non-zero q-value, and not refused with `gzip;q=0` (RFC 9110 §12.5.3).
-    static func acceptsGzip(_ buffer: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>]) -> Bool {
+    static func acceptsGzip(_ buffer: UnsafeBufferPointer<UInt8>, _ ranges: FieldRanges) -> Bool {
         var gzip: Bool?
         var wildcard: Bool?
-        for range in ranges {
+        ranges.forEach { range in
             HTTPToken.forEachListElement(buffer, range) { element in
                 var nameEnd = element.lowerBound
                 while nameEnd < element.upperBound, buffer[nameEnd] != UInt8(ascii: ";"), buffer[nameEnd] != 0x20, buffer[nameEnd] != 0x09 { nameEnd += 1 }
