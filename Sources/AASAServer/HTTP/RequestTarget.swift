@@ -43,19 +43,23 @@ struct RequestTarget {
         }
         if end > start, buffer[end - 1] == UInt8(ascii: ".") { end -= 1 }
         guard end > start, end - start <= 253 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(end - start)
-        var previous: UInt8 = UInt8(ascii: ".")
-        while start < end {
-            let byte = HTTPToken.lower(buffer[start])
-            let allowed = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || HTTPToken.isDigit(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-            // Empty labels ("..", a leading ".") are not host names.
-            guard allowed, !(byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".")) else { return nil }
-            bytes.append(byte)
-            previous = byte
-            start += 1
+        // Lower-cased on the stack; most host names then fit a String's inline storage, so
+        // the lookup key costs no allocation.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { bytes -> String? in
+            var previous: UInt8 = UInt8(ascii: ".")
+            var count = 0
+            while start < end {
+                let byte = HTTPToken.lower(buffer[start])
+                let allowed = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || HTTPToken.isDigit(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                // Empty labels ("..", a leading ".") are not host names.
+                guard allowed, !(byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".")) else { return nil }
+                bytes[count] = byte
+                count += 1
+                previous = byte
+                start += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
