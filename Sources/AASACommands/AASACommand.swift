@@ -27,7 +27,9 @@ public struct AASACommand: ParsableCommand {
         } catch let failure as CommandFailure {
             exitProcess(failure.code)
         } catch {
-            StandardStreams.writeError("error: \(error)\n")
+            // `serve --help` and the like reach here as a help request from the parser.
+            if exitCode(for: error) == .success { exit(withError: error) }
+            StandardStreams.writeError(fullMessage(for: error) + "\n")
             exitProcess(2)
         }
     }

@@ -7,7 +7,7 @@ import Foundation
 struct MatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "match",
-        abstract: "Tell which app opens a URL, by Apple's matching rules.",
+        abstract: "Tell which app opens a URL, by Apple's matching rules (or Android's, for assetlinks.json).",
         discussion: """
             For every app in the file (or only --app): match, exclude or no_match, with the \
             deciding rule. A URL whose host is not --domain is no_match for every app. Exit 0 \

@@ -98,6 +98,15 @@ struct ValidateCommandTests {
         #expect(oversized.stdout.contains("[AASA001]"))
     }
 
+    @Test("--help works for the command and every subcommand, exit 0")
+    func help() throws {
+        for arguments in [["--help"], ["serve", "--help"], ["validate", "--help"], ["match", "--help"], ["probe", "--help"]] {
+            let output = try BinaryRunner.run(arguments)
+            #expect(output.status == 0, "\(arguments)")
+            #expect(output.stdout.contains("USAGE:"), "\(arguments)")
+        }
+    }
+
     @Test("--list-codes lists every code, and the README documents each one")
     func codesAreDocumented() throws {
         let output = try BinaryRunner.run(["validate", "--list-codes"])
