@@ -74,11 +74,4 @@ extension String {
     func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
-
-    /// Source text folded onto one line.
-    var compacted: String {
-        split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-            .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }
-            .joined(separator: " ")
-    }
 }

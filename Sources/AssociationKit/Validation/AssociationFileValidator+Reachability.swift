@@ -59,18 +59,3 @@ extension AssociationFileValidator {
         }
     }
 }
-
-extension String {
-    /// Source text folded onto one line, for quoting a rule in a message.
-    var compacted: String {
-        split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingSpaces }.joined(separator: " ")
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var result = drop(while: { $0 == " " || $0 == "\t" })
-        while result.last == " " || result.last == "\t" { result.removeLast() }
-        return result
-    }
-}
