@@ -47,8 +47,6 @@ public final class PreparedFile: Sendable {
         etags = [identity.etag] + (gzip.map { [$0.etag] } ?? [])
     }
 
-    public var hasGzip: Bool { gzip != nil }
-
     /// FNV-1a, 64 bits: a stable content hash for the ETag (not a security boundary).
     static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -97,7 +97,7 @@ enum StatusPage {
         for name in table.names {
             guard let content = table.content(named: name) else { continue }
             if content.name == name {
-                result[name, default: []].insert(contentsOf: [], at: 0)
+                result[name] = result[name] ?? []
             } else {
                 result[content.name, default: []].append(name)
             }

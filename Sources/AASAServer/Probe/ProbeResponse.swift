@@ -1,3 +1,5 @@
+import Foundation
+
 /// One HTTP response as the probe saw it, after undoing chunked framing and gzip.
 public struct ProbeResponse: Sendable {
     public var status: Int
@@ -24,7 +26,7 @@ public struct ProbeResponse: Sendable {
         var headers: [(String, String)] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: " \t")))
+            headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         var response = ProbeResponse(status: status, headers: headers, body: Array(raw[headEnd.upperBound...]), wireBytes: raw.count - headEnd.upperBound)
         if response.header("transfer-encoding")?.lowercased().contains("chunked") == true {
@@ -49,7 +51,7 @@ public struct ProbeResponse: Sendable {
         while index < bytes.count {
             guard let lineEnd = bytes[index...].firstRange(of: [13, 10]) else { break }
             let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: " "), radix: 16) else { throw ProbeFailure(stage: .http, message: "malformed chunked body") }
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { throw ProbeFailure(stage: .http, message: "malformed chunked body") }
             if size == 0 { break }
             let start = lineEnd.upperBound
             guard start + size <= bytes.count else { throw ProbeFailure(stage: .http, message: "truncated chunked body") }
@@ -66,17 +68,4 @@ public struct ProbeFailure: Error, Sendable, CustomStringConvertible {
     public var stage: Stage
     public var message: String
     public var description: String { message }
-}
-
-private extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text.removeFirst() }
-        while let last = text.last, set.contains(last) { text.removeLast() }
-        return String(text)
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String { String(self).trimmingCharacters(in: set) }
 }

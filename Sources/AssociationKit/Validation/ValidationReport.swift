@@ -6,6 +6,4 @@ public struct ValidationReport: Sendable {
     public var byteCount: Int
 
     public var isValid: Bool { file != nil && !diagnostics.hasErrors }
-    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
-    public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
 }
