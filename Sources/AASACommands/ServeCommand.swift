@@ -69,10 +69,7 @@ struct ServeCommand: ParsableCommand {
         let logger = EventLogger.make(format: settings.logFormat)
         let loaded = SiteLoader.load(URL(fileURLWithPath: settings.sites), cacheControl: settings.cacheControl)
         // Like `nginx -t`: every diagnostic of every site, then refuse to start on an error.
-        let report = loaded.checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path) }.joined()
-            + loaded.checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
-            + loaded.problems.map { $0 + "\n" }.joined()
-        StandardStreams.writeError(report)
+        StandardStreams.writeError(loaded.report)
         guard loaded.isValid, let table = loaded.table else {
             StandardStreams.writeError("error: not starting: fix the errors above (the sites in \(settings.sites) must all be valid)\n")
             throw loaded.problems.contains { $0.contains("cannot read the sites directory") } ? CommandFailure.unreadable : CommandFailure.invalid

@@ -14,6 +14,14 @@ public enum SiteLoader {
         public let problems: [String]
         /// True when every file is valid and every alias resolves.
         public let isValid: Bool
+
+        /// Every diagnostic of every file, unreadable files, then the other problems, one
+        /// line each in the `validate` format: what start-up and a refused reload print.
+        public var report: String {
+            checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path) }.joined()
+                + checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
+                + problems.map { $0 + "\n" }.joined()
+        }
     }
 
     public static func load(_ root: URL, cacheControl: String, previous: SiteTable? = nil) -> Result {

@@ -39,10 +39,7 @@ public final class Reloader: Sendable {
             if let certificates { state.certificates?.replace(with: certificates) }
             let sitesFailed = !loaded.isValid
             let certificatesFailed = state.certificates != nil && certificates == nil
-            let report =
-                loaded.checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path) }.joined()
-                + loaded.checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
-                + (loaded.problems + certificateProblems).map { $0 + "\n" }.joined()
+            let report = loaded.report + certificateProblems.map { $0 + "\n" }.joined()
             state.update { record in
                 record.lastAttempt = now
                 record.checks = loaded.checks
