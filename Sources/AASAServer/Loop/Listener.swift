@@ -34,7 +34,7 @@ public enum Listener {
             let first = try open(address)
             fds.append(first)
             let port = Posix.localPort(first)
-            let bound = try! SocketAddress(parsing: address.family == .ipv4 ? "\(address.host):\(port)" : "[\(address.host)]:\(port)")
+            let bound = address.with(port: port)
             for _ in 1..<max(1, count) { fds.append(try open(bound)) }
             return (fds, port)
         } catch {

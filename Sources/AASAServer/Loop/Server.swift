@@ -73,12 +73,12 @@ public final class Server {
         let reloader = Reloader(state: state, logger: logger) { loopControls.forEach { $0.wake() } }
         for (scheme, address, port) in [("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port)] {
             guard let address, let port else { continue }
-            logger.info("listening on \(scheme)://\(SocketAddress.display(address, port: port))", metadata: ["loops": "\(count)", "sites": "\(state.content.table.count)"])
+            logger.info("listening on \(scheme)://\(address.with(port: port))", metadata: ["loops": "\(count)", "sites": "\(state.content.table.count)"])
         }
         if let admin, let address = configuration.admin {
             let adminServer = AdminServer(fd: admin, state: state)
             spawn("aasa-admin") { adminServer.run() }
-            logger.info("admin listening on http://\(SocketAddress.display(address, port: Posix.localPort(admin)))")
+            logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
         }
         let watcher = FileWatcher(paths: [configuration.sites] + (configuration.https != nil ? [configuration.certs] : [])) {
             reloader.reload(reason: "files changed")
@@ -113,11 +113,5 @@ public final class Server {
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-}
-
-extension SocketAddress {
-    static func display(_ address: SocketAddress, port: Int) -> String {
-        address.family == .ipv4 ? "\(address.host):\(port)" : "[\(address.host)]:\(port)"
     }
 }

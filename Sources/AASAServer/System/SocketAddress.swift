@@ -11,6 +11,17 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     public let bytes: [UInt8]
     public let port: Int
 
+    private init(family: Family, bytes: [UInt8], port: Int) {
+        self.family = family
+        self.bytes = bytes
+        self.port = port
+    }
+
+    /// The same address on another port (the one the kernel chose for port 0).
+    public func with(port: Int) -> SocketAddress {
+        SocketAddress(family: family, bytes: bytes, port: port)
+    }
+
     public struct ParseError: Error, CustomStringConvertible {
         public var description: String
     }
