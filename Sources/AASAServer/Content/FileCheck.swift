@@ -20,6 +20,8 @@ public struct FileCheck: Sendable {
     public let readError: String?
     /// The bytes, when they were read and parsed.
     public let bytes: [UInt8]?
+    /// The decoded Apple file, kept so nothing parses it a second time at load.
+    public let appleFile: AssociationFile?
     /// Seconds since the epoch.
     public let modified: Int
 
@@ -47,12 +49,12 @@ public struct FileCheck: Sendable {
         modified = Int((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
-            (byteCount, diagnostics, bytes) = (0, [], nil)
+            (byteCount, diagnostics, bytes, appleFile) = (0, [], nil, nil)
             readError = attributes == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
             return
         }
         if size > Self.readLimit {
-            (byteCount, bytes, readError) = (size, nil, nil)
+            (byteCount, bytes, readError, appleFile) = (size, nil, nil, nil)
             diagnostics = [
                 Diagnostic(
                     .fileTooLarge, "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
@@ -61,7 +63,7 @@ public struct FileCheck: Sendable {
             return
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            (byteCount, diagnostics, bytes) = (0, [], nil)
+            (byteCount, diagnostics, bytes, appleFile) = (0, [], nil, nil)
             readError = "cannot read the file (permission denied?)"
             return
         }
@@ -73,10 +75,12 @@ public struct FileCheck: Sendable {
             let report = AssociationFileValidator.validate(content)
             diagnostics = report.diagnostics
             bytes = report.file == nil ? nil : content
+            appleFile = report.file
         case .android:
             let report = AssetLinksValidator.validate(content)
             diagnostics = report.diagnostics
             bytes = report.file == nil ? nil : content
+            appleFile = nil
         }
     }
 }

@@ -37,6 +37,7 @@ public enum SiteLoader {
         for site in directory.sites where site.aliasOf == nil {
             let shown = root.appendingPathComponent(site.name).path
             var prepared: [FileCheck.Kind: PreparedFile] = [:]
+            var appleFile: AssociationFile?
             var siteIsValid = true
             var siteChecks = 0
             for kind in [FileCheck.Kind.apple, .android] {
@@ -48,13 +49,14 @@ public enum SiteLoader {
                 siteIsValid = siteIsValid && check.isValid
                 if check.isValid, let bytes = check.bytes {
                     prepared[kind] = PreparedFile(body: bytes, lastModified: check.modified, cacheControl: cacheControl)
+                    if kind == .apple { appleFile = check.appleFile }
                 }
             }
             if siteChecks == 0 {
                 problems.append("\(shown): warning: the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404")
             }
             if siteIsValid {
-                contents[site.name] = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android])
+                contents[site.name] = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android], appleFile: appleFile)
             } else if let last = previous?.content(named: site.name) {
                 contents[site.name] = last
             }
