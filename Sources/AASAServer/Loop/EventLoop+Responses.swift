@@ -8,7 +8,8 @@ extension EventLoop {
     /// Answers one well-formed request: the site by host, the file by path, then method,
     /// conditionals and encoding (product.md "HTTP behaviour"). Never a redirect.
     func respond(to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) {
-        let started = MonotonicClock.now()
+        // The clock is read only for the access log's duration field.
+        let started = accessLog.enabled ? MonotonicClock.now() : 0
         let keepAlive = head.wantsKeepAlive && stopDeadline == nil
         guard let target = RequestTarget(buffer, head: head) else {
             count(site: "-", path: "other", status: .badRequest)
@@ -86,7 +87,7 @@ extension EventLoop {
     /// 404/405 close the connection afterwards.
     func respondWithError(
         _ status: HTTPStatus, to connection: Connection, head: HTTPRequestHead? = nil, buffer: UnsafeBufferPointer<UInt8>? = nil,
-        keepAlive: Bool = false, started: UInt64 = MonotonicClock.now()
+        keepAlive: Bool = false, started: UInt64? = nil
     ) {
         let closing = !keepAlive
         let response = errors.response(status, closing: closing)
@@ -98,7 +99,7 @@ extension EventLoop {
         if closing { connection.closeAfterWrite = true }
         if head == nil { count(site: "-", path: "other", status: status) }
         if let head, let buffer {
-            log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? response.body.count : 0, started: started)
+            log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? response.body.count : 0, started: started ?? MonotonicClock.now())
         } else {
             let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             accessLog.record(
