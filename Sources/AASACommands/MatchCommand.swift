@@ -52,23 +52,11 @@ struct MatchCommand: ParsableCommand {
         let decider: (MatchURL) -> [MatchDecision]
         if FileCheck.kind(ofFileAt: path, bytes: bytes) == .android {
             let report = AssetLinksValidator.validate(bytes)
-            StandardStreams.writeError(DiagnosticLines.render(report.diagnostics, path: path))
-            guard let file = report.file else {
-                StandardStreams.writeError("\(path): error: not a statement list Android could read; nothing to match\n")
-                throw CommandFailure.unreadable
-            }
-            let matcher = AssetLinksMatcher(file: file)
+            let matcher = AssetLinksMatcher(file: try readable(report.file, report.diagnostics, path, "a statement list Android"))
             decider = { url in app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
         } else {
             let report = AssociationFileValidator.validate(bytes)
-            StandardStreams.writeError(DiagnosticLines.render(report.diagnostics, path: path))
-            // Decide as Apple would even for a file with warnings or errors; refuse only what
-            // cannot be read as an association file at all.
-            guard let associationFile = report.file else {
-                StandardStreams.writeError("\(path): error: not an association file Apple could read; nothing to match\n")
-                throw CommandFailure.unreadable
-            }
-            let matcher = AssociationMatcher(file: associationFile)
+            let matcher = AssociationMatcher(file: try readable(report.file, report.diagnostics, path, "an association file Apple"))
             decider = { url in app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
         }
         var allOpened = true
@@ -85,6 +73,18 @@ struct MatchCommand: ParsableCommand {
             StandardStreams.write(json ? MatchOutput.json(url: text, domain: domain, decisions) : MatchOutput.text(url: text, decisions))
         }
         if !allOpened { throw CommandFailure.invalid }
+    }
+
+    /// Prints the file's diagnostics to stderr and returns what was read. Matching goes on as
+    /// the platform would even for a file with warnings or errors; only a file that cannot be
+    /// read at all is refused (exit 2).
+    func readable<File>(_ file: File?, _ diagnostics: [Diagnostic], _ path: String, _ what: String) throws -> File {
+        StandardStreams.writeError(DiagnosticLines.render(diagnostics, path: path))
+        guard let file else {
+            StandardStreams.writeError("\(path): error: not \(what) could read; nothing to match\n")
+            throw CommandFailure.unreadable
+        }
+        return file
     }
 
     func associationFilePath() throws -> String {
