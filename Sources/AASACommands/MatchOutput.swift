@@ -64,7 +64,7 @@ enum MatchOutput {
         let results = decisions.map {
             Result(
                 appID: $0.appID, decision: $0.outcome.rawValue, detailsIndex: $0.detailsIndex, componentIndex: $0.ruleIndex,
-                ruleKind: $0.ruleKind.map { $0 == .component ? "component" : "path" }, rule: $0.rule?.compacted, reason: $0.reason)
+                ruleKind: $0.ruleKind?.label, rule: $0.rule?.compacted, reason: $0.reason)
         }
         return JSONOutput.encode(Document(url: url, domain: domain, results: results), pretty: false) + "\n"
     }

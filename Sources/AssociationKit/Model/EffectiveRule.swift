@@ -15,6 +15,15 @@ public struct EffectiveRule: Sendable {
         /// An Android 15 dynamic rule: compared with the path as written (Android documents no
         /// slash normalization) and without substitution variables.
         case androidRule
+
+        /// How the kind reads in `match --json` (`ruleKind`).
+        public var label: String {
+            switch self {
+            case .component: "component"
+            case .legacyPath: "path"
+            case .androidRule: "dynamic_rule"
+            }
+        }
     }
 
     public var kind: Kind
