@@ -13,12 +13,19 @@ final class RunningServer {
     }
 
     /// Starts the server with `arguments` after `serve` (plus `--http 127.0.0.1:0` unless
-    /// given) in `folder`, and waits until it says where it listens.
-    init(in folder: URL, _ arguments: [String]) throws {
-        process.executableURL = BinaryRunner.binary
+    /// given) in `folder`, and waits until it says where it listens. With `descriptorLimit`
+    /// it runs under `ulimit -n` (through /bin/sh, which then execs it).
+    init(in folder: URL, _ arguments: [String], descriptorLimit: Int? = nil) throws {
         let http = arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]
         let admin = arguments.contains("--admin") ? [] : ["--admin", "127.0.0.1:0"]
-        process.arguments = ["serve"] + http + admin + arguments
+        let serve = ["serve"] + http + admin + arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BinaryRunner.binary.path] + serve
+        } else {
+            process.executableURL = BinaryRunner.binary
+            process.arguments = serve
+        }
         process.currentDirectoryURL = folder
         let out = Pipe()
         let err = Pipe()
