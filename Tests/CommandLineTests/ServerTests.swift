@@ -115,6 +115,23 @@ final class ServerTests {
         #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-None-Match: \"other\"", "-H", "If-Modified-Since: \(modified)"]).status == 200)
     }
 
+    @Test("out-of-range dates in If-Modified-Since are ignored, and the server lives on")
+    func hostileConditionalDates() throws {
+        for date in [
+            "Sun Nov  6 08:49:37 9888888888", "Sun, 06 Nov 9888888888 08:49:37 GMT", "Sunday, 06-Nov-9888888888 08:49:37 GMT",
+            "Sun, 06 Nov -99999999999999999999 08:49:37 GMT", "Sun, 06 Nov 1994 99999999999:49:37 GMT",
+        ] {
+            for method in ["GET", "HEAD"] {
+                let answer = try RawClient.exchange(
+                    port: server.port,
+                    "\(method) /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nIf-Modified-Since: \(date)\r\nConnection: close\r\n\r\n")
+                #expect(answer.statusLines == ["HTTP/1.1 200 OK"], "\(method) \(date)")
+            }
+        }
+        #expect(server.process.isRunning)
+        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com"]).status == 200)
+    }
+
     @Test("gzip when accepted and smaller; identity for gzip;q=0")
     func gzip() throws {
         let compressed = try Curl.request(base + "/apple-app-site-association", ["--compressed", "-H", "Host: example.com"])

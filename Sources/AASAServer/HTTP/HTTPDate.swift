@@ -29,32 +29,105 @@ enum HTTPDate {
     /// Seconds since the epoch, from IMF-fixdate, RFC 850 or asctime form; nil if invalid
     /// (an invalid If-Modified-Since is ignored, RFC 9110 §13.1.3).
     static func parse(_ text: String) -> Int? {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)
-        var day: Int?, month: Int?, year: Int?, clock: [Int]?
-        switch words.count {
-        case 6 where words[5] == "GMT":  // Sun, 06 Nov 1994 08:49:37 GMT / Sunday, 06-Nov-94 08:49:37 GMT
-            day = Int(words[1])
-            month = months.firstIndex(of: words[2])
-            year = Int(words[3]).map { words[3].count == 2 ? ($0 < 70 ? 2000 + $0 : 1900 + $0) : $0 }
-            clock = words[4].split(separator: ":").compactMap { Int($0) }
-        case 5:  // Sun Nov  6 08:49:37 1994
-            month = months.firstIndex(of: words[1])
-            day = Int(words[2])
-            clock = words[3].split(separator: ":").compactMap { Int($0) }
-            year = Int(words[4])
-        default:
-            return nil
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+
+    /// The same, read from the request's bytes. Every number has the fixed digit count of
+    /// RFC 9110 §5.6.7's grammar (a year has 4 digits, or 2 in RFC 850 form), so no value
+    /// from a peer can overflow the arithmetic below.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var reader = DateReader(bytes: bytes)
+        reader.skipLetters()  // the day name, long in RFC 850 form; not checked against the date
+        let date: (day: Int, month: Int, year: Int, clock: (Int, Int, Int))
+        if reader.take(UInt8(ascii: ",")) {
+            guard reader.take(0x20), let day = reader.digits(1...2) else { return nil }
+            if reader.take(0x20) {  // Sun, 06 Nov 1994 08:49:37 GMT
+                guard let month = reader.month(), reader.take(0x20), let year = reader.digits(4...4), reader.take(0x20),
+                    let clock = reader.clock(), reader.take(0x20), reader.takeGMT()
+                else { return nil }
+                date = (day, month, year, clock)
+            } else {  // Sunday, 06-Nov-94 08:49:37 GMT; two-digit years as RFC 9110 §5.6.7 says
+                guard reader.take(UInt8(ascii: "-")), let month = reader.month(), reader.take(UInt8(ascii: "-")),
+                    let short = reader.digits(2...2), reader.take(0x20), let clock = reader.clock(), reader.take(0x20),
+                    reader.takeGMT()
+                else { return nil }
+                date = (day, month, short < 70 ? 2000 + short : 1900 + short, clock)
+            }
+        } else {  // Sun Nov  6 08:49:37 1994
+            guard reader.take(0x20), let month = reader.month(), reader.take(0x20) else { return nil }
+            _ = reader.take(0x20)
+            guard let day = reader.digits(1...2), reader.take(0x20), let clock = reader.clock(), reader.take(0x20),
+                let year = reader.digits(4...4)
+            else { return nil }
+            date = (day, month, year, clock)
         }
-        guard let day, let month, let year, let clock, clock.count == 3, (1...31).contains(day), (0...23).contains(clock[0]),
-            (0...59).contains(clock[1]), (0...60).contains(clock[2])
+        guard reader.atEnd, (1...31).contains(date.day), (0...23).contains(date.clock.0), (0...59).contains(date.clock.1),
+            (0...60).contains(date.clock.2)
         else { return nil }
         var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(clock[0])
-        parts.tm_min = Int32(clock[1])
-        parts.tm_sec = Int32(clock[2])
+        parts.tm_year = Int32(date.year - 1900)
+        parts.tm_mon = Int32(date.month)
+        parts.tm_mday = Int32(date.day)
+        parts.tm_hour = Int32(date.clock.0)
+        parts.tm_min = Int32(date.clock.1)
+        parts.tm_sec = Int32(date.clock.2)
         return Int(timegm(&parts))
+    }
+}
+
+/// A cursor over a date's bytes; every number it reads is bounded by its digit count.
+private struct DateReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func skipLetters() {
+        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") {
+            index += 1
+        }
+    }
+
+    /// Between `count.lowerBound` and `count.upperBound` decimal digits (at most 4).
+    mutating func digits(_ count: ClosedRange<Int>) -> Int? {
+        var value = 0
+        var read = 0
+        while read < count.upperBound, index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+            read += 1
+        }
+        guard read >= count.lowerBound else { return nil }
+        if index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { return nil }
+        return value
+    }
+
+    /// `Jan` … `Dec`, case-sensitive as the grammar writes them; 0-based.
+    mutating func month() -> Int? {
+        guard index + 3 <= bytes.count else { return nil }
+        for (number, name) in HTTPDate.months.enumerated() where name.utf8.elementsEqual(bytes[index..<index + 3]) {
+            index += 3
+            return number
+        }
+        return nil
+    }
+
+    /// `HH:MM:SS`, two digits each.
+    mutating func clock() -> (Int, Int, Int)? {
+        guard let hour = digits(2...2), take(UInt8(ascii: ":")), let minute = digits(2...2), take(UInt8(ascii: ":")),
+            let second = digits(2...2)
+        else { return nil }
+        return (hour, minute, second)
+    }
+
+    mutating func takeGMT() -> Bool {
+        take(UInt8(ascii: "G")) && take(UInt8(ascii: "M")) && take(UInt8(ascii: "T"))
     }
 }

@@ -76,7 +76,7 @@ extension EventLoop {
             return RequestConditions.noneMatch(buffer, range, etags: file.etags)
         }
         if let range = head.ifModifiedSinceRange,
-            let since = HTTPDate.parse(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
+            let since = HTTPDate.parse(UnsafeBufferPointer(rebasing: buffer[range]))
         {
             return file.lastModified <= since
         }
