@@ -136,6 +136,9 @@ final class ProbeTests {
     func usage() throws {
         #expect(try BinaryRunner.run(["probe"]).status == 2)
         #expect(try BinaryRunner.run(["probe", "--connect-to", "nowhere", "example.test"]).status == 2)
+        for timeout in ["0", "-1", "nan", "inf", "121"] {
+            #expect(try BinaryRunner.run(["probe", "--timeout", timeout, "example.test"]).status == 2, "\(timeout)")
+        }
     }
 }
 

@@ -4,7 +4,14 @@ import CZlib
 enum Gzip {
     struct Failure: Error, CustomStringConvertible {
         var code: Int32
-        var description: String { "zlib error \(code)" }
+        /// Set when the output passed the caller's limit (a gzip bomb, or just too large).
+        var limit: Int?
+        var description: String { limit.map { "it inflates past \($0 / 1024) KiB" } ?? "zlib error \(code)" }
+
+        init(code: Int32, limit: Int? = nil) {
+            self.code = code
+            self.limit = limit
+        }
     }
 
     static func compress(_ input: [UInt8], level: Int32 = 9) throws(Failure) -> [UInt8] {
@@ -55,6 +62,7 @@ enum Gzip {
                 if produced == 0 && result == Z_OK { result = Z_BUF_ERROR }
             }
         }
+        guard output.count <= limit else { throw Failure(code: result, limit: limit) }
         guard result == Z_STREAM_END else { throw Failure(code: result) }
         return output
     }

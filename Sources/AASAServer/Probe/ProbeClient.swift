@@ -19,9 +19,11 @@ public struct ProbeClient: Sendable {
     public let caFile: String?
     public let timeout: Double
 
+    /// `timeout` is kept between a millisecond and an hour (NaN counts as 5 s), so the
+    /// deadline arithmetic below cannot trap on any value a caller passes.
     public init(caFile: String?, timeout: Double) {
         self.caFile = caFile
-        self.timeout = timeout
+        self.timeout = timeout.isNaN ? 5 : min(max(timeout, 0.001), 3600)
     }
 
     /// GETs `path` from `host` (sent as SNI and Host), dialling `address` (`host:port` or a
@@ -50,10 +52,9 @@ public struct ProbeClient: Sendable {
         SSL_set_fd(ssl, fd)
         COpenSSLShims_SSL_set_tlsext_host_name(ssl, host)
         SSL_set1_host(ssl, host)
-        ERR_clear_error()
-        guard SSL_connect(ssl) == 1 else {
-            let timedOut = errno == EAGAIN || errno == EWOULDBLOCK
-            let reason = timedOut ? "no TLS answer within \(Int(timeout)) s" : OpenSSLError.drain("TLS handshake failed").description
+        let handshake = perform(ssl, fd, deadline: deadline()) { SSL_connect($0) }
+        guard handshake == .done else {
+            let reason = handshake == .timedOut ? "no TLS answer within \(seconds) s" : OpenSSLError.drain("TLS handshake failed").description
             return .failure(ProbeFailure(stage: .tls, message: reason))
         }
         let verify = SSL_get_verify_result(ssl)
@@ -64,53 +65,93 @@ public struct ProbeClient: Sendable {
         var alpnData: UnsafePointer<UInt8>?
         var alpnLength: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &alpnData, &alpnLength)
-        if let alpnData, alpnLength > 0 { connection.alpn = String(decoding: UnsafeBufferPointer(start: alpnData, count: Int(alpnLength)), as: UTF8.self) }
+        if let alpnData, alpnLength > 0 {
+            connection.alpn = String(decoding: UnsafeBufferPointer(start: alpnData, count: Int(alpnLength)), as: UTF8.self)
+        }
         if let certificate = SSL_get1_peer_certificate(ssl) {
             connection.certificateNames = CertificateStore.dnsNames(certificate)
             connection.certificateNotAfter = CertificateStore.expiry(certificate)
             X509_free(certificate)
         }
         let hostHeader = port == 443 ? host : "\(host):\(port)"
-        let request = "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: application/json\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"
-        let bytes = Array(request.utf8)
-        guard bytes.withUnsafeBytes({ SSL_write(ssl, $0.baseAddress, Int32($0.count)) }) == Int32(bytes.count) else {
-            return .failure(ProbeFailure(stage: .http, message: OpenSSLError.drain("sending the request failed").description))
+        let request = Array(
+            ("GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: application/json\r\n"
+                + "Accept-Encoding: gzip\r\nConnection: close\r\n\r\n").utf8)
+        let responseDeadline = deadline()
+        let sent = request.withUnsafeBytes { bytes in
+            perform(ssl, fd, deadline: responseDeadline) { SSL_write($0, bytes.baseAddress, Int32(bytes.count)) }
         }
+        guard sent == .done else {
+            let reason = sent == .timedOut ? "the request could not be sent within \(seconds) s" : OpenSSLError.drain("sending the request failed").description
+            return .failure(ProbeFailure(stage: .http, message: reason))
+        }
+        return readResponse(ssl, fd, deadline: responseDeadline).map { (connection, $0) }
+    }
+
+    /// Reads until the response is complete, the server closes, the response breaks a rule
+    /// or a bound (`ProbeResponse`), or the deadline passes, whichever comes first.
+    private func readResponse(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64) -> Result<ProbeResponse, ProbeFailure> {
         var raw: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        let deadline = Date().addingTimeInterval(timeout)
-        while raw.count < 8 * 1024 * 1024 {
-            if Date() > deadline { return .failure(ProbeFailure(stage: .http, message: "the response did not finish within \(Int(timeout)) s")) }
-            let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
-            if count > 0 {
-                raw += buffer[..<Int(count)]
-                if let response = try? ProbeResponse.parse(raw), isComplete(response, raw) { return .success((connection, response)) }
-                continue
+        while true {
+            var count: Int32 = 0
+            let step = buffer.withUnsafeMutableBytes { bytes in
+                perform(ssl, fd, deadline: deadline) { ssl in
+                    count = SSL_read(ssl, bytes.baseAddress, Int32(bytes.count))
+                    return count
+                }
             }
-            let error = SSL_get_error(ssl, count)
-            if error == SSL_ERROR_ZERO_RETURN || (error == SSL_ERROR_SYSCALL && errno == 0) || error == SSL_ERROR_SSL && !raw.isEmpty { break }
-            if errno == EAGAIN || errno == EWOULDBLOCK {
-                return .failure(ProbeFailure(stage: .http, message: raw.isEmpty ? "no HTTP answer within \(Int(timeout)) s" : "the response stalled"))
+            if step == .timedOut {
+                let message = raw.isEmpty ? "no HTTP answer within \(seconds) s" : "the response did not finish within \(seconds) s"
+                return .failure(ProbeFailure(stage: .http, message: message))
             }
-            break
-        }
-        do {
-            return .success((connection, try ProbeResponse.parse(raw)))
-        } catch {
-            return .failure(error)
+            // A close, clean or not, ends the response; what arrived is judged as it is.
+            let closed = step != .done
+            if count > 0 { raw += buffer[..<Int(count)] }
+            do {
+                if let response = try ProbeResponse.parse(raw, closed: closed) { return .success(response) }
+            } catch {
+                return .failure(error)
+            }
         }
     }
 
-    /// A response with a Content-Length is complete once that many bytes arrived.
-    private func isComplete(_ response: ProbeResponse, _ raw: [UInt8]) -> Bool {
-        guard let length = response.header("content-length").flatMap(Int.init), response.header("transfer-encoding") == nil,
-            let headEnd = raw.firstRange(of: [13, 10, 13, 10])
-        else { return false }
-        return raw.count - headEnd.upperBound >= length
+    private enum Step: Equatable { case done, failed, timedOut }
+
+    /// Runs one TLS call on the non-blocking socket, waiting in poll(2) for what OpenSSL
+    /// asks (SSL_get_error(3)) until `deadline`: so a peer that trickles bytes cannot keep
+    /// any step alive past its deadline.
+    private func perform(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64, _ call: (OpaquePointer) -> Int32) -> Step {
+        while true {
+            ERR_clear_error()
+            let result = call(ssl)
+            if result > 0 { return .done }
+            let events: Int16
+            switch SSL_get_error(ssl, result) {
+            case SSL_ERROR_WANT_READ: events = Int16(POLLIN)
+            case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
+            default: return .failed
+            }
+            let now = MonotonicClock.now()
+            guard now < deadline else { return .timedOut }
+            var poller = pollfd(fd: fd, events: events, revents: 0)
+            let milliseconds = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+            if poll(&poller, 1, milliseconds) == 0 { return .timedOut }
+        }
     }
 
-    /// A TCP connection with a connect deadline, then blocking I/O with receive and send
-    /// deadlines (so a server that accepts and never answers cannot hang the probe).
+    /// The end of a step that starts now (each step, connect, handshake and response, has
+    /// the whole `timeout`).
+    private func deadline() -> UInt64 {
+        MonotonicClock.now() + UInt64(timeout * 1_000_000_000)
+    }
+
+    private var seconds: String {
+        timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
+    }
+
+    /// A non-blocking TCP connection, made within the timeout; every later step polls with
+    /// its own deadline (so a server that accepts and never answers cannot hang the probe).
     private func connect(_ host: String, _ port: Int) -> Result<Int32, ProbeFailure> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -131,15 +172,11 @@ public struct ProbeClient: Sendable {
         var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         var socketError: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard poll(&poller, 1, Int32(timeout * 1000)) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) == 0, socketError == 0 else {
-            let reason = socketError != 0 ? String(cString: strerror(socketError)) : "timed out after \(Int(timeout)) s"
+        guard poll(&poller, 1, Int32(clamping: Int(timeout * 1000))) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) == 0, socketError == 0 else {
+            let reason = socketError != 0 ? String(cString: strerror(socketError)) : "timed out after \(seconds) s"
             Glibc.close(fd)
             return .failure(ProbeFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
         }
-        _ = fcntl(fd, F_SETFL, flags)
-        var deadline = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &deadline, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &deadline, socklen_t(MemoryLayout<timeval>.size))
         return .success(fd)
     }
 }

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import AASAServer
+
+/// The probe's response reader over bytes a hostile server might send: every number is
+/// checked, every part bounded, and the outcome never depends on how the bytes arrive.
+@Suite("probe response reader")
+struct ProbeResponseTests {
+    static func parse(_ text: String, closed: Bool = true) -> Result<ProbeResponse?, ProbeFailure> {
+        Result { () throws(ProbeFailure) in try ProbeResponse.parse(Array(text.utf8), closed: closed) }
+    }
+
+    static func failure(_ text: String) -> String? {
+        if case .failure(let failure) = parse(text) { return failure.message }
+        return nil
+    }
+
+    @Test(
+        "chunk sizes that are negative, signed, too long or not hex are failures",
+        arguments: ["-2", "+5", "7fffffffffffffff", "ffffffffffffffffffff", "0x10", "", " 5", "g"])
+    func badChunkSizes(_ size: String) {
+        let message = Self.failure("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n{}\r\n0\r\n\r\n")
+        #expect(message?.hasPrefix("malformed chunk size") == true, "\(size): \(message ?? "accepted")")
+    }
+
+    @Test(
+        "Content-Length values that are negative, signed, listed or too long are failures",
+        arguments: ["-9", "+5", "5, 6", "1e3", "99999999999999999999", ""])
+    func badLengths(_ length: String) {
+        let message = Self.failure("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n{}")
+        #expect(message?.hasPrefix("invalid Content-Length") == true, "\(length): \(message ?? "accepted")")
+    }
+
+    @Test("chunked bodies with extensions decode; any split of the bytes gives the same answer")
+    func chunkedAtEverySplit() throws {
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;name=value\r\n{}\r\n1\r\n\n\r\n0\r\n\r\n"
+        let bytes = Array(text.utf8)
+        for split in 0..<bytes.count {
+            let partial = try ProbeResponse.parse(Array(bytes[..<split]), closed: false)
+            #expect(partial == nil, "complete after \(split) bytes")
+        }
+        let response = try #require(try ProbeResponse.parse(bytes, closed: false))
+        #expect(response.status == 200)
+        #expect(response.body == Array("{}\n".utf8))
+    }
+
+    @Test("status lines other than HTTP/1.x with three digits are failures")
+    func statusLines() throws {
+        for line in ["HTTP/2 200 OK", "HTTP/1.1 20 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 -20 OK", "ICY 200 OK", "HTTP/1.1 200OK"] {
+            #expect(Self.failure("\(line)\r\nContent-Length: 0\r\n\r\n")?.hasPrefix("not an HTTP/1.x status line") == true, "\(line)")
+        }
+        #expect(try Self.parse("HTTP/1.0 404\r\nContent-Length: 0\r\n\r\n").get()?.status == 404)
+    }
+
+    @Test("a short body, a long head and a body without framing past the bound are failures")
+    func bounds() {
+        #expect(Self.failure("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}") == "the body ended after 2 of 10 bytes")
+        let longHead = "HTTP/1.1 200 OK\r\n" + String(repeating: "X-A: b\r\n", count: 10_000)
+        #expect(Self.failure(longHead)?.hasPrefix("the response head is over") == true)
+        let endless = "HTTP/1.1 200 OK\r\n\r\n" + String(repeating: " ", count: ProbeResponse.bodyLimit + 1)
+        #expect(Self.failure(endless)?.hasPrefix("the body is over") == true)
+        #expect(Self.failure("HTTP/1.1 200 OK\r\nbroken header\r\n\r\n")?.hasPrefix("malformed header line") == true)
+    }
+}
