@@ -52,11 +52,11 @@ struct MatchCommand: ParsableCommand {
         let decider: (MatchURL) -> [MatchDecision]
         if FileCheck.kind(ofFileAt: path, bytes: bytes) == .android {
             let report = AssetLinksValidator.validate(bytes)
-            let matcher = AssetLinksMatcher(file: try readable(report.file, report.diagnostics, path, "a statement list Android"))
+            let matcher = AssetLinksMatcher(file: try readable(report.file, report.diagnostics, report.omitted, path, "a statement list Android"))
             decider = { url in app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
         } else {
             let report = AssociationFileValidator.validate(bytes)
-            let matcher = AssociationMatcher(file: try readable(report.file, report.diagnostics, path, "an association file Apple"))
+            let matcher = AssociationMatcher(file: try readable(report.file, report.diagnostics, report.omitted, path, "an association file Apple"))
             decider = { url in app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
         }
         var allOpened = true
@@ -78,8 +78,10 @@ struct MatchCommand: ParsableCommand {
     /// Prints the file's diagnostics to stderr and returns what was read. Matching goes on as
     /// the platform would even for a file with warnings or errors; only a file that cannot be
     /// read at all is refused (exit 2).
-    func readable<File>(_ file: File?, _ diagnostics: [Diagnostic], _ path: String, _ what: String) throws -> File {
-        StandardStreams.writeError(DiagnosticLines.render(diagnostics, path: path))
+    func readable<File>(
+        _ file: File?, _ diagnostics: [Diagnostic], _ omitted: OmittedDiagnostics, _ path: String, _ what: String
+    ) throws -> File {
+        StandardStreams.writeError(DiagnosticLines.render(diagnostics, path: path, omitted: omitted))
         guard let file else {
             StandardStreams.writeError("\(path): error: not \(what) could read; nothing to match\n")
             throw CommandFailure.unreadable

@@ -8,14 +8,18 @@ struct ValidationOutput {
     var unreadable: [(path: String, reason: String)]
     var verbose: Bool
 
-    var errorCount: Int { results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count } }
-    var warningCount: Int { results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count } }
+    var errorCount: Int {
+        results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count + $1.omitted.errors }
+    }
+    var warningCount: Int {
+        results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count + $1.omitted.warnings }
+    }
 
     /// `PATH:LINE:COLUMN: error|warning: MESSAGE (at POINTER) [CODE]`, then a summary line.
     func text() -> String {
         var out = ""
         for result in results where result.readError == nil {
-            out += DiagnosticLines.render(result.diagnostics, path: result.path, includeInfo: verbose)
+            out += DiagnosticLines.render(result.diagnostics, path: result.path, omitted: result.omitted, includeInfo: verbose)
         }
         for (path, reason) in unreadable {
             out += "\(path): error: \(reason)\n"
@@ -38,6 +42,8 @@ struct ValidationOutput {
             var valid: Bool
             var readError: String?
             var diagnostics: [DiagnosticJSON]
+            /// Diagnostics past the per-file limit, counted and not listed.
+            var omitted: Int
         }
         struct Document: Encodable {
             var valid: Bool
@@ -52,10 +58,10 @@ struct ValidationOutput {
                     DiagnosticJSON(
                         code: $0.code.rawValue, severity: $0.severity.rawValue, message: $0.message, pointer: $0.pointer,
                         line: $0.location.line, column: $0.location.column)
-                })
+                }, omitted: result.omitted.count)
         }
         for (path, reason) in unreadable where !files.contains(where: { $0.path == path }) {
-            files.append(FileJSON(path: path, kind: "unknown", bytes: 0, valid: false, readError: reason, diagnostics: []))
+            files.append(FileJSON(path: path, kind: "unknown", bytes: 0, valid: false, readError: reason, diagnostics: [], omitted: 0))
         }
         let document = Document(
             valid: unreadable.isEmpty && results.allSatisfy(\.isValid), errors: errorCount, warnings: warningCount, files: files)

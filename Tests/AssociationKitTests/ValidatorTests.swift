@@ -29,6 +29,12 @@ struct ValidatorTests {
         """
     }
 
+    /// `$(v)` used `uses` times, v having 1,000 wildcard values `*0` … `*999`.
+    static func expensive(uses: Int) -> String {
+        let values = (0..<1_000).map { "\"*\($0)\"" }.joined(separator: ", ")
+        return file(components: #"{"/": "/"# + String(repeating: "$(v)", count: uses) + #""}"#, applinks: #""substitutionVariables": {"v": [\#(values)]}, "#)
+    }
+
     static let legacy = #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/buy/*"]}]}}"#
     static let base = file()
 
@@ -84,6 +90,7 @@ struct ValidatorTests {
         Case(.componentMatchesEverything, file(components: #"{}"#), file(components: #"{"/": "*"}"#)),
         Case(.malformedNotPrefix, legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT/buy/x", "/buy/*"]"#), legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT /buy/x", "/buy/*"]"#)),
         Case(.patternStartsWithSeparator, file(components: #"{"/": "/a", "?": "?id=1"}"#), file(components: #"{"/": "/a", "?": "id=1"}"#)),
+        Case(.expensivePattern, expensive(uses: 200), expensive(uses: 20)),
 
         Case(.invalidVariableName, file(components: #"{"/": "/$(a(b)"}"#, applinks: #""substitutionVariables": {"a(b": ["x"]}, "#), file(components: #"{"/": "/$(ab)"}"#, applinks: #""substitutionVariables": {"ab": ["x"]}, "#)),
         Case(.variableValueReferencesVariable, file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["$(digit)"]}, "#), file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["1"]}, "#)),
@@ -139,6 +146,28 @@ struct ValidatorTests {
         let wrongType = report.diagnostics.first { $0.code == .wrongType }
         #expect(wrongType?.pointer == "/applinks/details/0/components/0/exclude")
         #expect(report.diagnostics.first { $0.code == .unknownKey } == nil)
+    }
+
+    @Test("past 200 diagnostics a file's findings are counted, not listed, and still make it invalid")
+    func diagnosticsAreCapped() {
+        let wrongTyped = Array(("{\"applinks\": {\"details\": [" + Array(repeating: "1", count: 5_000).joined(separator: ",") + "]}}").utf8)
+        let report = AssociationFileValidator.validate(wrongTyped)
+        #expect(report.diagnostics.count == OmittedDiagnostics.limit)
+        #expect(report.omitted.count > 4_000)
+        #expect(report.omitted.errors == report.omitted.count)
+        #expect(!report.isValid)
+        // The kept ones are the first in file order, with their pointers.
+        #expect(report.diagnostics.map(\.location.offset) == report.diagnostics.map(\.location.offset).sorted())
+        #expect(report.diagnostics.first { $0.code == .wrongType }?.pointer == "/applinks/details/0")
+    }
+
+    @Test("many unclosed $( are one unterminated-variable finding and literal text")
+    func unclosedVariables() {
+        let report = AssociationFileValidator.validate(Array(Self.file(components: #"{"/": "/"# + String(repeating: "$(", count: 5_000) + #""}"#).utf8))
+        #expect(report.diagnostics.filter { $0.code == .unterminatedVariable }.count == 1)
+        let syntax = PatternSyntax.tokenize("/$(a$(b)$(")
+        #expect(syntax.variableNames == ["a$(b"])
+        #expect(syntax.unterminatedVariableAt == 8)
     }
 
     @Test("128 KiB exactly is allowed; one byte more is not")

@@ -9,13 +9,16 @@ public struct FileCheck: Sendable {
         case android = "assetlinks.json"
     }
 
-    /// Files past this are not read at all: far over Apple's limit, and not worth the memory.
-    static let readLimit = 4 * 1024 * 1024
+    /// Files past this are not read at all: twice Apple's limit, so a file a little too large
+    /// still gets every diagnostic, while a huge one costs no memory and no parsing.
+    static let readLimit = 2 * AssociationFileValidator.maximumSize
 
     public let path: String
     public let kind: Kind
     public let byteCount: Int
     public let diagnostics: [Diagnostic]
+    /// What past `OmittedDiagnostics.limit` was counted, not kept.
+    public let omitted: OmittedDiagnostics
     /// Set when the file could not be read; the file then has no diagnostics.
     public let readError: String?
     /// The bytes, when they were read and parsed.
@@ -25,7 +28,7 @@ public struct FileCheck: Sendable {
     /// Seconds since the epoch.
     public let modified: Int
 
-    public var isValid: Bool { readError == nil && bytes != nil && !diagnostics.hasErrors }
+    public var isValid: Bool { readError == nil && bytes != nil && !diagnostics.hasErrors && omitted.errors == 0 }
 
     public static func kind(ofFileNamed name: String) -> Kind {
         name == Kind.android.rawValue ? .android : .apple
@@ -49,12 +52,17 @@ public struct FileCheck: Sendable {
         modified = Int((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
-            (byteCount, diagnostics, bytes, appleFile) = (0, [], nil, nil)
+            (byteCount, diagnostics, omitted, bytes, appleFile) = (0, [], OmittedDiagnostics(), nil, nil)
             readError = attributes == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
             return
         }
-        if size > Self.readLimit {
-            (byteCount, bytes, readError, appleFile) = (size, nil, nil, nil)
+        // The size is checked again on the bytes read: the file may grow after the stat.
+        let data = size > Self.readLimit ? nil : FileHandle(forReadingAtPath: path).flatMap { handle in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: Self.readLimit + 1) ?? Data()
+        }
+        if size > Self.readLimit || (data?.count ?? 0) > Self.readLimit {
+            (byteCount, omitted, bytes, readError, appleFile) = (max(size, data?.count ?? 0), OmittedDiagnostics(), nil, nil, nil)
             diagnostics = [
                 Diagnostic(
                     .fileTooLarge, "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
@@ -62,8 +70,8 @@ public struct FileCheck: Sendable {
             ]
             return
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            (byteCount, diagnostics, bytes, appleFile) = (0, [], nil, nil)
+        guard let data else {
+            (byteCount, diagnostics, omitted, bytes, appleFile) = (0, [], OmittedDiagnostics(), nil, nil)
             readError = "cannot read the file (permission denied?)"
             return
         }
@@ -73,12 +81,12 @@ public struct FileCheck: Sendable {
         switch kind {
         case .apple:
             let report = AssociationFileValidator.validate(content)
-            diagnostics = report.diagnostics
+            (diagnostics, omitted) = (report.diagnostics, report.omitted)
             bytes = report.file == nil ? nil : content
             appleFile = report.file
         case .android:
             let report = AssetLinksValidator.validate(content)
-            diagnostics = report.diagnostics
+            (diagnostics, omitted) = (report.diagnostics, report.omitted)
             bytes = report.file == nil ? nil : content
             appleFile = nil
         }

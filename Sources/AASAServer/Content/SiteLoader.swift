@@ -18,7 +18,7 @@ public enum SiteLoader {
         /// Every diagnostic of every file, unreadable files, then the other problems, one
         /// line each in the `validate` format: what start-up and a refused reload print.
         public var report: String {
-            checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path) }.joined()
+            checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path, omitted: $0.omitted) }.joined()
                 + checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
                 + problems.map { $0 + "\n" }.joined()
         }

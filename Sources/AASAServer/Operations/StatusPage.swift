@@ -39,7 +39,7 @@ enum StatusPage {
                 let valid = check?.isValid ?? false
                 let status = check == nil ? "<span class=\"warn\">no file</span>"
                     : valid ? "<span class=\"ok\">valid</span>" : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
-                let diagnostics = check.map { DiagnosticLines.render($0.diagnostics, path: $0.kind.rawValue, includeInfo: true) + ($0.readError ?? "") } ?? ""
+                let diagnostics = check.map { DiagnosticLines.render($0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted, includeInfo: true) + ($0.readError ?? "") } ?? ""
                 html += "<tr class=\"site\"><td>\(escape(name))</td><td>\(escape((aliases[name] ?? []).joined(separator: ", ")))</td>"
                 html += "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td><td><code>\(escape(served?.etag ?? "-"))</code></td>"
                 html += "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"

@@ -143,9 +143,14 @@ public struct Prober: Sendable {
         let fits = size <= AssociationFileValidator.maximumSize
         let encoded = response.header("content-encoding").map { ", \(response.wireBytes) sent as \($0)" } ?? ""
         report.add("\(name) size", fits ? .pass : .fail, fits ? "\(size) bytes\(encoded)" : "\(size) bytes, over 128 KiB (131072); Apple ignores it")
-        let diagnostics = kind == .apple ? AssociationFileValidator.validate(response.body).diagnostics : AssetLinksValidator.validate(response.body).diagnostics
-        let problems = DiagnosticLines.render(diagnostics.filter { $0.code != .fileTooLarge }, path: name)
-        if diagnostics.filter({ $0.code != .fileTooLarge }).hasErrors {
+        // The size has its own line above; the body is at most ProbeResponse.bodyLimit.
+        let (found, omitted) =
+            kind == .apple
+            ? { let report = AssociationFileValidator.validate(response.body); return (report.diagnostics, report.omitted) }()
+            : { let report = AssetLinksValidator.validate(response.body); return (report.diagnostics, report.omitted) }()
+        let diagnostics = found.filter { $0.code != .fileTooLarge }
+        let problems = DiagnosticLines.render(diagnostics, path: name, omitted: omitted)
+        if diagnostics.hasErrors || omitted.errors > 0 {
             report.add("\(name) content", .fail, "invalid:\n" + problems)
             return nil
         }

@@ -6,8 +6,10 @@ public struct AssetLinksValidator {
 
     public struct Report: Sendable {
         public var file: AssetLinks?
+        /// At most `OmittedDiagnostics.limit` of them; the rest are counted in `omitted`.
         public var diagnostics: [Diagnostic]
-        public var isValid: Bool { file != nil && !diagnostics.hasErrors }
+        public var omitted: OmittedDiagnostics
+        public var isValid: Bool { file != nil && !diagnostics.hasErrors && omitted.errors == 0 }
     }
 
     public static func validate(_ bytes: [UInt8]) -> Report {
@@ -18,9 +20,13 @@ public struct AssetLinksValidator {
         }
         let document = JSONDocument.parse(bytes)
         validator.diagnostics += document.diagnostics
-        guard let root = document.root else { return Report(file: nil, diagnostics: validator.diagnostics.sortedByLocation()) }
+        guard let root = document.root else {
+            let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: nil)
+            return Report(file: nil, diagnostics: kept, omitted: omitted)
+        }
         let file = validator.read(root)
-        return Report(file: file, diagnostics: validator.diagnostics.resolvingPointers(in: root).sortedByLocation())
+        let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: root)
+        return Report(file: file, diagnostics: kept, omitted: omitted)
     }
 
     mutating func read(_ root: JSONValue) -> AssetLinks? {

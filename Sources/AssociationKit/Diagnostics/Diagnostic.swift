@@ -45,7 +45,18 @@ extension Array where Element == Diagnostic {
 
     /// In file order, then by code, so output is stable.
     public func sortedByLocation() -> [Diagnostic] {
-        sorted { ($0.location.offset, $0.code.rawValue) < ($1.location.offset, $1.code.rawValue) }
+        orderByLocation().map { self[$0] }
+    }
+
+    /// The indices in file order, then by code: sorting indices moves no diagnostic (each
+    /// holds strings), and codes are compared only between diagnostics at one offset.
+    func orderByLocation() -> [Int] {
+        withUnsafeBufferPointer { all in
+            all.indices.sorted { left, right in
+                let (leftOffset, rightOffset) = (all[left].location.offset, all[right].location.offset)
+                return leftOffset != rightOffset ? leftOffset < rightOffset : all[left].code.rawValue < all[right].code.rawValue
+            }
+        }
     }
 
     /// Renders the pending pointers against the document they were found in.

@@ -54,6 +54,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case componentMatchesEverything = "AASA308"
     case malformedNotPrefix = "AASA309"
     case patternStartsWithSeparator = "AASA310"
+    case expensivePattern = "AASA311"
 
     case invalidVariableName = "AASA401"
     case variableValueReferencesVariable = "AASA402"
@@ -91,7 +92,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .appInSeveralDetails, .unreachableComponent, .unreachableExclusion,
             .exclusionMatchesAbsentItem, .unencodedPattern, .encodedPatternDecoded,
             .separatorInPathPattern, .componentMatchesEverything, .malformedNotPrefix,
-            .patternStartsWithSeparator, .emptyVariable, .variableShadowsPredefined, .unusedVariable,
+            .patternStartsWithSeparator, .expensivePattern, .emptyVariable, .variableShadowsPredefined, .unusedVariable,
             .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey:
             .warning
         case .modernOnly, .noAppLinkStatement:
@@ -149,6 +150,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .componentMatchesEverything: "A component with no pattern: it matches every URL."
         case .malformedNotPrefix: "A legacy path that looks like an exclusion without the exact `NOT ` prefix."
         case .patternStartsWithSeparator: "A query or fragment pattern starting with `?` or `#`, which is a wildcard or literal."
+        case .expensivePattern: "Variables whose values make one pattern very costly to match (many uses, many wildcard values)."
         case .invalidVariableName: "A substitution variable name that is empty or contains $, ( or )."
         case .variableValueReferencesVariable: "A variable value that refers to another variable."
         case .undefinedVariable: "$(name) with no such variable: the pattern never matches."

@@ -22,18 +22,19 @@ public struct JSONValue: Sendable {
     }
 
     /// The JSON pointer of the deepest value that starts at or contains `offset`, found by
-    /// binary search over each level's children (their ranges are in file order).
+    /// binary search over each level's children (their ranges are in file order), so one
+    /// pointer costs O(depth × log width) and copies nothing.
     public func pointer(at offset: Int) -> String {
         var pointer = ""
         var current = self
         while true {
             switch current.kind {
             case .object(let members):
-                guard let index = Self.child(containing: offset, in: members.map(\.value.range)) else { return pointer }
+                guard let index = Self.child(containing: offset, in: members, range: \.value.range) else { return pointer }
                 pointer = JSONPointer.appending(members[index].key, to: pointer)
                 current = members[index].value
             case .array(let elements):
-                guard let index = Self.child(containing: offset, in: elements.map(\.range)) else { return pointer }
+                guard let index = Self.child(containing: offset, in: elements, range: \.range) else { return pointer }
                 pointer = JSONPointer.appending(index, to: pointer)
                 current = elements[index]
             default:
@@ -42,14 +43,14 @@ public struct JSONValue: Sendable {
         }
     }
 
-    private static func child(containing offset: Int, in ranges: [Range<Int>]) -> Int? {
+    private static func child<Child>(containing offset: Int, in children: [Child], range: (Child) -> Range<Int>) -> Int? {
         var low = 0
-        var high = ranges.count
+        var high = children.count
         while low < high {
             let middle = (low + high) / 2
-            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+            if range(children[middle]).upperBound <= offset { low = middle + 1 } else { high = middle }
         }
-        return low < ranges.count && ranges[low].contains(offset) ? low : nil
+        return low < children.count && range(children[low]).contains(offset) ? low : nil
     }
 
     /// The name a person uses for this kind of value, for "expected X, found Y" messages.

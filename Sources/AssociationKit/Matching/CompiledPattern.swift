@@ -72,7 +72,7 @@ final class CompiledPattern: Sendable {
             case .alternatives(let index): sets[index].minimumLength == Int.max ? Int.max / 2 : total + sets[index].minimumLength
             }
         }
-        hasStar = steps.contains(.star) || sets.contains { !$0.wildcardValues.isEmpty }
+        hasStar = steps.contains(.star) || sets.contains { $0.hasWildcardValues }
     }
 
     /// True when the pattern is a lone `*`, which matches every text (and an absent one).

@@ -4,7 +4,11 @@
 /// backtracks exponentially. Patterns without variables use the classic greedy wildcard
 /// algorithm, which only ever revisits the most recent `*` (O(text × pattern) worst case,
 /// linear in practice). Patterns with variables advance a set of reachable text positions
-/// one step at a time (O(text × steps × longest value)).
+/// one step at a time, each step on whole 64-bit words: a literal, `?` or `*` costs
+/// O(text / 64); a variable costs O(text × longest literal value) for its literal values
+/// plus O(text / 64) per node of its wildcard values' trie (`AlternativeSet`). So a match
+/// costs O(text × (steps + Σ over variable uses of that cost / text)), which
+/// `AlternativeSet.cost` estimates and the validator warns about when it is large (AASA311).
 enum PatternEngine {
     static func matchGlob(_ steps: [PatternStep], _ text: UnsafeBufferPointer<UInt32>) -> Bool {
         let count = text.count
@@ -44,27 +48,32 @@ enum PatternEngine {
     static func matchPositions(_ steps: [PatternStep], sets: [AlternativeSet], _ text: UnsafeBufferPointer<UInt32>) -> Bool {
         var start = PositionSet(count: text.count)
         start.insert(0)
-        return advance(steps, sets: sets, from: start, text).contains(text.count)
+        var masks = TextMasks(text)
+        return advance(steps, sets: sets, from: start, &masks).contains(text.count)
     }
 
     /// The positions reachable from `current` after consuming `steps` in sequence.
-    static func advance(_ steps: [PatternStep], sets: [AlternativeSet], from current: PositionSet, _ text: UnsafeBufferPointer<UInt32>) -> PositionSet {
+    static func advance(_ steps: [PatternStep], sets: [AlternativeSet], from current: PositionSet, _ text: inout TextMasks) -> PositionSet {
         var positions = current
         for step in steps {
             switch step {
-            case .literal(let scalar):
-                var next = PositionSet(count: text.count)
-                positions.forEach { if $0 < text.count && text[$0] == scalar { next.insert($0 + 1) } }
-                positions = next
-            case .one:
-                positions = positions.shifted()
-            case .star:
-                positions = positions.fromFirst()
             case .alternatives(let set):
-                positions = sets[set].advance(positions, text)
+                positions = sets[set].advance(positions, &text)
+            default:
+                positions = advance(positions, over: step, &text)
             }
             if positions.isEmpty { break }
         }
         return positions
+    }
+
+    /// One literal, `?` or `*` step.
+    static func advance(_ positions: PositionSet, over step: PatternStep, _ text: inout TextMasks) -> PositionSet {
+        switch step {
+        case .literal(let scalar): positions.advanced(over: scalar, &text)
+        case .one: positions.shifted()
+        case .star: positions.fromFirst()
+        case .alternatives: preconditionFailure("variables are advanced by their AlternativeSet")
+        }
     }
 }

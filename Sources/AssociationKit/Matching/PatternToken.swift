@@ -19,6 +19,8 @@ public enum PatternSyntax {
         }
     }
 
+    /// Linear in the text: once a search for `)` fails, no later `$(` can close either, so
+    /// the rest is never searched again.
     public static func tokenize(_ text: String) -> Result {
         let scalars = Array(text.unicodeScalars)
         var tokens: [PatternToken] = []
@@ -31,7 +33,7 @@ public enum PatternSyntax {
             case "*": tokens.append(.anyRun)
             case "?": tokens.append(.anyCharacter)
             case "$" where index + 1 < scalars.count && scalars[index + 1] == "(":
-                if let close = scalars[(index + 2)...].firstIndex(of: ")") {
+                if unterminated == nil, let close = scalars[(index + 2)...].firstIndex(of: ")") {
                     var name = String.UnicodeScalarView()
                     name.append(contentsOf: scalars[(index + 2)..<close])
                     tokens.append(.variable(String(name)))

@@ -64,12 +64,18 @@ extension AssociationFileValidator {
             if syntax.unterminatedVariableAt != nil {
                 report(.unterminatedVariable, "\"$(\" has no closing \")\", so it is compared as literal text", at: pattern.origin)
             }
-            let names = syntax.variableNames
-            for (position, name) in names.enumerated() where !defined.contains(name) && !names[..<position].contains(name) {
+            var seen: Set<String> = []
+            for name in syntax.variableNames where !defined.contains(name) && seen.insert(name).inserted {
                 var message = "$(\(name)) is not defined in substitutionVariables nor predefined, so this pattern never matches"
-                if let suggestion = Spelling.closest(to: name, among: Array(defined)) { message += ". Did you mean $(\(suggestion))?" }
+                undefinedVariablesReported += 1
+                if undefinedVariablesReported <= OmittedDiagnostics.limit,
+                    let suggestion = Spelling.closest(to: name, among: Array(defined))
+                {
+                    message += ". Did you mean $(\(suggestion))?"
+                }
                 report(.undefinedVariable, message, at: pattern.origin)
             }
+            checkMatchingCost(pattern, syntax)
         }
         if percentEncoded, utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 > 0x7E }) {
             report(
@@ -81,6 +87,30 @@ extension AssociationFileValidator {
             report(
                 .encodedPatternDecoded,
                 "percentEncoded is false, so the URL is decoded before comparison and a percent escape in the pattern never matches; write the decoded text",
+                at: pattern.origin)
+        }
+    }
+
+    /// The matcher's cost bound for this pattern (`PatternEngine`): one per step plus, per
+    /// variable use, its values' `AlternativeSet.cost`.
+    mutating func checkMatchingCost(_ pattern: Located<String>, _ syntax: PatternSyntax.Result) {
+        var cost = 0
+        var uses = 0
+        for token in syntax.tokens {
+            guard case .variable(let name) = token else {
+                cost += 1
+                continue
+            }
+            uses += 1
+            if variableCosts[name] == nil {
+                variableCosts[name] = PredefinedVariables.values(of: name).map(AlternativeSet.cost(of:)) ?? 0
+            }
+            cost += variableCosts[name] ?? 0
+        }
+        if cost > Self.expensivePatternCost {
+            report(
+                .expensivePattern,
+                "matching this pattern costs about \(cost) steps per 64 characters of URL (\(uses) variable uses); WWDC20 warns that complex patterns slow matching on devices. Use fewer variables or fewer wildcard values",
                 at: pattern.origin)
         }
     }

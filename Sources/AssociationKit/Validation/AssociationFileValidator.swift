@@ -6,6 +6,14 @@ public struct AssociationFileValidator {
     public static let maximumSize = 131_072
 
     var diagnostics: [Diagnostic] = []
+    /// `AlternativeSet.cost` of each custom variable, then of each predefined one used.
+    var variableCosts: [String: Int] = [:]
+    /// Undefined variables reported so far; past a few hundred, no did-you-mean is computed.
+    var undefinedVariablesReported = 0
+
+    /// A pattern whose matching cost (word operations per 64 characters of URL, see
+    /// `PatternEngine`) passes this gets AASA311: about 5 ms for a 4,000-character URL here.
+    static let expensivePatternCost = 100_000
 
     /// Validates raw bytes: size, JSON, shape, then the semantic rules.
     public static func validate(_ bytes: [UInt8]) -> ValidationReport {
@@ -20,14 +28,15 @@ public struct AssociationFileValidator {
         let document = JSONDocument.parse(bytes)
         validator.diagnostics += document.diagnostics
         guard let root = document.root else {
-            return ValidationReport(file: nil, diagnostics: validator.diagnostics.sortedByLocation(), byteCount: bytes.count)
+            let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: nil)
+            return ValidationReport(file: nil, diagnostics: kept, omitted: omitted, byteCount: bytes.count)
         }
         var decoder = AssociationFileDecoder(bytes: bytes)
         let file = decoder.decode(root)
         validator.diagnostics += decoder.diagnostics
         if let file { validator.check(file) }
-        let diagnostics = validator.diagnostics.resolvingPointers(in: root).sortedByLocation()
-        return ValidationReport(file: file, diagnostics: diagnostics, byteCount: bytes.count)
+        let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: root)
+        return ValidationReport(file: file, diagnostics: kept, omitted: omitted, byteCount: bytes.count)
     }
 
     mutating func check(_ file: AssociationFile) {
@@ -43,6 +52,9 @@ public struct AssociationFileValidator {
             report(.noDetails, "applinks \(what), so no URL of this domain opens an app", at: appLinks.origin)
         }
         checkLegacyShape(appLinks)
+        for variable in appLinks.substitutionVariables {
+            variableCosts[variable.name] = AlternativeSet.cost(of: variable.values.map(\.value))
+        }
         checkVariables(appLinks)
         var firstEntryOfApp: [String: Int] = [:]
         let defined = Set(appLinks.substitutionVariables.map(\.name) + PredefinedVariables.names)

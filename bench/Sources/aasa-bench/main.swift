@@ -1,7 +1,7 @@
 import AssociationKit
 import Glibc
 
-/// `AASA_BENCH_ONLY=validate|match|hostile` runs one section (for profiling).
+/// `AASA_BENCH_ONLY=validate|match|hostile|slow-validate|slow-match` runs one section (for profiling).
 let only = getenv("AASA_BENCH_ONLY").map { String(cString: $0) }
 func section(_ name: String) -> Bool { only == nil || only == name }
 
@@ -61,5 +61,44 @@ if section("validate-parts") {
     let report = AssociationFileValidator.validate(large)
     print("diagnostics: \(report.diagnostics.count) \(Set(report.diagnostics.map(\.code.rawValue)))")
     print("parts: parse \(format(parse.milliseconds, 3)) ms, decode \(format(decode.milliseconds, 3)) ms")
+}
+
+// Inputs that were super-linear before (found by fuzzing): each must validate or match in
+// well under 50 ms. Times in milliseconds, release build.
+if section("slow-validate") {
+    let wrongTyped = Array(("{\"applinks\": {\"details\": [" + Array(repeating: "1", count: 65_000).joined(separator: ",") + "]}}").utf8)
+    let wrongTypedTime = medianTime(samples: 3, iterations: 1) { sink &+= AssociationFileValidator.validate(wrongTyped).diagnostics.count }
+    print("validate \(wrongTyped.count) bytes, 65,000 wrong-typed details: \(format(wrongTypedTime.milliseconds, 1)) ms")
+    let unclosed = Array(("{\"applinks\": {\"details\": [{\"appIDs\": [\"ABCDE12345.com.example.app\"], \"components\": [{\"/\": \"" + String(repeating: "$(", count: 64_000) + "\"}]}]}}").utf8)
+    let unclosedTime = medianTime(samples: 3, iterations: 1) { sink &+= AssociationFileValidator.validate(unclosed).diagnostics.count }
+    print("validate \(unclosed.count) bytes, 64,000 unclosed $(: \(format(unclosedTime.milliseconds, 1)) ms")
+    // Other shapes near the size guard: unknown keys (each with a did-you-mean), duplicate
+    // keys, many components (reachability is checked pairwise), many apps.
+    let app = "\"appIDs\": [\"ABCDE12345.com.example.app\"]"
+    let shapes: [(String, String)] = [
+        ("10,000 unknown keys", "{\"applinks\": {\"details\": [{\(app), \"components\": [{\"/\": \"/a\", " + (0..<10_000).map { "\"k\($0)\": 1" }.joined(separator: ", ") + "}]}]}}"),
+        ("20,000 duplicate keys", "{\"applinks\": {\"details\": [{\(app), \"components\": [{" + Array(repeating: "\"/\": \"/a\"", count: 12_000).joined(separator: ", ") + "}]}]}}"),
+        ("8,000 components", "{\"applinks\": {\"details\": [{\(app), \"components\": [" + (0..<8_000).map { "{\"/\": \"/p\($0)/*\"}" }.joined(separator: ", ") + "]}]}}"),
+        ("8,000 wildcard components", "{\"applinks\": {\"details\": [{\(app), \"components\": [" + (0..<8_000).map { "{\"/\": \"*\($0)*\"}" }.joined(separator: ", ") + "]}]}}"),
+        ("4,000 apps", "{\"applinks\": {\"details\": [{\"appIDs\": [" + (0..<4_000).map { "\"ABCDE12345.com.example.a\($0)\"" }.joined(separator: ", ") + "], \"components\": [{\"/\": \"/a\"}]}]}}"),
+        ("4,000 details", "{\"applinks\": {\"details\": [" + Array(repeating: "{\(app), \"components\": [{\"/\": \"/a\"}]}", count: 2_000).joined(separator: ", ") + "]}}"),
+    ]
+    for (name, text) in shapes {
+        let bytes = Array(text.utf8)
+        let time = medianTime(samples: 3, iterations: 1) { sink &+= AssociationFileValidator.validate(bytes).diagnostics.count }
+        print("validate \(bytes.count) bytes, \(name): \(format(time.milliseconds, 1)) ms")
+    }
+    let values = (0..<1_000).map { "\"*\($0)\"" }.joined(separator: ", ")
+    let wildcardFile = "{\"applinks\": {\"substitutionVariables\": {\"v\": [\(values)]}, \"details\": [{\"appIDs\": [\"ABCDE12345.com.example.app\"], \"components\": [{\"/\": \"/" + String(repeating: "$(v)", count: 1_000) + "\"}]}]}}"
+    let wildcardValidateTime = medianTime(samples: 3, iterations: 1) { sink &+= AssociationFileValidator.validate(Array(wildcardFile.utf8)).diagnostics.count }
+    print("validate \(wildcardFile.utf8.count) bytes, 1,000 wildcard values used 1,000 times: \(format(wildcardValidateTime.milliseconds, 1)) ms")
+}
+if section("slow-match") {
+    let values = (0..<1_000).map { "\"*\($0)\"" }.joined(separator: ", ")
+    let wildcardFile = "{\"applinks\": {\"substitutionVariables\": {\"v\": [\(values)]}, \"details\": [{\"appIDs\": [\"ABCDE12345.com.example.app\"], \"components\": [{\"/\": \"/" + String(repeating: "$(v)", count: 1_000) + "\"}]}]}}"
+    let wildcards = AssociationMatcher(file: AssociationFileValidator.validate(Array(wildcardFile.utf8)).file!)
+    let digits = "https://example.com/" + String((0..<4_000).map { Character(String($0 % 10)) })
+    let wildcardTime = medianTime(samples: 3, iterations: 1) { sink &+= wildcards.decide(try! MatchURL(digits), appID: "ABCDE12345.com.example.app").outcome == .match ? 1 : 0 }
+    print("match 1,000 wildcard values *N used 1,000 times vs a 4,000-character path: \(format(wildcardTime.milliseconds, 1)) ms")
 }
 print("(checksum \(sink))")
