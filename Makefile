@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release test run certs validate-examples codes bench bench-http bench-idle clean
+.PHONY: all build release test run certs validate-examples codes bench bench-http bench-idle fuzz sanitize clean
 
 all: build
 
@@ -48,5 +48,20 @@ bench-http:
 bench-idle: release
 	python3 bench/idle-connections.py 10000
 
+# Fuzz targets (Fuzz/, libFuzzer with AddressSanitizer), FUZZ_SECONDS each; FUZZ_TARGETS
+# picks some of apple android matcher http probe config.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The whole suite under AddressSanitizer, then ThreadSanitizer: the tests start the server
+# binary built beside them, so the real server runs instrumented too.
+sanitize:
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
 clean:
-	rm -rf .build bench/.build
+	rm -rf .build .build-fuzz .build-asan .build-tsan bench/.build Fuzz/.build

@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "aasa-server", targets: ["aasa-server"]),
         .library(name: "AssociationKit", targets: ["AssociationKit"]),
+        // For the fuzz targets (Fuzz/) and benchmarks (bench/), which build as packages of their own.
+        .library(name: "AASAServer", targets: ["AASAServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -62,7 +62,12 @@ extension ServerConfiguration {
     /// to the file's own folder.
     public mutating func applyFile(at path: String) throws(Problem) {
         guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "\(path): cannot read the config file") }
-        let document = JSONDocument.parse([UInt8](data))
+        try applyFile(contents: [UInt8](data), path: path)
+    }
+
+    /// The same for a config file's bytes, read from `path`.
+    public mutating func applyFile(contents: [UInt8], path: String) throws(Problem) {
+        let document = JSONDocument.parse(contents)
         guard let root = document.root, let members = root.members else {
             let lines = DiagnosticLines.render(document.diagnostics, path: path)
             throw Problem(description: lines.isEmpty ? "\(path): the config file must hold a JSON object" : String(lines.dropLast()))

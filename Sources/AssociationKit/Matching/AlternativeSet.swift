@@ -2,7 +2,7 @@
 /// (so `$(region)`'s 257 codes cost two short scans per position, not 257 comparisons) and
 /// values holding wildcards in a trie of steps (so `*1`, `*2` … share their `*`), advanced
 /// on whole position sets. Each occurrence of `$(name)` stands for exactly one value
-/// (OBSERVED, docs/association-files.md); alternatives are never expanded combinatorially.
+/// (as Apple's swcutil was observed to do); alternatives are never expanded combinatorially.
 final class AlternativeSet: Sendable {
     /// Trie nodes: the children of node `n` are `childKeys[firstChild[n] ..< firstChild[n] + childCount[n]]`.
     private let firstChild: [Int32]
