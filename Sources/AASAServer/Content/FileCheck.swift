@@ -49,7 +49,10 @@ public struct FileCheck: Sendable {
         self.path = path
         self.kind = kind
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        modified = Int((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        // Clamped to what an HTTP date can say (years 1970 to 9999): a file touched to an
+        // absurd time must not trap the conversion nor make Last-Modified malformed.
+        let seconds = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        modified = seconds.isFinite ? Int(min(max(seconds, 0), 253_402_300_799)) : 0
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
             (byteCount, diagnostics, omitted, bytes, appleFile) = (0, [], OmittedDiagnostics(), nil, nil)
