@@ -93,7 +93,7 @@ struct ServeCommand: ParsableCommand {
         do {
             code = try server.run()
         } catch {
-            logger.error("cannot start: \(error)")
+            logger.critical("not starting: \(error)")
             throw CommandFailure.invalid
         }
         if code != 0 { throw CommandFailure(code: code) }

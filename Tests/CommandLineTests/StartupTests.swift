@@ -17,6 +17,28 @@ struct StartupTests {
         #expect(output.stderr.contains("not starting"))
     }
 
+    @Test("a port another process listens on is a start-up error naming the listener, exit 1")
+    func portInUse() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        let first = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "2"])
+        defer { _ = first.stop() }
+        let second = try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--http", "127.0.0.1:\(first.port)", "--admin", "off", "--workers", "2"], in: folder.url,
+            timeout: 10)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(first.port): address already in use"), "\(second.stderr)")
+        // The first server still gets every request.
+        for _ in 0..<6 {
+            let answer = try Curl.request("http://127.0.0.1:\(first.port)/apple-app-site-association", ["-H", "Host: example.com"])
+            #expect(answer.status == 200)
+        }
+        let noListener = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "off"], in: folder.url, timeout: 10)
+        #expect(noListener.status == 1)
+        #expect(noListener.stderr.contains("no listener: give --http or --https ADDR:PORT"))
+        #expect(!noListener.stderr.contains("Invalid argument"))
+    }
+
     @Test("a file over 128 KiB stops start-up")
     func oversized() throws {
         let folder = try TemporaryFolder()

@@ -74,7 +74,15 @@ final class EventLoop {
         defer { events.deallocate() }
         dates.refresh()
         while true {
-            let count = (try? epoll.wait(into: events, timeout: acceptPausedUntil > 0 ? 100 : 1000)) ?? 0
+            let count: Int
+            do {
+                count = try epoll.wait(into: events, timeout: acceptPausedUntil > 0 ? 100 : 1000)
+            } catch {
+                // Anything but EINTR (which wait retries) is a broken epoll set: waiting again
+                // would spin. Stop, and have the server stop loudly.
+                control.fail("\(error)")
+                break
+            }
             let now = MonotonicClock.now()
             dates.refresh()
             if store.generation != tableGeneration {

@@ -5,7 +5,10 @@
 public enum Listener {
     /// - Parameter reusePort: SO_REUSEPORT, for the loops' shared listeners; the admin
     ///   listener has one socket, and must fail if another process holds its port.
-    public static func open(_ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10, reusePort: Bool = true) throws(SystemError) -> Int32 {
+    ///   - listening: false binds without listening (the probe in `openGroup`).
+    public static func open(
+        _ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10, reusePort: Bool = true, listening: Bool = true
+    ) throws(SystemError) -> Int32 {
         let fd = try Posix.socket(domain: address.family == .ipv4 ? AF_INET : AF_INET6, type: Int32(SOCK_STREAM.rawValue))
         do {
             try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
@@ -18,7 +21,7 @@ public enum Listener {
             // the request is then read at once, and silent connections never reach a loop.
             try Posix.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_DEFER_ACCEPT, value: deferAcceptSeconds)
             try Posix.bind(fd, address)
-            try Posix.listen(fd, backlog: backlog)
+            if listening { try Posix.listen(fd, backlog: backlog) }
             return fd
         } catch {
             Posix.close(fd)
@@ -28,9 +31,17 @@ public enum Listener {
 
     /// One listener per loop on `address`; with port 0 the first one picks the port and the
     /// others join it.
-    public static func openGroup(_ address: SocketAddress, count: Int) throws(SystemError) -> (fds: [Int32], port: Int) {
+    ///
+    /// SO_REUSEPORT would also let us join another process's group on the same port (the
+    /// kernel only asks that both be the same user), which would silently split the traffic
+    /// between two servers. So a fixed port is first bound once *without* SO_REUSEPORT: that
+    /// bind fails with EADDRINUSE exactly when anything else listens there (SO_REUSEADDR
+    /// still ignores connections in TIME_WAIT, socket(7)). The probe is closed before our
+    /// group binds; the window between the two is the only one an outsider could use.
+    public static func openGroup(_ address: SocketAddress, count: Int) throws(ListenError) -> (fds: [Int32], port: Int) {
         var fds: [Int32] = []
         do {
+            if address.port != 0 { Posix.close(try open(address, deferAcceptSeconds: 0, reusePort: false, listening: false)) }
             let first = try open(address)
             fds.append(first)
             let port = Posix.localPort(first)
@@ -39,7 +50,7 @@ public enum Listener {
             return (fds, port)
         } catch {
             fds.forEach(Posix.close)
-            throw error
+            throw ListenError(address: address, errno: error.errno)
         }
     }
 }

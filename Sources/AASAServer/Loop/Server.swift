@@ -16,7 +16,12 @@ public final class Server {
         self.logger = logger
     }
 
-    /// Runs until SIGTERM or SIGINT. Returns the process exit code.
+    /// Why the server could not start: a sentence for the operator.
+    public struct StartFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs until SIGTERM or SIGINT (exit code 0), or until an event loop fails (1).
     public func run() throws -> Int32 {
         let configuration = state.configuration
         // SIGPIPE: plain sockets use MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring
@@ -31,11 +36,17 @@ public final class Server {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
         guard configuration.http != nil || configuration.https != nil else {
-            throw SystemError("no listener: give --http or --https ADDR:PORT", errno: EINVAL)
+            throw StartFailure(description: "no listener: give --http or --https ADDR:PORT")
         }
         let count = state.statistics.count
-        let plain = try configuration.http.map { address throws(SystemError) in try Listener.openGroup(address, count: count) }
-        let secure = try configuration.https.map { address throws(SystemError) in try Listener.openGroup(address, count: count) }
+        let plain = try configuration.http.map { address throws(ListenError) in try Listener.openGroup(address, count: count) }
+        let secure: (fds: [Int32], port: Int)?
+        do {
+            secure = try configuration.https.map { address throws(ListenError) in try Listener.openGroup(address, count: count) }
+        } catch {
+            plain?.fds.forEach(Posix.close)
+            throw error
+        }
         // The admin listener is auxiliary: if its address is taken (another instance on the
         // default port), serving goes on without it and the error is logged.
         var admin: Int32?
@@ -49,26 +60,35 @@ public final class Server {
         let settings = LoopSettings(
             timeouts: configuration.timeouts, limits: configuration.limits, logFormat: configuration.logFormat,
             accessLog: configuration.accessLog)
+        // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
+        // no eventfd) fails start-up instead of leaving its listener unserved.
         var controls: [LoopControl] = []
+        var loops: [EventLoop] = []
+        do {
+            for index in 0..<count {
+                // The main thread waits in sigwait: SIGTERM wakes it to stop the server.
+                let control = try LoopControl(onFailure: { kill(getpid(), SIGTERM) })
+                controls.append(control)
+                loops.append(
+                    try EventLoop(
+                        listener: plain?.fds[index] ?? -1, secureListener: secure?.fds[index] ?? -1,
+                        certificates: state.certificates, control: control, store: state.content, settings: settings,
+                        statistics: state.statistics[index]))
+            }
+        } catch {
+            for fd in (plain?.fds ?? []) + (secure?.fds ?? []) { Posix.close(fd) }
+            throw StartFailure(description: "cannot start an event loop: \(error)")
+        }
         let finished = DispatchSemaphore(value: 0)
-        for index in 0..<count {
-            let control = try LoopControl()
-            controls.append(control)
-            let state = self.state
-            let listener = plain?.fds[index] ?? -1
-            let secureListener = secure?.fds[index] ?? -1
+        for loop in loops {
+            // The loop is used by its own thread only from here on.
+            nonisolated(unsafe) let loop = loop
             spawn("aasa-loop") {
-                do {
-                    let loop = try EventLoop(
-                        listener: listener, secureListener: secureListener, certificates: state.certificates, control: control,
-                        store: state.content, settings: settings, statistics: state.statistics[index])
-                    loop.run()
-                } catch {
-                    for fd in [listener, secureListener] where fd >= 0 { Posix.close(fd) }
-                }
+                loop.run()
                 finished.signal()
             }
         }
+        loops.removeAll()
         let loopControls = controls
         let reloader = Reloader(state: state, logger: logger) { loopControls.forEach { $0.wake() } }
         for (scheme, address, port) in [("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port)] {
@@ -92,12 +112,18 @@ public final class Server {
                 reloader.reload(reason: "SIGHUP")
                 continue
             }
-            logger.info("stopping: finishing responses in flight", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+            // A failed loop sends SIGTERM to wake this thread (LoopControl.onFailure).
+            let failures = controls.compactMap(\.failure)
+            if failures.isEmpty {
+                logger.info("stopping: finishing responses in flight", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+            } else {
+                logger.critical("stopping: an event loop failed: \(failures.joined(separator: "; "))")
+            }
             watcher.stop()
             controls.forEach { $0.stop() }
             for _ in controls { finished.wait() }
             logger.info("stopped")
-            return 0
+            return failures.isEmpty ? 0 : 1
         }
     }
 

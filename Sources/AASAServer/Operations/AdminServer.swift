@@ -21,9 +21,17 @@ final class AdminServer: Sendable {
         while true {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 1000) > 0 else { continue }
-            while case .processed(let client)? = try? Posix.accept(fd, peer: &peer) {
-                serve(client)
-                Posix.close(client)
+            do {
+                while case .processed(let client) = try Posix.accept(fd, peer: &peer) {
+                    serve(client)
+                    Posix.close(client)
+                }
+            } catch where error.errno == EMFILE || error.errno == ENFILE {
+                // Out of descriptors: the connection stays queued and poll would report it
+                // again at once, so pause as the event loops do (EventLoop+Accept.swift).
+                usleep(100_000)
+            } catch {
+                // ECONNABORTED and the like concern one connection; the next poll goes on.
             }
         }
     }
