@@ -37,3 +37,5 @@ const long COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER = SSL_MODE_ACCEPT_M
 const long COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE = SSL_MODE_ENABLE_PARTIAL_WRITE;
 const long COpenSSLShims_SSL_MODE_RELEASE_BUFFERS = SSL_MODE_RELEASE_BUFFERS;
 const long COpenSSLShims_SSL_SESS_CACHE_SERVER = SSL_SESS_CACHE_SERVER;
+
+long COpenSSLShims_SSL_CTX_set1_groups_list(SSL_CTX *context, const char *groups) { return SSL_CTX_set1_groups_list(context, groups); }

@@ -37,7 +37,9 @@ final class RunningServer {
         out.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
         err.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
         try process.run()
-        let deadline = Date().addingTimeInterval(15)
+        // Generous: the loop ends as soon as the server says where it listens (or exits), and
+        // a build under a sanitizer loads 10,000 sites several times slower.
+        let deadline = Date().addingTimeInterval(90)
         var found: Int?
         while Date() < deadline && found == nil && process.isRunning {
             let text = String(decoding: stderr.get(), as: UTF8.self)

@@ -132,6 +132,27 @@ final class ServerTests {
         #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com"]).status == 200)
     }
 
+    @Test("refused requests reach the client through a lingering close: curl reads 431, 413 and 400, never a reset")
+    func lingeringClose() throws {
+        // Large headers from a file (-H @FILE): one argument over 128 KiB would not fit execve(2).
+        func curl(_ options: [String]) throws -> Curl.Response {
+            try Curl.request(base + "/.well-known/apple-app-site-association", options + ["-H", "Host: example.com"])
+        }
+        for size in [20_000, 70_000, 300_000] {
+            let header = try folder.write("header-\(size).txt", "X-Big: " + String(repeating: "b", count: size) + "\n")
+            #expect(try curl(["-H", "@" + header]).status == 431, "\(size) bytes of header")
+        }
+        let body = try folder.write("body.bin", String(repeating: "x", count: 300_000))
+        #expect(try curl(["-X", "GET", "--data-binary", "@" + body]).status == 413)
+        #expect(try curl(["-H", "Bad Header: x", "--data-binary", "@" + body]).status == 400)
+        // A 200 KB request line: the raw client finishes sending, then reads the 414.
+        let client = try RawClient(port: server.port, receiveTimeout: 5)
+        client.send("GET /" + String(repeating: "a", count: 200_000) + " HTTP/1.1\r\nHost: example.com\r\n\r\n")
+        let answer = String(decoding: client.readAll().bytes, as: UTF8.self)
+        #expect(answer.statusLines.first == "HTTP/1.1 414 URI Too Long", "\(answer.prefix(100))")
+        #expect(server.process.isRunning)
+    }
+
     @Test("gzip when accepted and smaller; identity for gzip;q=0")
     func gzip() throws {
         let compressed = try Curl.request(base + "/apple-app-site-association", ["--compressed", "-H", "Host: example.com"])

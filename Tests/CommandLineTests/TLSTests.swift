@@ -65,6 +65,37 @@ final class TLSTests {
         #expect(alpn.output.contains("ALPN protocol: http/1.1"))
     }
 
+    @Test("key exchange: X25519, P-256 and P-384 only (Mozilla intermediate)")
+    func groups() throws {
+        // TLS 1.3, where the groups offered concern the key exchange alone (in TLS 1.2 they
+        // also name the curves the client accepts for the ECDSA certificate, RFC 8422 §5.1).
+        func handshake(_ groups: String, _ version: String = "-tls1_3") throws -> (status: Int32, output: String) {
+            try TestCertificates.openssl(
+                ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", version, "-groups", groups], input: "")
+        }
+        for group in ["X25519", "P-256", "P-384"] {
+            #expect(try handshake(group).status == 0, "\(group) refused")
+        }
+        for group in ["X448", "P-521", "ffdhe2048", "ffdhe8192"] {
+            #expect(try handshake(group).status != 0, "\(group) accepted")
+        }
+        #expect(try handshake("X25519:P-256", "-tls1_2").output.contains("Server Temp Key: X25519"))
+    }
+
+    @Test("plain HTTP on the HTTPS port gets a clear-text 400 saying so, then a close")
+    func plainHTTPOnHTTPSPort() throws {
+        let client = try RawClient(port: securePort, receiveTimeout: 5)
+        client.send("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.test\r\n\r\n")
+        let answer = client.readAll()
+        let text = String(decoding: answer.bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+        #expect(text.contains("this port speaks HTTPS"))
+        #expect(text.contains("Connection: close\r\n"))
+        #expect(answer.closedByServer)
+        #expect(try Curl.request("http://127.0.0.1:\(securePort)/.well-known/apple-app-site-association").status == 400)
+        #expect(try curl("example.test").status == 200)
+    }
+
     @Test("50 silent clients do not delay a normal client; garbage and plain HTTP do not disturb the server")
     func silentAndHostileClients() throws {
         var silent: [RawClient] = []
@@ -131,6 +162,41 @@ struct TLSStartupTests {
     static func start(_ folder: TemporaryFolder) throws -> BinaryRunner.Output {
         try folder.write("sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         return try BinaryRunner.run(["serve", "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"], in: folder.url)
+    }
+
+    @Test("a Kubernetes TLS Secret mounted as a folder loads once, by its tls.crt and tls.key names")
+    func kubernetesSecret() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("example.test", names: ["example.test"])
+        // What the kubelet writes: the files in a hidden timestamped folder, `..data` linking
+        // to it, and the visible names linking through `..data`.
+        try certificates.issue("staging", names: ["secret.test"])
+        let secret = certificates.directory.appendingPathComponent("secret")
+        let stamped = secret.appendingPathComponent("..2026_11_23_08_00_00.000000001")
+        try FileManager.default.createDirectory(at: stamped, withIntermediateDirectories: true)
+        let issued = certificates.directory.appendingPathComponent("staging")
+        try FileManager.default.moveItem(at: issued.appendingPathComponent("fullchain.pem"), to: stamped.appendingPathComponent("tls.crt"))
+        try FileManager.default.moveItem(at: issued.appendingPathComponent("privkey.pem"), to: stamped.appendingPathComponent("tls.key"))
+        try FileManager.default.removeItem(at: issued)
+        try FileManager.default.createSymbolicLink(atPath: secret.appendingPathComponent("..data").path, withDestinationPath: stamped.lastPathComponent)
+        for name in ["tls.crt", "tls.key"] {
+            try FileManager.default.createSymbolicLink(atPath: secret.appendingPathComponent(name).path, withDestinationPath: "..data/\(name)")
+        }
+        try folder.write("sites/secret.test/apple-app-site-association", TLSTests.wild)
+        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        defer { _ = server.stop() }
+        let range = try #require(server.errors.range(of: "listening on https://127.0.0.1:"))
+        let port = try #require(Int(server.errors[range.upperBound...].prefix { $0.isNumber }))
+        let response = try Curl.request(
+            "https://secret.test:\(port)/.well-known/apple-app-site-association",
+            ["--cacert", certificates.caFile, "--resolve", "secret.test:\(port):127.0.0.1"])
+        #expect(response.status == 200)
+        let metrics = try Curl.request("http://127.0.0.1:\(try #require(server.adminPort))/metrics").body
+        let expiry = String(decoding: metrics, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("aasa_certificate_expiry_timestamp_seconds{") }
+        #expect(expiry.count == 2, "\(expiry)")
+        #expect(expiry.contains { $0.contains("certificate=\"secret\"") })
+        _ = try PythonPrometheus.parse(String(decoding: metrics, as: UTF8.self))
     }
 
     @Test("a key that does not match its certificate stops start-up")

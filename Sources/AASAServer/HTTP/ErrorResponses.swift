@@ -34,6 +34,14 @@ struct ErrorResponses {
         Array("HTTP/1.1 \(code) \(reason)\r\nDate: ".utf8)
     }
 
+    /// After the `Date` value: the 400 for plain HTTP on the HTTPS port.
+    static let plainHTTPOnTLSPort: [UInt8] = {
+        let body = "400 Bad Request: this port speaks HTTPS; use an https:// URL\n"
+        return Array(
+            ("\r\nServer: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+                + "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n" + body).utf8)
+    }()
+
     private static func make(_ status: HTTPStatus, connection: String) -> Response {
         let body = "\(status.rawValue) \(status.reason)\n"
         let allow = status == .methodNotAllowed ? "Allow: GET, HEAD\r\n" : ""

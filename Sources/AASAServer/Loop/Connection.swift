@@ -11,6 +11,9 @@ final class Connection {
         case readingHead
         /// A response is being written and the socket is full.
         case writing
+        /// An error response went out and our side is shut down; what the client still
+        /// sends is read and dropped until it closes (RFC 9112 §9.6), within bounds.
+        case lingering
     }
 
     let fd: Int32
@@ -27,6 +30,13 @@ final class Connection {
     var phase = Phase.idle
     var deadline: UInt64 = 0
     var closeAfterWrite = false
+    /// Close through a lingering close: set with error responses, when the client may still
+    /// be sending the rest of a request we refused.
+    var lingerOnClose = false
+    /// What lingering may still read before the connection is closed anyway.
+    var lingerBudget = 0
+    /// The first bytes on the HTTPS port were checked for a TLS handshake record.
+    var checkedForPlainHTTP = false
     var peerClosed = false
     /// EPOLLOUT is registered (only while output is pending, notes §8 pitfall 4).
     var watchingWrites = false

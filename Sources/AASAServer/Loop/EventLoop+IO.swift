@@ -5,7 +5,13 @@ extension EventLoop {
     /// answers, pipelined ones coalesced into one send. A client whose unread answers pile
     /// up is not read from until they drain.
     func readAndServe(_ connection: Connection, now: UInt64) {
+        if connection.phase == .lingering { return discardLingering(connection) }
         if let tls = connection.tls, !tls.established {
+            if !connection.checkedForPlainHTTP {
+                guard let isTLS = startsWithHandshakeRecord(connection) else { return }
+                connection.checkedForPlainHTTP = true
+                if !isTLS { return refusePlainHTTP(connection, now: now) }
+            }
             guard continueHandshake(tls, on: connection, now: now) else { return }
         }
         while true {
@@ -188,7 +194,11 @@ extension EventLoop {
         connection.outputOffset = 0
         if !connection.isHandshaking { stopWatchingWrites(connection) }
         if connection.closeAfterWrite || connection.peerClosed {
-            close(connection)
+            if connection.lingerOnClose && !connection.peerClosed {
+                startLingering(connection, now: now)
+            } else {
+                close(connection)
+            }
             return false
         }
         if connection.phase == .writing {
@@ -229,5 +239,58 @@ extension EventLoop {
             }
             return sent
         }
+    }
+
+    /// Half-closes after an error response and drops what the client still sends, so it
+    /// can finish sending and read our status instead of getting a reset (RFC 9112 §9.6;
+    /// nginx's lingering close). Ends when the client closes, or past the budget or deadline.
+    func startLingering(_ connection: Connection, now: UInt64) {
+        connection.tls?.shutdown()
+        Glibc.shutdown(connection.fd, Int32(SHUT_WR))
+        connection.phase = .lingering
+        connection.lingerBudget = settings.lingerBytes
+        connection.deadline = now + settings.lingerTimeout
+        stopWatchingWrites(connection)
+        discardLingering(connection)
+    }
+
+    /// Reads and drops (raw bytes, even on TLS: nothing in them is answered any more).
+    func discardLingering(_ connection: Connection) {
+        while true {
+            do {
+                switch try Posix.read(connection.fd, into: scratch) {
+                case .processed(let count):
+                    connection.lingerBudget -= count
+                    if count == 0 || connection.lingerBudget <= 0 { return close(connection) }
+                case .wouldBlock:
+                    return
+                }
+            } catch {
+                return close(connection)
+            }
+        }
+    }
+
+    /// Whether the first byte on the HTTPS port is a TLS handshake record (content type 22,
+    /// RFC 8446 §5.1), peeked without consuming it; nil when nothing has arrived yet.
+    private func startsWithHandshakeRecord(_ connection: Connection) -> Bool? {
+        var first: UInt8 = 0
+        let count = recv(connection.fd, &first, 1, Int32(MSG_PEEK))
+        // An error or a close is left for the handshake to find and report.
+        return count == 1 ? first == 0x16 : (count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) ? true : nil)
+    }
+
+    /// Plain HTTP sent to the HTTPS port: a clear-text 400 saying so, then a close, as nginx
+    /// does, rather than a TLS alert the client cannot read.
+    private func refusePlainHTTP(_ connection: Connection, now: UInt64) {
+        connection.tls = nil
+        connection.phase = .idle
+        out += ErrorResponses.statusLine(.badRequest)
+        out += dates.httpDate
+        out += ErrorResponses.plainHTTPOnTLSPort
+        connection.closeAfterWrite = true
+        connection.lingerOnClose = true
+        counted.handshakeFailures["plain HTTP", default: 0] += 1
+        flush(connection, now: now)
     }
 }

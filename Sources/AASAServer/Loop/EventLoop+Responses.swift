@@ -96,7 +96,11 @@ extension EventLoop {
         out += response.headers
         let sendsBody = head?.method != .head
         if sendsBody { out += response.body }
-        if closing { connection.closeAfterWrite = true }
+        if closing {
+            connection.closeAfterWrite = true
+            // The client may still be sending what we refused: close by lingering.
+            connection.lingerOnClose = true
+        }
         if head == nil { count(site: "-", path: "other", status: status) }
         if let head, let buffer {
             log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? response.body.count : 0, started: started ?? MonotonicClock.now())

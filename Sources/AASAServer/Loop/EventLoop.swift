@@ -135,7 +135,8 @@ final class EventLoop {
         listener = -1
         secureListener = -1
         for connection in connections.compactMap({ $0 }) {
-            if (connection.phase == .idle || connection.phase == .handshaking) && !connection.hasPendingOutput {
+            let quiet = connection.phase == .idle || connection.phase == .handshaking || connection.phase == .lingering
+            if quiet && !connection.hasPendingOutput {
                 close(connection)
             } else {
                 connection.closeAfterWrite = true
@@ -152,7 +153,7 @@ final class EventLoop {
         if events & (Epoll.readable | Epoll.hangUp) != 0 || connection.isHandshaking {
             readAndServe(connection, now: now)
         }
-        if connections[Int(fd)] === connection, events & Epoll.writable != 0 {
+        if connections[Int(fd)] === connection, connection.phase != .lingering, events & Epoll.writable != 0 {
             flush(connection, now: now)
         }
     }

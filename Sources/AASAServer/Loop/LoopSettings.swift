@@ -10,6 +10,11 @@ struct LoopSettings: Sendable {
     let accessLog: Bool
     /// Output beyond this stops reading from the client until it drains (pipelining flood).
     let outputHighWater = 256 * 1024
+    /// A lingering close (RFC 9112 §9.6) reads and drops at most this much, for at most
+    /// `lingerTimeout`: enough for a client to finish sending a refused request and read
+    /// the answer, too little to hold a connection open for long.
+    let lingerBytes = 1024 * 1024
+    let lingerTimeout: UInt64 = 3_000_000_000
 
     init(timeouts: Timeouts, limits: HTTPLimits, logFormat: LogFormat, accessLog: Bool) {
         func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }

@@ -58,15 +58,14 @@ public final class CertificateStore: @unchecked Sendable {
         return wildcards[String(name[name.index(after: dot)...])]
     }
 
-    /// Loads every `fullchain.pem` (or `cert.pem`) + `privkey.pem` pair below `directory`, the
-    /// layout certbot writes. An unreadable file, a key that does not match, or an expired
+    /// Loads every certificate and key pair below `directory` (`pairs(below:)`): certbot's
+    /// layout and Kubernetes TLS Secrets. An unreadable file, a key that does not match, or an expired
     /// certificate is an error; expiry within 14 days is a warning.
     public static func load(directory: String, defaultName: String? = nil, now: Int = Int(time(nil))) -> LoadResult {
         var problems: [String] = []
         var certificates: [Certificate] = []
-        for folder in pairFolders(below: directory) {
-            let chain = ["fullchain.pem", "cert.pem"].map { (folder as NSString).appendingPathComponent($0) }.first { FileManager.default.fileExists(atPath: $0) }!
-            let key = (folder as NSString).appendingPathComponent("privkey.pem")
+        for files in pairs(below: directory) {
+            let (folder, chain, key) = (files.folder, files.chain, files.key)
             do {
                 let context = try TLSContext(chainFile: chain, keyFile: key)
                 guard let leaf = context.certificate else { throw OpenSSLError(operation: "no certificate in \(chain)", reasons: []) }
@@ -87,7 +86,8 @@ public final class CertificateStore: @unchecked Sendable {
         }
         if problems.contains(where: { $0.contains(": error: ") }) { return LoadResult(store: nil, problems: problems) }
         guard !certificates.isEmpty else {
-            return LoadResult(store: nil, problems: problems + ["\(directory): error: no certificate pairs (fullchain.pem or cert.pem with privkey.pem) found"])
+            return LoadResult(
+                store: nil, problems: problems + ["\(directory): error: no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) found"])
         }
         var fallback = certificates[0]
         if let defaultName {
@@ -99,23 +99,47 @@ public final class CertificateStore: @unchecked Sendable {
         return LoadResult(store: CertificateStore(certificates: certificates, defaultCertificate: fallback), problems: problems)
     }
 
-    static func pairFolders(below directory: String) -> [String] {
-        var folders: [String] = []
+    /// A certificate chain and its key, as found on disk.
+    struct Files {
+        let folder: String
+        let chain: String
+        let key: String
+    }
+
+    /// The names a pair may have: certbot's (`fullchain.pem` or `cert.pem` with
+    /// `privkey.pem`) and a Kubernetes TLS Secret's (`tls.crt` with `tls.key`, what
+    /// cert-manager writes).
+    static let layouts: [(chains: [String], key: String)] = [(["fullchain.pem", "cert.pem"], "privkey.pem"), (["tls.crt"], "tls.key")]
+
+    /// Every pair in `directory` and the folders below it. Hidden entries are skipped: a
+    /// Secret mounted as a folder holds its files through `..data`, a link to a hidden
+    /// timestamped folder, which would otherwise load as a second copy of each certificate.
+    /// A pair reached twice (through links) counts once, by the chain's resolved path.
+    static func pairs(below directory: String) -> [Files] {
         let fileManager = FileManager.default
-        var candidates = [directory]
-        if let enumerator = fileManager.enumerator(atPath: directory) {
-            for case let path as String in enumerator {
-                let full = (directory as NSString).appendingPathComponent(path)
+        let root = URL(fileURLWithPath: directory)
+        var folders = [root]
+        let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
+        if let enumerator = fileManager.enumerator(at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) {
+            for case let url as URL in enumerator {
                 var isDirectory: ObjCBool = false
-                if fileManager.fileExists(atPath: full, isDirectory: &isDirectory), isDirectory.boolValue { candidates.append(full) }
+                // A link to a folder (certs/example.com -> /etc/letsencrypt/live/example.com) counts too.
+                if fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { folders.append(url) }
             }
         }
-        for folder in candidates.sorted() {
-            let hasKey = fileManager.fileExists(atPath: (folder as NSString).appendingPathComponent("privkey.pem"))
-            let hasChain = ["fullchain.pem", "cert.pem"].contains { fileManager.fileExists(atPath: (folder as NSString).appendingPathComponent($0)) }
-            if hasKey && hasChain { folders.append(folder) }
+        var seen: Set<String> = []
+        var pairs: [Files] = []
+        for folder in folders.map({ ($0.path as NSString).standardizingPath }).sorted() {
+            for layout in layouts {
+                let key = (folder as NSString).appendingPathComponent(layout.key)
+                guard fileManager.fileExists(atPath: key),
+                    let chain = layout.chains.map({ (folder as NSString).appendingPathComponent($0) }).first(where: fileManager.fileExists)
+                else { continue }
+                guard seen.insert(URL(fileURLWithPath: chain).resolvingSymlinksInPath().path).inserted else { continue }
+                pairs.append(Files(folder: folder, chain: chain, key: key))
+            }
         }
-        return folders
+        return pairs
     }
 
     /// subjectAltName DNS entries, lower-cased; the subject CN only when there are none.

@@ -13,6 +13,10 @@ public final class TLSContext: @unchecked Sendable {
         "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
         + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
 
+    /// Key exchange groups of Mozilla's intermediate profile (wiki.mozilla.org/Security/Server_Side_TLS):
+    /// no X448, P-521 or finite-field groups.
+    static let groups = "X25519:P-256:P-384"
+
     /// Loads a PEM certificate chain and its private key; fails if they do not match.
     init(chainFile: String, keyFile: String) throws(OpenSSLError) {
         ERR_clear_error()
@@ -36,6 +40,7 @@ public final class TLSContext: @unchecked Sendable {
         COpenSSLShims_SSL_CTX_set_session_cache_mode(context, COpenSSLShims_SSL_SESS_CACHE_SERVER)
         SSL_CTX_set_session_id_context(context, "aasa-server", 11)
         guard SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1 else { throw OpenSSLError.drain("SSL_CTX_set_cipher_list") }
+        guard COpenSSLShims_SSL_CTX_set1_groups_list(context, Self.groups) == 1 else { throw OpenSSLError.drain("SSL_CTX_set1_groups_list") }
         SSL_CTX_set_alpn_select_cb(context, selectHTTP11, nil)
         guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1 else {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")

@@ -24,6 +24,7 @@ void COpenSSLShims_GENERAL_NAMES_free(GENERAL_NAMES *names);
 void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate);
 int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates);
 long COpenSSLShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
+long COpenSSLShims_SSL_CTX_set1_groups_list(SSL_CTX *context, const char *groups);
 
 extern const uint64_t COpenSSLShims_SSL_OP_NO_RENEGOTIATION;
 extern const uint64_t COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE;
