@@ -56,12 +56,19 @@ fuzz:
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The whole suite under AddressSanitizer, then ThreadSanitizer: the tests start the server
-# binary built beside them, so the real server runs instrumented too.
+# binary built beside them, so the real server runs instrumented too. Reports go to files
+# (the server's stderr is read by the tests, not shown), and any report fails the target.
+REPORTS := $(CURDIR)/.build-sanitizer-reports
 sanitize:
+	rm -rf $(REPORTS) && mkdir -p $(REPORTS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	-SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:log_path=$(REPORTS)/asan \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	-SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=log_path=$(REPORTS)/tsan \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	@if [ -n "$$(ls -A $(REPORTS))" ]; then head -n 60 $(REPORTS)/*; echo "sanitizer reports in $(REPORTS)"; exit 1; fi
+	@echo "no sanitizer reports"
 
 clean:
-	rm -rf .build .build-fuzz .build-asan .build-tsan bench/.build Fuzz/.build
+	rm -rf .build .build-fuzz .build-asan .build-tsan .build-sanitizer-reports bench/.build Fuzz/.build
