@@ -3,7 +3,8 @@ import Foundation
 
 /// Turns a command-line path into the association files to check: a file as is, a site
 /// folder's files, or every site folder of a sites directory (aliases are checked through
-/// the folder they point to, once).
+/// the folder they point to, once). What is found but never served (a misnamed file, a link
+/// leading outside the sites folder) comes back as warnings.
 enum AssociationFileFinder {
     struct Problem: Error {
         var reason: String
@@ -14,35 +15,59 @@ enum AssociationFileFinder {
         var kind: FileCheck.Kind
     }
 
-    static func files(at path: String) -> Result<[Found], Problem> {
+    struct Listing {
+        var files: [Found] = []
+        /// `PATH: warning: MESSAGE` lines.
+        var warnings: [String] = []
+    }
+
+    static func files(at path: String) -> Result<Listing, Problem> {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(Problem(reason: "no such file or directory"))
         }
         guard isDirectory.boolValue else {
-            return .success([Found(path: path, kind: FileCheck.kind(ofFileAt: path))])
+            return .success(Listing(files: [Found(path: path, kind: FileCheck.kind(ofFileAt: path))]))
         }
-        if SiteDirectory.isSiteFolder(url) { return .success(filesOfSite(url, shownAs: path)) }
+        if SiteDirectory.isSiteFolder(url) || !SiteDirectory.misnamedFiles(in: url).isEmpty {
+            let listing = site(url, shownAs: path)
+            if listing.files.isEmpty { return .failure(Problem(reason: listing.warnings.map(reason).joined(separator: "; "))) }
+            return .success(listing)
+        }
         do {
             let directory = try SiteDirectory(root: url)
-            let files = directory.sites.filter { $0.aliasOf == nil }.flatMap { site in
-                filesOfSite(site.folder, shownAs: (path as NSString).appendingPathComponent(site.name))
+            var listing = Listing()
+            for site in directory.sites where site.aliasOf == nil {
+                let found = Self.site(site.folder, shownAs: (path as NSString).appendingPathComponent(site.name))
+                listing.files += found.files
+                listing.warnings += found.warnings
             }
-            if files.isEmpty {
+            for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
+                listing.warnings.append("\((path as NSString).appendingPathComponent(name)): warning: \(reason)")
+            }
+            if listing.files.isEmpty {
                 return .failure(Problem(reason: "no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) here, nor in any site folder below"))
             }
-            return .success(files)
+            return .success(listing)
         } catch {
             return .failure(Problem(reason: "cannot list the directory: \(error.localizedDescription)"))
         }
     }
 
-    static func filesOfSite(_ folder: URL, shownAs shown: String) -> [Found] {
-        var found: [Found] = []
+    static func site(_ folder: URL, shownAs shown: String) -> Listing {
+        var listing = Listing()
         for kind in [FileCheck.Kind.apple, .android] where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {
-            found.append(Found(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind))
+            listing.files.append(Found(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind))
         }
-        return found
+        for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {
+            listing.warnings.append("\((shown as NSString).appendingPathComponent(name)): warning: never served: the file must be named \(expected)")
+        }
+        return listing
+    }
+
+    /// The message of a warning line, for a failure that has nothing else to say.
+    private static func reason(_ line: String) -> String {
+        line.components(separatedBy: ": warning: ").last ?? line
     }
 }

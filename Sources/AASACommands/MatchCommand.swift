@@ -97,7 +97,9 @@ struct MatchCommand: ParsableCommand {
             throw CommandFailure.unreadable
         }
         guard let site = directory.site(forHost: domain!) else {
-            StandardStreams.writeError("\(sites!): error: no site folder serves \(domain!) (no exact folder, no matching *.domain folder)\n")
+            let reason = HostName.normalize(domain!).flatMap { directory.skipped[$0] }
+            StandardStreams.writeError(
+                "\(sites!): error: " + (reason ?? "no site folder serves \(domain!) (no exact folder, no matching *.domain folder)") + "\n")
             throw CommandFailure.unreadable
         }
         return site.folder.appendingPathComponent(android ? SiteDirectory.androidFileName : SiteDirectory.appleFileName).path

@@ -40,16 +40,19 @@ struct ValidateCommand: ParsableCommand {
         }
         var results: [FileCheck] = []
         var unreadable: [(path: String, reason: String)] = []
+        var warnings: [String] = []
         for path in paths {
             switch AssociationFileFinder.files(at: path) {
-            case .success(let files): results += files.map { FileCheck(path: $0.path, kind: $0.kind) }
+            case .success(let listing):
+                results += listing.files.map { FileCheck(path: $0.path, kind: $0.kind) }
+                warnings += listing.warnings
             case .failure(let problem): unreadable.append((path, problem.reason))
             }
         }
         for index in results.indices where results[index].readError != nil {
             unreadable.append((results[index].path, results[index].readError!))
         }
-        let output = ValidationOutput(results: results, unreadable: unreadable, verbose: verbose)
+        let output = ValidationOutput(results: results, unreadable: unreadable, warnings: warnings, verbose: verbose)
         StandardStreams.write(json ? output.jsonText() : output.text())
         if !unreadable.isEmpty { throw CommandFailure.unreadable }
         if results.contains(where: { !$0.isValid }) { throw CommandFailure.invalid }

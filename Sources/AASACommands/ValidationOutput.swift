@@ -6,13 +6,16 @@ import Foundation
 struct ValidationOutput {
     var results: [FileCheck]
     var unreadable: [(path: String, reason: String)]
+    /// About the folders rather than a file's content: `PATH: warning: MESSAGE`.
+    var warnings: [String]
     var verbose: Bool
 
+    /// Every error line printed: diagnostics, omitted ones, and one per unreadable path.
     var errorCount: Int {
-        results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count + $1.omitted.errors }
+        results.reduce(unreadable.count) { $0 + $1.diagnostics.filter { $0.severity == .error }.count + $1.omitted.errors }
     }
     var warningCount: Int {
-        results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count + $1.omitted.warnings }
+        results.reduce(warnings.count) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count + $1.omitted.warnings }
     }
 
     /// `PATH:LINE:COLUMN: error|warning: MESSAGE (at POINTER) [CODE]`, then a summary line.
@@ -21,13 +24,18 @@ struct ValidationOutput {
         for result in results where result.readError == nil {
             out += DiagnosticLines.render(result.diagnostics, path: result.path, omitted: result.omitted, includeInfo: verbose)
         }
+        out += warnings.map { $0 + "\n" }.joined()
         for (path, reason) in unreadable {
             out += "\(path): error: \(reason)\n"
         }
-        let files = results.count == 1 ? "1 file" : "\(results.count) files"
-        let invalid = results.filter { !$0.isValid }.count
-        let verdict = unreadable.isEmpty ? (invalid == 0 ? "valid" : "\(invalid) invalid") : "\(unreadable.count) unreadable"
-        out += "\(files) checked: \(verdict); \(plural(errorCount, "error")), \(plural(warningCount, "warning"))\n"
+        // Invalid and unreadable files are both counted; a file that could not be read is
+        // counted once, as unreadable.
+        let unreadablePaths = Set(unreadable.map(\.path))
+        let checked = Set(results.map(\.path)).union(unreadablePaths).count
+        let invalid = results.filter { !$0.isValid && !unreadablePaths.contains($0.path) }.count
+        let verdict = [invalid > 0 ? "\(invalid) invalid" : nil, unreadable.isEmpty ? nil : "\(unreadable.count) unreadable"].compactMap { $0 }
+        out += "\(plural(checked, "file")) checked: \(verdict.isEmpty ? "valid" : verdict.joined(separator: ", ")); "
+            + "\(plural(errorCount, "error")), \(plural(warningCount, "warning"))\n"
         return out
     }
 

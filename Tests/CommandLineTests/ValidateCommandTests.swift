@@ -34,6 +34,46 @@ struct ValidateCommandTests {
         #expect(line.contains("/applinks/details"))
     }
 
+    @Test("the file name decides the kind; misnamed files and links that are not served are warnings")
+    func namesAndLinks() throws {
+        let folder = try TemporaryFolder()
+        // An apple-app-site-association holding an Android statement list is a wrong Apple file.
+        try folder.write("sites/list.test/apple-app-site-association", "[]")
+        try folder.write("sites/good.test/apple-app-site-association", Self.valid)
+        try folder.write("sites/good.test/apple-app-site-association.json", Self.valid)
+        try folder.write("sites/android.test/assetlinks", "[]")
+        try folder.write("elsewhere/apple-app-site-association", Self.valid)
+        let sites = folder.url.appendingPathComponent("sites")
+        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("out.test").path, withDestinationPath: "../elsewhere")
+        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("gone.test").path, withDestinationPath: "missing.test")
+        let output = try BinaryRunner.run(["validate", "sites"], in: folder.url)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("sites/list.test/apple-app-site-association:1:1: error: "))
+        #expect(output.stdout.contains("[AASA002]"))
+        #expect(output.stdout.contains("sites/good.test/apple-app-site-association.json: warning: never served: the file must be named apple-app-site-association"))
+        #expect(output.stdout.contains("sites/android.test/assetlinks: warning: never served: the file must be named assetlinks.json"))
+        #expect(output.stdout.contains("sites/out.test: warning: the link out.test leads outside the sites folder"))
+        #expect(output.stdout.contains("sites/gone.test: warning: the link gone.test -> missing.test is dangling"))
+        #expect(output.stdout.contains("2 files checked: 1 invalid; 1 error, 4 warnings"), "\(output.stdout)")
+        let match = try BinaryRunner.run(["match", "--sites", "sites", "--domain", "out.test", "https://out.test/a"], in: folder.url)
+        #expect(match.status == 2)
+        #expect(match.stderr.contains("the link out.test leads outside the sites folder"), "\(match.stderr)")
+        let serve = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "off"], in: folder.url)
+        #expect(serve.status == 1)
+        #expect(serve.stderr.contains("sites/good.test/apple-app-site-association.json: warning: never served"))
+        #expect(serve.stderr.contains("sites/out.test: warning: the link out.test leads outside the sites folder"))
+    }
+
+    @Test("an invalid file and an unreadable one are both counted")
+    func invalidAndUnreadable() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("bad.json", #"{"applinks": {"details": [1,]}}"#)
+        let output = try BinaryRunner.run(["validate", "bad.json", "missing.json"], in: folder.url)
+        #expect(output.status == 2)
+        #expect(output.stdout.contains("missing.json: error: no such file or directory"))
+        #expect(output.stdout.hasSuffix("2 files checked: 1 invalid, 1 unreadable; 2 errors, 0 warnings\n"), "\(output.stdout)")
+    }
+
     @Test("site folders and sites directories are walked; aliases are not checked twice")
     func directories() throws {
         let folder = try TemporaryFolder()

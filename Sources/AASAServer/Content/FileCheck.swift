@@ -34,10 +34,11 @@ public struct FileCheck: Sendable {
         name == Kind.android.rawValue ? .android : .apple
     }
 
-    /// The kind of a file given by path: by its name, else by its content (Android's is a
-    /// JSON array, Apple's an object).
+    /// The kind of a file given by path: by its name when it is one of the two (as the server
+    /// decides, so an `apple-app-site-association` holding `[]` is a wrong Apple file, not a
+    /// good Android one), else by its content (Android's is a JSON array, Apple's an object).
     public static func kind(ofFileAt path: String, bytes: [UInt8]? = nil) -> Kind {
-        if (path as NSString).lastPathComponent == Kind.android.rawValue { return .android }
+        if let kind = Kind(rawValue: (path as NSString).lastPathComponent) { return kind }
         let content = bytes ?? FileHandle(forReadingAtPath: path).map { handle in
             defer { try? handle.close() }
             return [UInt8]((try? handle.read(upToCount: 256)) ?? Data())

@@ -52,6 +52,9 @@ public enum SiteLoader {
                     if kind == .apple { appleFile = check.appleFile }
                 }
             }
+            for (name, expected) in SiteDirectory.misnamedFiles(in: site.folder) {
+                problems.append("\((shown as NSString).appendingPathComponent(name)): warning: never served: the file must be named \(expected)")
+            }
             if siteChecks == 0 {
                 problems.append("\(shown): warning: the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404")
             }
@@ -60,6 +63,9 @@ public enum SiteLoader {
             } else if let last = previous?.content(named: site.name) {
                 contents[site.name] = last
             }
+        }
+        for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
+            problems.append("\(root.appendingPathComponent(name).path): warning: \(reason)")
         }
         var exact: [String: SiteContent] = [:]
         var wildcards: [String: SiteContent] = [:]

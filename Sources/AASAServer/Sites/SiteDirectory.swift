@@ -19,6 +19,9 @@ public struct SiteDirectory: Sendable {
 
     public let root: URL
     public let sites: [Site]
+    /// Entries that look like sites but are not served, by lower-cased name: why, in a
+    /// sentence (a link leading outside the sites folder, a dangling link).
+    public let skipped: [String: String]
     private let exact: [String: Site]
     /// Wildcard sites keyed by their suffix without `*.`.
     private let wildcards: [String: Site]
@@ -29,21 +32,34 @@ public struct SiteDirectory: Sendable {
         let names = try fileManager.contentsOfDirectory(atPath: root.path).sorted()
         let realRoot = root.resolvingSymlinksInPath().standardizedFileURL.path
         var sites: [Site] = []
+        var skipped: [String: String] = [:]
         for name in names where !name.hasPrefix(".") {
             let entry = root.appendingPathComponent(name)
+            let target = try? fileManager.destinationOfSymbolicLink(atPath: entry.path)
             var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: entry.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            guard fileManager.fileExists(atPath: entry.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                if let target, !fileManager.fileExists(atPath: entry.path) {
+                    skipped[name.lowercased()] = "the link \(name) -> \(target) is dangling, so \(name) is not served"
+                }
+                continue
+            }
             let resolved = entry.resolvingSymlinksInPath().standardizedFileURL
-            let isLink = (try? fileManager.destinationOfSymbolicLink(atPath: entry.path)) != nil
+            let isLink = target != nil
             // A link to a sibling site folder is an alias. A link deeper into this directory
             // is the folder itself: Kubernetes mounts a ConfigMap as `name -> ..data/name`
             // with `..data` swapped on update. A link leading outside is never followed.
             let parent = resolved.deletingLastPathComponent().path
             let isAlias = isLink && parent == realRoot && !resolved.lastPathComponent.hasPrefix(".")
-            if isLink && !isAlias && !resolved.path.hasPrefix(realRoot + "/") { continue }
+            if isLink && !isAlias && !resolved.path.hasPrefix(realRoot + "/") {
+                skipped[name.lowercased()] =
+                    "the link \(name) leads outside the sites folder (to \(resolved.path)), so \(name) is not served; "
+                    + "move the folder into the sites folder, or link to a site folder there"
+                continue
+            }
             sites.append(Site(name: name.lowercased(), folder: resolved, aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
         }
         self.sites = sites
+        self.skipped = skipped
         var exact: [String: Site] = [:]
         var wildcards: [String: Site] = [:]
         for site in sites {
@@ -62,6 +78,19 @@ public struct SiteDirectory: Sendable {
     public func site(forHost raw: String) -> Site? {
         guard let host = HostName.normalize(raw) else { return nil }
         return HostName.lookup(host, exact: exact, wildcards: wildcards)
+    }
+
+    /// Files in a site folder named almost like an association file (`apple-app-site-association.json`,
+    /// `assetlinks`), which the server never serves: each with the name it should have.
+    public static func misnamedFiles(in folder: URL) -> [(name: String, expected: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().compactMap { name in
+            for (expected, stem) in [(appleFileName, appleFileName), (androidFileName, "assetlinks")]
+            where name != expected && name.lowercased().hasPrefix(stem) {
+                return (name, expected)
+            }
+            return nil
+        }
     }
 
     /// True when `folder` holds an association file directly (a site folder rather than a
