@@ -73,6 +73,28 @@ final class OperationsTests {
         #expect(try eventually(2) { try fetch().body == Data(Self.first.utf8) })
     }
 
+    @Test("a reload where one site takes new files and another keeps its last good ones is partial, and says which")
+    func partialReload() throws {
+        let other = folder.url.appendingPathComponent("sites/other.com/apple-app-site-association")
+        let newOther = #"{"webcredentials": {"apps": ["ABCDE12345.com.other.next"]}}"#
+        // Both written before one reload (SIGHUP after both, the watcher may fire between).
+        try edit("{ \"applinks\": ")
+        try Data(newOther.utf8).write(to: other)
+        server.signal(SIGHUP)
+        #expect(
+            try eventually(3) {
+                try Curl.request("http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: other.com"]).body
+                    == Data(newOther.utf8)
+            })
+        #expect(try fetch().body == Data(Self.first.utf8))
+        #expect(eventually(3) { server.errors.contains("reload partly applied; changed: other.com; kept their last good files: example.com") })
+        let metrics = String(decoding: try admin("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"aasa_reloads_total{result="partial"} "#))
+        #expect(!metrics.contains(#"aasa_reloads_total{result="partial"} 0"#))
+        let page = String(decoding: try admin("/").body, as: UTF8.self)
+        #expect(page.contains("The last reload was partly applied. Changed: other.com. Kept their last good files: example.com."))
+    }
+
     @Test("SIGHUP reloads too; 50 reloads, one in five invalid, lose no request")
     func reloadUnderLoad() throws {
         let stop = LockedFlag()

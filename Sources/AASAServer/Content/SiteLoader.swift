@@ -14,6 +14,10 @@ public enum SiteLoader {
         public let problems: [String]
         /// True when every file is valid and every alias resolves.
         public let isValid: Bool
+        /// Sites with an invalid file that keep serving what the previous table had for them.
+        public var keptSites: [String] = []
+        /// Sites with an invalid file and nothing earlier to serve: they answer 404.
+        public var refusedSites: [String] = []
 
         /// Every diagnostic of every file, unreadable files, then the other problems, one
         /// line each in the `validate` format: what start-up and a refused reload print.
@@ -34,6 +38,8 @@ public enum SiteLoader {
         var checks: [FileCheck] = []
         var contents: [String: SiteContent] = [:]
         var problems: [String] = []
+        var kept: [String] = []
+        var refused: [String] = []
         for site in directory.sites where site.aliasOf == nil {
             let shown = root.appendingPathComponent(site.name).path
             var prepared: [FileCheck.Kind: PreparedFile] = [:]
@@ -62,6 +68,9 @@ public enum SiteLoader {
                 contents[site.name] = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android], appleFile: appleFile)
             } else if let last = previous?.content(named: site.name) {
                 contents[site.name] = last
+                kept.append(site.name)
+            } else {
+                refused.append(site.name)
             }
         }
         for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
@@ -83,6 +92,9 @@ public enum SiteLoader {
             }
         }
         let valid = checks.allSatisfy(\.isValid) && !problems.contains { $0.contains(": error: ") }
-        return Result(table: SiteTable(exact: exact, wildcards: wildcards), checks: checks, problems: problems, isValid: valid)
+        var result = Result(table: SiteTable(exact: exact, wildcards: wildcards), checks: checks, problems: problems, isValid: valid)
+        result.keptSites = kept
+        result.refusedSites = refused
+        return result
     }
 }

@@ -22,6 +22,15 @@ public final class SiteTable: Sendable {
 
     public var count: Int { exact.count + wildcards.count }
 
+    /// The names (aliases included) whose files differ from `other`'s, or that only one of
+    /// the two tables has: what a reload changed.
+    public func changedNames(since other: SiteTable) -> [String] {
+        Set(names).union(other.names).filter { name in
+            let (new, old) = (content(named: name), other.content(named: name))
+            return new?.apple?.etag != old?.apple?.etag || new?.android?.etag != old?.android?.etag || (new == nil) != (old == nil)
+        }.sorted()
+    }
+
     /// The content of the folder named `name` (a domain or `*.domain`).
     public func content(named name: String) -> SiteContent? {
         name.hasPrefix("*.") ? wildcards[String(name.dropFirst(2))] : exact[name]

@@ -28,6 +28,7 @@ enum MetricsReport {
 
         let reloads = state.reloads
         registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "ok")], help: "Reloads, by result.").increment(by: Int64(reloads.succeeded))
+        registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "partial")], help: "Reloads, by result.").increment(by: Int64(reloads.partial))
         registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "failed")], help: "Reloads, by result.").increment(by: Int64(reloads.failed))
         registry.makeGauge(name: "aasa_last_reload_timestamp_seconds", help: "When the last reload was attempted.").set(Double(reloads.lastAttempt))
         registry.makeGauge(name: "aasa_last_reload_success_timestamp_seconds", help: "When the last reload succeeded (or the server started).")

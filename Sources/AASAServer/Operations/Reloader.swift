@@ -3,9 +3,11 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Loads the sites (and certificates) again and swaps them in only when everything is valid;
-/// otherwise the last good state keeps serving and the failure is logged, counted and kept
-/// for the status page. One reload runs at a time, off the event loops.
+/// Loads the sites (and certificates) again: every valid site takes its new files, every
+/// invalid one keeps its last good files. The outcome is `ok`, `partial` (some sites
+/// changed, others were kept) or `failed` (nothing new applied); it is logged with the
+/// sites changed and kept, counted, and kept for the status page. One reload runs at a
+/// time, off the event loops.
 public final class Reloader: Sendable {
     let state: ServerState
     let logger: Logger
@@ -33,32 +35,49 @@ public final class Reloader: Sendable {
             }
             // Valid sites take their new files; an invalid site keeps its last good files
             // (SiteLoader merges them in), so the merged table is always safe to serve.
-            if let table = loaded.table {
-                state.content.replace(with: table)
-            }
+            let previous = state.content.table
+            if let table = loaded.table { state.content.replace(with: table) }
             if let certificates { state.certificates?.replace(with: certificates) }
-            let sitesFailed = !loaded.isValid
+            let changed = loaded.table?.changedNames(since: previous) ?? []
+            let kept = loaded.keptSites + loaded.refusedSites.map { $0 + " (new, not served)" }
             let certificatesFailed = state.certificates != nil && certificates == nil
+            let everythingApplied = loaded.isValid && !certificatesFailed
+            let result = everythingApplied ? "ok" : changed.isEmpty ? "failed" : "partial"
             let report = loaded.report + certificateProblems.map { $0 + "\n" }.joined()
             state.update { record in
                 record.lastAttempt = now
                 record.checks = loaded.checks
                 record.certificateProblems = certificateProblems
-                if sitesFailed || certificatesFailed {
-                    record.failed += 1
-                    record.lastFailure = report
-                } else {
+                record.lastResult = result
+                record.lastChanged = changed
+                record.lastKept = kept + (certificatesFailed ? ["certificates"] : [])
+                switch result {
+                case "ok":
                     record.succeeded += 1
                     record.lastSuccess = now
                     record.lastFailure = ""
+                case "partial":
+                    record.partial += 1
+                    record.lastFailure = report
+                default:
+                    record.failed += 1
+                    record.lastFailure = report
                 }
             }
             wakeLoops()
-            if sitesFailed || certificatesFailed {
-                let kept = [sitesFailed ? "sites" : nil, certificatesFailed ? "certificates" : nil].compactMap { $0 }.joined(separator: " and ")
-                logger.error("reload refused: the last good \(kept) keep serving", metadata: ["reason": "\(reason)", "diagnostics": "\(report)"])
-            } else {
-                logger.info("reloaded", metadata: ["reason": "\(reason)", "sites": "\(state.content.table.count)"])
+            let keptText = (kept + (certificatesFailed ? ["the certificates"] : [])).joined(separator: ", ")
+            let metadata: Logger.Metadata = ["reason": "\(reason)", "sites": "\(state.content.table.count)"]
+            switch result {
+            case "ok":
+                logger.info("reloaded; changed: \(changed.isEmpty ? "nothing" : changed.joined(separator: ", "))", metadata: metadata)
+            case "partial":
+                logger.warning(
+                    "reload partly applied; changed: \(changed.joined(separator: ", ")); kept their last good files: \(keptText)",
+                    metadata: metadata.merging(["diagnostics": "\(report)"]) { $1 })
+            default:
+                logger.error(
+                    "reload refused; kept their last good files: \(keptText.isEmpty ? "everything" : keptText)",
+                    metadata: metadata.merging(["diagnostics": "\(report)"]) { $1 })
             }
         }
     }

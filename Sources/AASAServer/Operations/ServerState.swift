@@ -7,14 +7,23 @@ import Synchronization
 public final class ServerState: Sendable {
     public struct ReloadRecord: Sendable {
         public var succeeded = 0
+        /// Applied in part: some sites took new files while others kept their last good ones
+        /// (or certificates did).
+        public var partial = 0
         public var failed = 0
         /// Seconds since the epoch of the last attempt.
         public var lastAttempt = 0
         public var lastSuccess = 0
         /// The checks of the last load: what every file said.
         public var checks: [FileCheck] = []
-        /// Problems of the last failed attempt (diagnostic lines), empty when it succeeded.
+        /// Problems of the last failed or partial attempt (diagnostic lines), empty when it succeeded.
         public var lastFailure: String = ""
+        /// The outcome of the last attempt: `ok`, `partial` or `failed`.
+        public var lastResult = "ok"
+        /// For the last partial or failed attempt: the sites that took new files, and those
+        /// that kept their last good ones (or, new, serve nothing).
+        public var lastChanged: [String] = []
+        public var lastKept: [String] = []
         public var certificateProblems: [String] = []
     }
 

@@ -22,8 +22,12 @@ enum StatusPage {
 
             """
         html += "<p>Up since \(escape(HTTPDate.format(state.started))). Last reload attempt \(escape(HTTPDate.format(reloads.lastAttempt))); "
-        html += "\(reloads.succeeded) succeeded, \(reloads.failed) failed.</p>\n"
-        if !reloads.lastFailure.isEmpty {
+        html += "\(reloads.succeeded) succeeded, \(reloads.partial) partly applied, \(reloads.failed) failed.</p>\n"
+        if reloads.lastResult == "partial" {
+            html += "<p class=\"warn\" id=\"reload-partial\">The last reload was partly applied. Changed: "
+                + "\(escape(reloads.lastChanged.joined(separator: ", "))). Kept their last good files: "
+                + "\(escape(reloads.lastKept.joined(separator: ", "))).</p><pre>\(escape(reloads.lastFailure))</pre>\n"
+        } else if !reloads.lastFailure.isEmpty {
             html += "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep serving:</p><pre>\(escape(reloads.lastFailure))</pre>\n"
         }
         html += testerSection(table, url: url)
