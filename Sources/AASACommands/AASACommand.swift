@@ -1,3 +1,4 @@
+import AASAServer
 import ArgumentParser
 
 /// The `aasa-server` command and its subcommands (product.md "The command line").
@@ -7,6 +8,7 @@ public struct AASACommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "aasa-server",
         abstract: "Serve, validate and test apple-app-site-association and assetlinks.json files.",
+        version: "aasa-server \(Version.current)",
         subcommands: [ServeCommand.self, ValidateCommand.self, MatchCommand.self, ProbeCommand.self])
 
     public init() {}

@@ -50,7 +50,8 @@ struct MatchCommand: ParsableCommand {
         }
         let bytes = [UInt8](data)
         let decider: (MatchURL) -> [MatchDecision]
-        if FileCheck.kind(ofFileAt: path, bytes: bytes) == .android {
+        let isAndroid = FileCheck.kind(ofFileAt: path, bytes: bytes) == .android
+        if isAndroid {
             let report = AssetLinksValidator.validate(bytes)
             let matcher = AssetLinksMatcher(file: try readable(report.file, report.diagnostics, report.omitted, path, "a statement list Android"))
             decider = { url in app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
@@ -70,7 +71,7 @@ struct MatchCommand: ParsableCommand {
             }
             let decisions = decider(url)
             if !decisions.contains(where: { $0.outcome == .match }) { allOpened = false }
-            StandardStreams.write(json ? MatchOutput.json(url: text, domain: domain, decisions) : MatchOutput.text(url: text, decisions))
+            StandardStreams.write(json ? MatchOutput.json(url: text, domain: domain, decisions) : MatchOutput.text(url: text, decisions, android: isAndroid))
         }
         if !allOpened { throw CommandFailure.invalid }
     }

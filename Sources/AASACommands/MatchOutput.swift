@@ -7,9 +7,12 @@ enum MatchOutput {
     ///   match     ABCDE12345.com.example.app  details[0].components[1] is the first rule that matches
     ///             rule: {"/": "/buy/*"}
     /// ```
-    static func text(url: String, _ decisions: [MatchDecision]) -> String {
+    /// `android`: the decisions are for an assetlinks.json, whose apps are its statements' packages.
+    static func text(url: String, _ decisions: [MatchDecision], android: Bool = false) -> String {
         var out = url + "\n"
-        if decisions.isEmpty { out += "  (the file lists no app under applinks.details)\n" }
+        if decisions.isEmpty {
+            out += android ? "  (no statement grants handle_all_urls to an android_app)\n" : "  (the file lists no app under applinks.details)\n"
+        }
         let width = decisions.map(\.appID.count).max() ?? 0
         for decision in decisions {
             let outcome = decision.outcome.rawValue.padding(to: 9)

@@ -69,7 +69,7 @@ struct ProbeCommand: ParsableCommand {
             }
             let failures = report.items.filter { $0.outcome == .fail }.count
             let warnings = report.items.filter { $0.outcome == .warn }.count
-            out += "  \(failures == 0 ? "ready" : "NOT READY"): \(failures) failed, \(warnings) warnings\n"
+            out += "  \(failures == 0 ? "ready" : "NOT READY"): \(failures) failed, \(warnings) warning\(warnings == 1 ? "" : "s")\n"
         }
         return out
     }

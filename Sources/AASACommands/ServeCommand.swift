@@ -67,19 +67,23 @@ struct ServeCommand: ParsableCommand {
             throw CommandFailure.unreadable
         }
         let logger = EventLogger.make(format: settings.logFormat)
+        let report = StartupReport(format: settings.logFormat, logger: logger)
         let loaded = SiteLoader.load(URL(fileURLWithPath: settings.sites), cacheControl: settings.cacheControl)
         // Like `nginx -t`: every diagnostic of every site, then refuse to start on an error.
-        StandardStreams.writeError(loaded.report)
+        report.sites(loaded)
         guard loaded.isValid, let table = loaded.table else {
-            StandardStreams.writeError("error: not starting: fix the errors above (the sites in \(settings.sites) must all be valid)\n")
-            throw loaded.problems.contains { $0.contains("cannot read the sites directory") } ? CommandFailure.unreadable : CommandFailure.invalid
+            report.notStarting(
+                loaded.table == nil
+                    ? "the sites folder \(settings.sites) cannot be read"
+                    : "fix the errors above (the sites in \(settings.sites) must all be valid)")
+            throw loaded.table == nil ? CommandFailure.unreadable : CommandFailure.invalid
         }
         var certificates: CertificateStore?
         if settings.https != nil {
             let loadedCertificates = CertificateStore.load(directory: settings.certs, defaultName: settings.defaultCertificate)
-            StandardStreams.writeError(loadedCertificates.problems.map { $0 + "\n" }.joined())
+            report.problems(loadedCertificates.problems)
             guard let store = loadedCertificates.store else {
-                StandardStreams.writeError("error: not starting: HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)\n")
+                report.notStarting("HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)")
                 throw CommandFailure.invalid
             }
             certificates = store
@@ -93,7 +97,7 @@ struct ServeCommand: ParsableCommand {
         do {
             code = try server.run()
         } catch {
-            logger.critical("not starting: \(error)")
+            report.notStarting("\(error)")
             throw CommandFailure.invalid
         }
         if code != 0 { throw CommandFailure(code: code) }

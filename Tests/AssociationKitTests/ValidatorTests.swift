@@ -170,6 +170,18 @@ struct ValidatorTests {
         #expect(syntax.unterminatedVariableAt == 8)
     }
 
+    @Test("a list of the wrong type is reported once, not also as empty; a quoted yes suggests true")
+    func wording() {
+        for text in [#"{"webcredentials": {"apps": "ABCDE12345.com.example.app"}}"#, Self.file(entry: "").replacingOccurrences(of: #"["ABCDE12345.com.example.app"]"#, with: #""ABCDE12345.com.example.app""#)] {
+            let codes = AssociationFileValidator.validate(Array(text.utf8)).diagnostics.filter { $0.severity != .info }.map(\.code)
+            #expect(codes == [.wrongType], "\(text): \(codes)")
+        }
+        let yes = AssociationFileValidator.validate(Array(Self.file(components: #"{"/": "/a", "exclude": "yes"}"#).utf8)).diagnostics
+        #expect(yes.first { $0.code == .wrongType }?.message.contains("write true, without quotes") == true)
+        let quoted = AssociationFileValidator.validate(Array(Self.file(components: #"{"/": "/a", "exclude": "false"}"#).utf8)).diagnostics
+        #expect(quoted.first { $0.code == .wrongType }?.message.contains("write false without quotes") == true)
+    }
+
     @Test("128 KiB exactly is allowed; one byte more is not")
     func sizeBoundary() {
         let base = Array(Self.base.utf8)

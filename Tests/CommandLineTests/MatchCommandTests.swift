@@ -65,6 +65,17 @@ struct MatchCommandTests {
         #expect(try BinaryRunner.run(["match", "--sites", "Config/sites", "--domain", "unknown.test", "https://unknown.test/"]).status == 2)
     }
 
+    @Test("an assetlinks.json without an app statement is described in Android's terms")
+    func androidWithoutApps() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "assetlinks.json",
+            #"[{"relation": ["delegate_permission/common.get_login_creds"], "target": {"namespace": "web", "site": "https://example.com"}}]"#)
+        let output = try BinaryRunner.run(["match", "--file", "assetlinks.json", "https://example.com/a"], in: folder.url)
+        #expect(output.stdout.contains("(no statement grants handle_all_urls to an android_app)"), "\(output.stdout)")
+        #expect(!output.stdout.contains("applinks.details"))
+    }
+
     @Test("wildcard sites answer subdomains, never the apex")
     func wildcard() throws {
         let sub = try BinaryRunner.run(["match", "--sites", "Config/sites", "--domain", "a.b.staging.example.com", "https://a.b.staging.example.com/x"])

@@ -82,6 +82,7 @@ final class ProbeTests {
         let output = try probe(ports["redirect"]!)
         #expect(output.status == 1)
         #expect(output.stdout.contains("fail  apple-app-site-association: redirects (301) to https://www.example.test/.well-known/apple-app-site-association"))
+        #expect(output.stdout.contains(", 1 warning\n"), "\(output.stdout)")
     }
 
     @Test("text/plain is a content-type failure")
@@ -130,6 +131,7 @@ final class ProbeTests {
     func cdn() throws {
         let output = try probe(ports["cdn"]!, ["--cdn"])
         #expect(output.stdout.contains("pass  apple cdn: Apple's CDN copy equals the origin's"), "\(output.stdout)")
+        #expect(output.stdout.contains("(asked 127.0.0.1:\(ports["cdn"]!) as app-site-association.cdn-apple.com, through --connect-to)"))
     }
 
     @Test("usage errors exit 2")

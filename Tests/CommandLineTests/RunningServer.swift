@@ -44,7 +44,7 @@ final class RunningServer {
         while Date() < deadline && found == nil && process.isRunning {
             let text = String(decoding: stderr.get(), as: UTF8.self)
             for scheme in ["http", "https"] {
-                if found == nil, let range = text.range(of: "] listening on \(scheme)://127.0.0.1:") {
+                if found == nil, let range = text.range(of: "info listening on \(scheme)://127.0.0.1:") {
                     found = Int(text[range.upperBound...].prefix { $0.isNumber })
                 }
             }

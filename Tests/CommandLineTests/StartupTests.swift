@@ -39,6 +39,33 @@ struct StartupTests {
         #expect(!noListener.stderr.contains("Invalid argument"))
     }
 
+    @Test("--version; start-up messages in our words; --log-format json covers start-up diagnostics; one timestamp format")
+    func messages() throws {
+        let version = try BinaryRunner.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("aasa-server "))
+        let folder = try TemporaryFolder()
+        let missing = try BinaryRunner.run(["serve", "--sites", "nowhere", "--http", "127.0.0.1:0"], in: folder.url)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("cannot read the sites directory: no such folder"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("couldn"))
+        try folder.write("sites/bad.test/apple-app-site-association", #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+        let json = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--log-format", "json"], in: folder.url)
+        #expect(json.status == 1)
+        let events = json.stderr.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(!events.isEmpty && events.allSatisfy { $0 != nil }, "\(json.stderr)")
+        #expect(events.contains { $0?["code"] as? String == "AASA201" && $0?["line"] as? String == "1" && $0?["level"] as? String == "error" })
+        #expect(events.contains { ($0?["message"] as? String)?.hasPrefix("not starting") == true })
+        try folder.write("good/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        let server = try RunningServer(in: folder.url, ["--sites", "good"])
+        _ = try Curl.request("http://127.0.0.1:\(server.port)/apple-app-site-association", ["-H", "Host: example.com"])
+        #expect(server.stop() == 0)
+        // Events and the access log start with the same UTC timestamp form.
+        let stamp = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ /#
+        #expect(server.errors.split(separator: "\n").first { $0.contains("listening on http") }.map { $0.firstMatch(of: stamp) != nil } == true)
+        #expect(server.accessLog.split(separator: "\n").first.map { $0.firstMatch(of: stamp) != nil } == true, "\(server.accessLog)")
+    }
+
     @Test("a file over 128 KiB stops start-up")
     func oversized() throws {
         let folder = try TemporaryFolder()

@@ -24,7 +24,7 @@ final class TLSTests {
         try folder.write("config.json", #"{"sites": "sites", "certs": "certs", "https": "127.0.0.1:0", "defaultCertificate": "example.test", "workers": 2, "timeouts": {"handshake": 2}}"#)
         server = try RunningServer(in: folder.url, ["--config", "config.json"])
         let text = server.errors
-        let range = try #require(text.range(of: "] listening on https://127.0.0.1:"))
+        let range = try #require(text.range(of: "info listening on https://127.0.0.1:"))
         securePort = try #require(Int(text[range.upperBound...].prefix { $0.isNumber }))
     }
 
@@ -186,7 +186,7 @@ struct TLSStartupTests {
         try folder.write("sites/secret.test/apple-app-site-association", TLSTests.wild)
         let server = try RunningServer(in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         defer { _ = server.stop() }
-        let range = try #require(server.errors.range(of: "listening on https://127.0.0.1:"))
+        let range = try #require(server.errors.range(of: "info listening on https://127.0.0.1:"))
         let port = try #require(Int(server.errors[range.upperBound...].prefix { $0.isNumber }))
         let response = try Curl.request(
             "https://secret.test:\(port)/.well-known/apple-app-site-association",
@@ -228,6 +228,10 @@ struct TLSStartupTests {
         try soon.write("sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         let server = try RunningServer(in: soon.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         #expect(server.errors.contains("warning: the certificate expires"))
+        // The log and the status page count the days alike.
+        let days = try #require(server.errors.firstMatch(of: #/, in (\d+) days/#)?.1)
+        let page = String(decoding: try Curl.request("http://127.0.0.1:\(try #require(server.adminPort))/").body, as: UTF8.self)
+        #expect(page.contains("(\(days) days)"), "\(days)")
         #expect(server.stop() == 0)
     }
 

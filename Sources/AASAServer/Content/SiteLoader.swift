@@ -11,7 +11,7 @@ public enum SiteLoader {
         public let table: SiteTable?
         public let checks: [FileCheck]
         /// Problems that are not about one file's content (the directory itself, aliases).
-        public let problems: [String]
+        public let problems: [LoadProblem]
         /// True when every file is valid and every alias resolves.
         public let isValid: Bool
         /// Sites with an invalid file that keep serving what the previous table had for them.
@@ -24,7 +24,7 @@ public enum SiteLoader {
         public var report: String {
             checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path, omitted: $0.omitted) }.joined()
                 + checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
-                + problems.map { $0 + "\n" }.joined()
+                + problems.map { $0.line + "\n" }.joined()
         }
     }
 
@@ -33,11 +33,11 @@ public enum SiteLoader {
         do {
             directory = try SiteDirectory(root: root)
         } catch {
-            return Result(table: nil, checks: [], problems: ["\(root.path): cannot read the sites directory: \(error.localizedDescription)"], isValid: false)
+            return Result(table: nil, checks: [], problems: [LoadProblem(root.path, .error, unreadableReason(root))], isValid: false)
         }
         var checks: [FileCheck] = []
         var contents: [String: SiteContent] = [:]
-        var problems: [String] = []
+        var problems: [LoadProblem] = []
         var kept: [String] = []
         var refused: [String] = []
         for site in directory.sites where site.aliasOf == nil {
@@ -59,10 +59,10 @@ public enum SiteLoader {
                 }
             }
             for (name, expected) in SiteDirectory.misnamedFiles(in: site.folder) {
-                problems.append("\((shown as NSString).appendingPathComponent(name)): warning: never served: the file must be named \(expected)")
+                problems.append(LoadProblem((shown as NSString).appendingPathComponent(name), .warning, "never served: the file must be named \(expected)"))
             }
             if siteChecks == 0 {
-                problems.append("\(shown): warning: the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404")
+                problems.append(LoadProblem(shown, .warning, "the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404"))
             }
             if siteIsValid {
                 contents[site.name] = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android], appleFile: appleFile)
@@ -74,14 +74,14 @@ public enum SiteLoader {
             }
         }
         for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
-            problems.append("\(root.appendingPathComponent(name).path): warning: \(reason)")
+            problems.append(LoadProblem(root.appendingPathComponent(name).path, .warning, reason))
         }
         var exact: [String: SiteContent] = [:]
         var wildcards: [String: SiteContent] = [:]
         for site in directory.sites {
             guard let content = contents[site.aliasOf ?? site.name] else {
                 if site.aliasOf != nil && !directory.sites.contains(where: { $0.name == site.aliasOf && $0.aliasOf == nil }) {
-                    problems.append("\(root.appendingPathComponent(site.name).path): error: alias of \(site.aliasOf ?? "?"), which is not a site folder here")
+                    problems.append(LoadProblem(root.appendingPathComponent(site.name).path, .error, "alias of \(site.aliasOf ?? "?"), which is not a site folder here"))
                 }
                 continue
             }
@@ -91,10 +91,20 @@ public enum SiteLoader {
                 exact[site.name] = content
             }
         }
-        let valid = checks.allSatisfy(\.isValid) && !problems.contains { $0.contains(": error: ") }
+        let valid = checks.allSatisfy(\.isValid) && !problems.hasErrors
         var result = Result(table: SiteTable(exact: exact, wildcards: wildcards), checks: checks, problems: problems, isValid: valid)
         result.keptSites = kept
         result.refusedSites = refused
         return result
+    }
+
+    /// Why the sites folder cannot be listed, in our words rather than Foundation's.
+    static func unreadableReason(_ root: URL) -> String {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) {
+            return "cannot read the sites directory: no such folder (give --sites DIR, or sites in the config file)"
+        }
+        if !isDirectory.boolValue { return "cannot read the sites directory: it is a file, not a folder" }
+        return "cannot read the sites directory: permission denied"
     }
 }

@@ -6,7 +6,7 @@ public enum EventLogger {
     public static func make(format: LogFormat) -> Logger {
         Logger(label: "aasa-server") { label in
             switch format {
-            case .text: StreamLogHandler.standardError(label: label)
+            case .text: TextLogHandler()
             case .json: JSONLogHandler(label: label)
             }
         }

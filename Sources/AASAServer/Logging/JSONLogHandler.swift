@@ -1,8 +1,7 @@
 @preconcurrency import Glibc
 import Logging
 
-/// swift-log events as JSON lines on stderr (`--log-format json`); text uses swift-log's
-/// own `StreamLogHandler`.
+/// swift-log events as JSON lines on stderr (`--log-format json`); text is `TextLogHandler`.
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info

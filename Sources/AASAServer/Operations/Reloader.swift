@@ -27,7 +27,7 @@ public final class Reloader: Sendable {
             let loaded = SiteLoader.load(
                 URL(fileURLWithPath: configuration.sites), cacheControl: configuration.cacheControl, previous: state.content.table)
             var certificates: CertificateStore?
-            var certificateProblems: [String] = []
+            var certificateProblems: [LoadProblem] = []
             if state.certificates != nil {
                 let result = CertificateStore.load(directory: configuration.certs, defaultName: configuration.defaultCertificate)
                 certificates = result.store
@@ -43,7 +43,7 @@ public final class Reloader: Sendable {
             let certificatesFailed = state.certificates != nil && certificates == nil
             let everythingApplied = loaded.isValid && !certificatesFailed
             let result = everythingApplied ? "ok" : changed.isEmpty ? "failed" : "partial"
-            let report = loaded.report + certificateProblems.map { $0 + "\n" }.joined()
+            let report = loaded.report + certificateProblems.map { $0.line + "\n" }.joined()
             state.update { record in
                 record.lastAttempt = now
                 record.checks = loaded.checks

@@ -24,7 +24,7 @@ public final class ServerState: Sendable {
         /// that kept their last good ones (or, new, serve nothing).
         public var lastChanged: [String] = []
         public var lastKept: [String] = []
-        public var certificateProblems: [String] = []
+        public var certificateProblems: [LoadProblem] = []
     }
 
     public let configuration: ServerConfiguration

@@ -54,14 +54,14 @@ enum StatusPage {
             html += "<h2>Certificates</h2>\n<table id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
             let now = Int(time(nil))
             for certificate in store.certificates {
-                let days = (certificate.notAfter - now) / 86_400
+                let days = CertificateStore.daysLeft(certificate.notAfter, now: now)
                 let marker = days < 14 ? "warn" : "ok"
                 let isDefault = certificate.folder == store.defaultCertificate.folder ? " (default)" : ""
                 html += "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td><td>\(escape(certificate.names.joined(separator: ", ")))</td>"
                 html += "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) days)</td></tr>\n"
             }
             html += "</table>\n"
-            if !reloads.certificateProblems.isEmpty { html += "<pre class=\"warn\">\(escape(reloads.certificateProblems.joined(separator: "\n")))</pre>\n" }
+            if !reloads.certificateProblems.isEmpty { html += "<pre class=\"warn\">\(escape(reloads.certificateProblems.map(\.line).joined(separator: "\n")))</pre>\n" }
         }
         html += "</body></html>\n"
         return html

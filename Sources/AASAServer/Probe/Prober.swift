@@ -12,7 +12,7 @@ public struct Prober: Sendable {
     public let connectTo: (String, Int)?
     public let checkCDN: Bool
 
-    static let userAgent = "aasa-server-probe/1"
+    static let userAgent = "aasa-server-probe/\(Version.current)"
     static let unusualUserAgent = "AASA-Bot/1.0.0 (aasa-server probe)"
     static let cdnHost = "app-site-association.cdn-apple.com"
 
@@ -80,17 +80,22 @@ public struct Prober: Sendable {
 
         if checkCDN {
             let cdnAddress = connectTo ?? (Self.cdnHost, 443)
+            // Through --connect-to the answer is not Apple's: say where it came from.
+            let asked = connectTo.map { " (asked \($0.0):\($0.1) as \(Self.cdnHost), through --connect-to)" } ?? ""
             switch fetch(Self.cdnHost, 443, cdnAddress, "/a/v1/\(host)", Self.userAgent) {
             case .success(let (_, cdn)):
                 if cdn.status != 200 {
-                    report.add("apple cdn", .fail, "Apple's CDN answers \(cdn.status)" + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? ""))
+                    report.add(
+                        "apple cdn", .fail, "Apple's CDN answers \(cdn.status)" + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "") + asked)
                 } else if let validBody, cdn.body == validBody {
-                    report.add("apple cdn", .pass, "Apple's CDN copy equals the origin's")
+                    report.add("apple cdn", .pass, "Apple's CDN copy equals the origin's" + asked)
                 } else {
-                    report.add("apple cdn", .warn, "Apple's CDN copy differs from the origin's (it refreshes within about 24 h; devices check about weekly)")
+                    report.add(
+                        "apple cdn", .warn,
+                        "Apple's CDN copy differs from the origin's (it refreshes within about 24 h; devices check about weekly)" + asked)
                 }
             case .failure(let failure):
-                report.add("apple cdn", .fail, "cannot reach Apple's CDN: \(failure.message)")
+                report.add("apple cdn", .fail, "cannot reach Apple's CDN: \(failure.message)" + asked)
             }
         }
         return report

@@ -18,8 +18,7 @@ public final class CertificateStore: @unchecked Sendable {
 
     public struct LoadResult: Sendable {
         public let store: CertificateStore?
-        /// One line per problem, `PATH: error|warning: MESSAGE`.
-        public let problems: [String]
+        public let problems: [LoadProblem]
     }
 
     public let certificates: [Certificate]
@@ -62,7 +61,7 @@ public final class CertificateStore: @unchecked Sendable {
     /// layout and Kubernetes TLS Secrets. An unreadable file, a key that does not match, or an expired
     /// certificate is an error; expiry within 14 days is a warning.
     public static func load(directory: String, defaultName: String? = nil, now: Int = Int(time(nil))) -> LoadResult {
-        var problems: [String] = []
+        var problems: [LoadProblem] = []
         var certificates: [Certificate] = []
         for files in pairs(below: directory) {
             let (folder, chain, key) = (files.folder, files.chain, files.key)
@@ -72,27 +71,31 @@ public final class CertificateStore: @unchecked Sendable {
                 let notAfter = expiry(leaf)
                 let names = dnsNames(leaf)
                 if notAfter <= now {
-                    problems.append("\(chain): error: the certificate expired on \(HTTPDate.format(notAfter)); renew it")
+                    problems.append(LoadProblem(chain, .error, "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
                     continue
                 }
                 if notAfter - now < 14 * 86_400 {
-                    problems.append("\(chain): warning: the certificate expires on \(HTTPDate.format(notAfter)), in \((notAfter - now) / 86_400) days")
+                    problems.append(
+                        LoadProblem(chain, .warning, "the certificate expires on \(HTTPDate.format(notAfter)), in \(Self.daysLeft(notAfter, now: now)) days"))
                 }
-                if names.isEmpty { problems.append("\(chain): warning: the certificate names no DNS host; only clients without SNI get it") }
+                if names.isEmpty { problems.append(LoadProblem(chain, .warning, "the certificate names no DNS host; only clients without SNI get it")) }
                 certificates.append(Certificate(folder: folder, names: names, notAfter: notAfter, context: context))
             } catch {
-                problems.append("\(folder): error: \(error)")
+                problems.append(LoadProblem(folder, .error, "\(error)"))
             }
         }
-        if problems.contains(where: { $0.contains(": error: ") }) { return LoadResult(store: nil, problems: problems) }
+        if problems.hasErrors { return LoadResult(store: nil, problems: problems) }
         guard !certificates.isEmpty else {
             return LoadResult(
-                store: nil, problems: problems + ["\(directory): error: no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) found"])
+                store: nil,
+                problems: problems + [
+                    LoadProblem(directory, .error, "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) found")
+                ])
         }
         var fallback = certificates[0]
         if let defaultName {
             guard let chosen = certificates.first(where: { $0.names.contains(defaultName.lowercased()) || ($0.folder as NSString).lastPathComponent == defaultName }) else {
-                return LoadResult(store: nil, problems: problems + ["\(directory): error: no certificate for the default name \(defaultName)"])
+                return LoadResult(store: nil, problems: problems + [LoadProblem(directory, .error, "no certificate for the default name \(defaultName)")])
             }
             fallback = chosen
         }
@@ -163,6 +166,12 @@ public final class CertificateStore: @unchecked Sendable {
             }
         }
         return names
+    }
+
+    /// Whole days until `notAfter`, rounded down: the one count the log, the status page
+    /// and metrics share.
+    public static func daysLeft(_ notAfter: Int, now: Int = Int(time(nil))) -> Int {
+        (notAfter - now) / 86_400
     }
 
     static func expiry(_ certificate: OpaquePointer) -> Int {

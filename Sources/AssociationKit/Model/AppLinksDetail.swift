@@ -7,6 +7,8 @@ public struct AppLinksDetail: Sendable {
     public var appIDs: [Located<String>] = []
     public var hasAppID = false
     public var hasAppIDs = false
+    /// `"appIDs": []` as written (see `AppList.isEmptyArray`).
+    public var appIDsIsEmptyArray = false
     /// App-level defaults (`details[].defaults`).
     public var defaults: ComponentRule?
     /// `components` (iOS 13+); `nil` when the key is absent.

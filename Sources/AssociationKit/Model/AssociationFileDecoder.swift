@@ -38,9 +38,12 @@ public struct AssociationFileDecoder {
     mutating func decodeAppList(_ value: JSONValue) -> AppList? {
         guard let members = object(value, "a service") else { return nil }
         var apps: [Located<String>] = []
+        var isEmptyArray = false
         for member in members {
             switch member.key {
-            case "apps": apps = strings(member.value, "app identifiers")
+            case "apps":
+                apps = strings(member.value, "app identifiers")
+                isEmptyArray = member.value.arrayValue?.isEmpty == true
             case "details":
                 report(.detailsOutsideApplinks, "only applinks uses details; this service reads only \"apps\"", at: member.value)
             default: reportUnknownKey(member, known: ["apps"], context: "key of this service")
@@ -49,7 +52,9 @@ public struct AssociationFileDecoder {
         if value["apps"] == nil {
             report(.wrongType, "this service needs an \"apps\" array of app identifiers", at: value)
         }
-        return AppList(apps: apps, origin: Origin(value))
+        var list = AppList(apps: apps, origin: Origin(value))
+        list.isEmptyArray = isEmptyArray
+        return list
     }
 
     mutating func decodeAppLinks(_ value: JSONValue) -> AppLinks? {
@@ -103,6 +108,7 @@ public struct AssociationFileDecoder {
                 if let id = string(child, "appID") { detail.appIDs.insert(Located(id, Origin(child)), at: 0) }
             case "appIDs":
                 detail.hasAppIDs = true
+                detail.appIDsIsEmptyArray = child.arrayValue?.isEmpty == true
                 detail.appIDs += strings(child, "app identifiers")
             case "components":
                 if let elements = array(child, "components") {
@@ -191,7 +197,15 @@ public struct AssociationFileDecoder {
 
     mutating func bool(_ value: JSONValue, _ key: String) -> Located<Bool>? {
         if let flag = value.boolValue { return Located(flag, Origin(value)) }
-        let hint = value.stringValue.map { " (write \($0) without quotes)" } ?? ""
+        // "true"/"false" only need their quotes removed; "yes", "1" and the like mean one of them.
+        let hint = value.stringValue.map { text -> String in
+            switch text.lowercased() {
+            case "true", "false": " (write \(text.lowercased()) without quotes)"
+            case "yes", "y", "on", "1": " (write true, without quotes)"
+            case "no", "n", "off", "0": " (write false, without quotes)"
+            default: " (write true or false, without quotes)"
+            }
+        } ?? ""
         report(.wrongType, "\(key) must be true or false, found \(value.typeName)\(hint); Apple ignores it", at: value)
         return nil
     }

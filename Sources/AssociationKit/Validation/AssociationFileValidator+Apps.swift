@@ -1,6 +1,8 @@
 extension AssociationFileValidator {
     /// Checks a list of application identifiers: form, prefix, duplicates, emptiness.
-    mutating func checkAppList(_ apps: [Located<String>], at origin: Origin, what: String) {
+    /// - Parameter isEmptyArray: the list was written `[]` (a wrong type is reported once,
+    ///   by the decoder, not again as an empty list).
+    mutating func checkAppList(_ apps: [Located<String>], at origin: Origin, what: String, isEmptyArray: Bool = false) {
         var seen: Set<String> = []
         for app in apps {
             checkAppIdentifier(app)
@@ -8,7 +10,7 @@ extension AssociationFileValidator {
                 report(.duplicateAppID, "\(app.value) is listed twice", at: app.origin)
             }
         }
-        if apps.isEmpty && what == "apps" {
+        if isEmptyArray && what == "apps" {
             report(.emptyAppList, "the apps list is empty, so this service applies to no app", at: origin)
         }
     }

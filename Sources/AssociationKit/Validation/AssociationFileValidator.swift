@@ -42,7 +42,7 @@ public struct AssociationFileValidator {
     mutating func check(_ file: AssociationFile) {
         if let appLinks = file.appLinks { check(appLinks) }
         for list in [file.webCredentials, file.appClips, file.activityContinuation].compactMap({ $0 }) {
-            checkAppList(list.apps, at: list.origin, what: "apps")
+            checkAppList(list.apps, at: list.origin, what: "apps", isEmptyArray: list.isEmptyArray)
         }
     }
 
@@ -79,7 +79,7 @@ public struct AssociationFileValidator {
     mutating func checkDetail(_ detail: AppLinksDetail) {
         if !detail.hasAppID && !detail.hasAppIDs {
             report(.detailWithoutApp, "this details entry names no app; add \"appIDs\": [\"<TeamID>.<bundle ID>\"]", at: detail.origin)
-        } else if detail.appIDs.isEmpty && detail.hasAppIDs && !detail.hasAppID {
+        } else if detail.appIDs.isEmpty && detail.appIDsIsEmptyArray && !detail.hasAppID {
             report(.emptyAppList, "appIDs is empty, so these rules apply to no app", at: detail.origin)
         }
         if detail.hasAppID && detail.hasAppIDs {
@@ -107,7 +107,10 @@ public struct AssociationFileValidator {
         }
         let usesPaths = appLinks.details.contains { $0.paths != nil }
         if usesPaths && appLinks.legacyApps == nil {
-            report(.legacyAppsMissing, "details use paths, which only iOS 12 and earlier read, and those releases also require \"apps\": [] in applinks", at: appLinks.origin)
+            report(
+                .legacyAppsMissing,
+                "details use paths, and iOS 12 and earlier (which read only paths) also require \"apps\": [] in applinks; iOS 13 and later read paths without it",
+                at: appLinks.origin)
         }
         let readableByOldReleases = appLinks.details.contains { $0.hasAppID && $0.paths != nil }
         if !appLinks.details.isEmpty && !readableByOldReleases {
