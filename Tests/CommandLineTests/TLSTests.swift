@@ -209,8 +209,10 @@ struct TLSStartupTests {
         try otherKey.write(to: certificates.directory.appendingPathComponent("a.test/privkey.pem"), atomically: true, encoding: .utf8)
         let output = try Self.start(folder)
         #expect(output.status == 1)
-        #expect(output.stderr.contains("a.test"))
-        #expect(output.stderr.contains("mismatch") || output.stderr.contains("does not match"))
+        let folderPath = certificates.directory.appendingPathComponent("a.test").standardizedFileURL.path
+        #expect(
+            output.stderr.contains("the private key \(folderPath)/privkey.pem does not match the certificate \(folderPath)/fullchain.pem"),
+            "\(output.stderr)")
     }
 
     @Test("an expired certificate stops start-up; one expiring soon warns")

@@ -46,6 +46,11 @@ public final class TLSContext: @unchecked Sendable {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
         }
         guard SSL_CTX_use_PrivateKey_file(context, keyFile, SSL_FILETYPE_PEM) == 1 else {
+            // OpenSSL checks the key against the certificate as it loads it (X509_R_KEY_VALUES_MISMATCH).
+            if ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH {
+                ERR_clear_error()
+                throw OpenSSLError(operation: "the private key \(keyFile) does not match the certificate \(chainFile)", reasons: [])
+            }
             throw OpenSSLError.drain("cannot load the private key \(keyFile)")
         }
         guard SSL_CTX_check_private_key(context) == 1 else {
