@@ -17,9 +17,13 @@ struct BinaryRunner {
         return testExecutable.deletingLastPathComponent().appendingPathComponent("aasa-server")
     }
 
-    static func run(_ arguments: [String], in folder: URL = packageRoot, environment: [String: String] = [:], timeout: TimeInterval = 30) throws -> Output {
+    /// `executable` runs instead of the binary (a shell that sets a limit, then execs it).
+    static func run(
+        _ arguments: [String], in folder: URL = packageRoot, environment: [String: String] = [:], executable: URL? = nil,
+        timeout: TimeInterval = 30
+    ) throws -> Output {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = folder
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }

@@ -66,6 +66,20 @@ struct StartupTests {
         #expect(server.accessLog.split(separator: "\n").first.map { $0.firstMatch(of: stamp) != nil } == true, "\(server.accessLog)")
     }
 
+    @Test("an event loop that cannot be set up (no descriptor for its epoll set) fails start-up, exit 1")
+    func loopSetupFailure() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        // ulimit in sh sets the hard limit too, so the server cannot raise it.
+        let output = try BinaryRunner.run(
+            [
+                "-c", "ulimit -n 12 && exec \"$0\" \"$@\"", BinaryRunner.binary.path, "serve", "--sites", "sites", "--http", "127.0.0.1:0",
+                "--admin", "off", "--workers", "4",
+            ], in: folder.url, executable: URL(fileURLWithPath: "/bin/sh"), timeout: 10)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("not starting: cannot start an event loop"), "\(output.stderr)")
+    }
+
     @Test("a file over 128 KiB stops start-up")
     func oversized() throws {
         let folder = try TemporaryFolder()
