@@ -17,8 +17,7 @@ enum AssociationFileFinder {
 
     struct Listing {
         var files: [Found] = []
-        /// `PATH: warning: MESSAGE` lines.
-        var warnings: [String] = []
+        var warnings: [LoadProblem] = []
     }
 
     static func files(at path: String) -> Result<Listing, Problem> {
@@ -32,7 +31,7 @@ enum AssociationFileFinder {
         }
         if SiteDirectory.isSiteFolder(url) || !SiteDirectory.misnamedFiles(in: url).isEmpty {
             let listing = site(url, shownAs: path)
-            if listing.files.isEmpty { return .failure(Problem(reason: listing.warnings.map(reason).joined(separator: "; "))) }
+            if listing.files.isEmpty { return .failure(Problem(reason: listing.warnings.map(\.message).joined(separator: "; "))) }
             return .success(listing)
         }
         do {
@@ -44,7 +43,7 @@ enum AssociationFileFinder {
                 listing.warnings += found.warnings
             }
             for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
-                listing.warnings.append("\((path as NSString).appendingPathComponent(name)): warning: \(reason)")
+                listing.warnings.append(LoadProblem((path as NSString).appendingPathComponent(name), .warning, reason))
             }
             if listing.files.isEmpty {
                 return .failure(Problem(reason: "no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) here, nor in any site folder below"))
@@ -61,13 +60,9 @@ enum AssociationFileFinder {
             listing.files.append(Found(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind))
         }
         for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {
-            listing.warnings.append("\((shown as NSString).appendingPathComponent(name)): warning: never served: the file must be named \(expected)")
+            listing.warnings.append(
+                LoadProblem((shown as NSString).appendingPathComponent(name), .warning, "never served: the file must be named \(expected)"))
         }
         return listing
-    }
-
-    /// The message of a warning line, for a failure that has nothing else to say.
-    private static func reason(_ line: String) -> String {
-        line.components(separatedBy: ": warning: ").last ?? line
     }
 }

@@ -3,7 +3,8 @@ import ArgumentParser
 import AssociationKit
 import Foundation
 
-/// `aasa-server validate [--json] PATH...`: files, site folders or a whole sites directory.
+/// `aasa-server validate [--format text|json|sarif|github] [--json] PATH...`: files, site folders
+/// or a whole sites directory.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -15,7 +16,14 @@ struct ValidateCommand: ParsableCommand {
             1 invalid, 2 usage error or unreadable input.
             """)
 
-    @Flag(help: "Print one JSON document instead of lines.")
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, sarif, github
+    }
+
+    @Option(help: "text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow commands).")
+    var format: Format?
+
+    @Flag(help: "Print one JSON document instead of lines (the same as --format json).")
     var json = false
 
     @Flag(name: .shortAndLong, help: "Also print info notes (for example: iOS 12 cannot read the file).")
@@ -29,6 +37,7 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         if paths.isEmpty && !listCodes { throw ValidationError("give at least one file or directory to validate") }
+        if json, let format, format != .json { throw ValidationError("--json is --format json; give one of them") }
     }
 
     func run() throws {
@@ -40,7 +49,7 @@ struct ValidateCommand: ParsableCommand {
         }
         var results: [FileCheck] = []
         var unreadable: [(path: String, reason: String)] = []
-        var warnings: [String] = []
+        var warnings: [LoadProblem] = []
         for path in paths {
             switch AssociationFileFinder.files(at: path) {
             case .success(let listing):
@@ -53,7 +62,12 @@ struct ValidateCommand: ParsableCommand {
             unreadable.append((results[index].path, results[index].readError!))
         }
         let output = ValidationOutput(results: results, unreadable: unreadable, warnings: warnings, verbose: verbose)
-        StandardStreams.write(json ? output.jsonText() : output.text())
+        switch json ? .json : format ?? .text {
+        case .text: StandardStreams.write(output.text())
+        case .json: StandardStreams.write(output.jsonText())
+        case .sarif: StandardStreams.write(output.sarifText())
+        case .github: StandardStreams.write(output.githubText())
+        }
         if !unreadable.isEmpty { throw CommandFailure.unreadable }
         if results.contains(where: { !$0.isValid }) { throw CommandFailure.invalid }
     }

@@ -6,8 +6,8 @@ import Foundation
 struct ValidationOutput {
     var results: [FileCheck]
     var unreadable: [(path: String, reason: String)]
-    /// About the folders rather than a file's content: `PATH: warning: MESSAGE`.
-    var warnings: [String]
+    /// About the folders rather than a file's content (a misnamed file, a link not followed).
+    var warnings: [LoadProblem]
     var verbose: Bool
 
     /// Every error line printed: diagnostics, omitted ones, and one per unreadable path.
@@ -24,19 +24,22 @@ struct ValidationOutput {
         for result in results where result.readError == nil {
             out += DiagnosticLines.render(result.diagnostics, path: result.path, omitted: result.omitted, includeInfo: verbose)
         }
-        out += warnings.map { $0 + "\n" }.joined()
+        out += warnings.map { $0.line + "\n" }.joined()
         for (path, reason) in unreadable {
             out += "\(path): error: \(reason)\n"
         }
-        // Invalid and unreadable files are both counted; a file that could not be read is
-        // counted once, as unreadable.
+        return out + summaryLine
+    }
+
+    /// `2 files checked: 1 invalid, 1 unreadable; 2 errors, 0 warnings`. Invalid and
+    /// unreadable files are both counted; a file that could not be read counts once.
+    var summaryLine: String {
         let unreadablePaths = Set(unreadable.map(\.path))
         let checked = Set(results.map(\.path)).union(unreadablePaths).count
         let invalid = results.filter { !$0.isValid && !unreadablePaths.contains($0.path) }.count
         let verdict = [invalid > 0 ? "\(invalid) invalid" : nil, unreadable.isEmpty ? nil : "\(unreadable.count) unreadable"].compactMap { $0 }
-        out += "\(plural(checked, "file")) checked: \(verdict.isEmpty ? "valid" : verdict.joined(separator: ", ")); "
+        return "\(plural(checked, "file")) checked: \(verdict.isEmpty ? "valid" : verdict.joined(separator: ", ")); "
             + "\(plural(errorCount, "error")), \(plural(warningCount, "warning"))\n"
-        return out
     }
 
     func jsonText() -> String {
