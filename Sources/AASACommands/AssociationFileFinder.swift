@@ -56,7 +56,8 @@ enum AssociationFileFinder {
 
     static func site(_ folder: URL, shownAs shown: String) -> Listing {
         var listing = Listing()
-        for kind in [FileCheck.Kind.apple, .android] where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {
+        for kind in [FileCheck.Kind.apple, .android, .expectations]
+        where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {
             listing.files.append(Found(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind))
         }
         for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {

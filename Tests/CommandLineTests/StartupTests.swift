@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 import Testing
 
@@ -78,6 +79,42 @@ struct StartupTests {
             ], in: folder.url, executable: URL(fileURLWithPath: "/bin/sh"), timeout: 10)
         #expect(output.status == 1)
         #expect(output.stderr.contains("not starting: cannot start an event loop"), "\(output.stderr)")
+    }
+
+    @Test("expectations.json: a broken promise stops start-up; a reload that would break one keeps the last good file; never served")
+    func expectations() throws {
+        let folder = try TemporaryFolder()
+        let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        let breaking = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
+        let promise = #"{"apple": [{"url": "https://example.com/buy/1", "app": "ABCDE12345.com.example.app", "expect": "match"}]}"#
+        try folder.write("sites/example.com/apple-app-site-association", breaking)
+        try folder.write("sites/example.com/expectations.json", "\n" + promise)
+        let refused = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "off"], in: folder.url)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "sites/example.com/expectations.json:2:12: error: https://example.com/buy/1 ABCDE12345.com.example.app: expected match, got no_match"),
+            "\(refused.stderr)")
+        #expect(refused.stderr.contains("[EXP001]"))
+        try folder.write("sites/example.com/apple-app-site-association", good)
+        let server = try RunningServer(in: folder.url, ["--sites", "sites"])
+        defer { _ = server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        for path in ["/expectations.json", "/.well-known/expectations.json"] {
+            #expect(try Curl.request(base + path, ["-H", "Host: example.com"]).status == 404)
+        }
+        try folder.write("sites/example.com/apple-app-site-association", breaking)
+        server.signal(SIGHUP)
+        #expect(
+            eventually(3) { server.errors.contains("reload refused; kept their last good files: example.com") }, "\(server.errors)")
+        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com"]).body == Data(good.utf8))
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && !condition() { usleep(50_000) }
+        return condition()
     }
 
     @Test("a file over 128 KiB stops start-up")

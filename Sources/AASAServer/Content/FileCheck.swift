@@ -7,6 +7,8 @@ public struct FileCheck: Sendable {
     public enum Kind: String, Sendable {
         case apple = "apple-app-site-association"
         case android = "assetlinks.json"
+        /// URLs and the decision each app must get (`ExpectationChecker`); never served.
+        case expectations = "expectations.json"
     }
 
     /// Files past this are not read at all: twice Apple's limit, so a file a little too large
@@ -23,16 +25,13 @@ public struct FileCheck: Sendable {
     public let readError: String?
     /// The bytes, when they were read and parsed.
     public let bytes: [UInt8]?
-    /// The decoded Apple file, kept so nothing parses it a second time at load.
+    /// The decoded files, kept so nothing parses them a second time at load.
     public let appleFile: AssociationFile?
+    public let androidFile: AssetLinks?
     /// Seconds since the epoch.
     public let modified: Int
 
     public var isValid: Bool { readError == nil && bytes != nil && !diagnostics.hasErrors && omitted.errors == 0 }
-
-    public static func kind(ofFileNamed name: String) -> Kind {
-        name == Kind.android.rawValue ? .android : .apple
-    }
 
     /// The kind of a file given by path: by its name when it is one of the two (as the server
     /// decides, so an `apple-app-site-association` holding `[]` is a wrong Apple file, not a
@@ -46,7 +45,20 @@ public struct FileCheck: Sendable {
         return content.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[") ? .android : .apple
     }
 
-    public init(path: String, kind: Kind) {
+    /// The decoded files of a site, for checking its expectations without parsing them again.
+    public struct Siblings: Sendable {
+        public var apple: AssociationFile?
+        public var android: AssetLinks?
+
+        public init(apple: AssociationFile?, android: AssetLinks?) {
+            self.apple = apple
+            self.android = android
+        }
+    }
+
+    /// Reads and checks the file at `path`. An `expectations.json` is checked against the
+    /// site's files: `siblings` when the caller has them decoded, else the folder's, read here.
+    public init(path: String, kind: Kind, siblings: Siblings? = nil) {
         self.path = path
         self.kind = kind
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
@@ -56,7 +68,7 @@ public struct FileCheck: Sendable {
         modified = seconds.isFinite ? Int(min(max(seconds, 0), 253_402_300_799)) : 0
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
-            (byteCount, diagnostics, omitted, bytes, appleFile) = (0, [], OmittedDiagnostics(), nil, nil)
+            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
             readError = attributes == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
             return
         }
@@ -66,7 +78,8 @@ public struct FileCheck: Sendable {
             return try? handle.read(upToCount: Self.readLimit + 1) ?? Data()
         }
         if size > Self.readLimit || (data?.count ?? 0) > Self.readLimit {
-            (byteCount, omitted, bytes, readError, appleFile) = (max(size, data?.count ?? 0), OmittedDiagnostics(), nil, nil, nil)
+            (byteCount, omitted, bytes, readError) = (max(size, data?.count ?? 0), OmittedDiagnostics(), nil, nil)
+            (appleFile, androidFile) = (nil, nil)
             diagnostics = [
                 Diagnostic(
                     .fileTooLarge, "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
@@ -75,7 +88,7 @@ public struct FileCheck: Sendable {
             return
         }
         guard let data else {
-            (byteCount, diagnostics, omitted, bytes, appleFile) = (0, [], OmittedDiagnostics(), nil, nil)
+            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
             readError = "cannot read the file (permission denied?)"
             return
         }
@@ -87,12 +100,27 @@ public struct FileCheck: Sendable {
             let report = AssociationFileValidator.validate(content)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             bytes = report.file == nil ? nil : content
-            appleFile = report.file
+            (appleFile, androidFile) = (report.file, nil)
         case .android:
             let report = AssetLinksValidator.validate(content)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             bytes = report.file == nil ? nil : content
-            appleFile = nil
+            (appleFile, androidFile) = (nil, report.file)
+        case .expectations:
+            let folder = (path as NSString).deletingLastPathComponent
+            let site = siblings ?? Self.siblings(in: folder)
+            // A wildcard site's URLs may have any host below it; an exact site's must be it.
+            let name = (folder as NSString).lastPathComponent.lowercased()
+            let report = ExpectationChecker.check(content, apple: site.apple, android: site.android, domain: name.hasPrefix("*.") ? nil : name)
+            (diagnostics, omitted) = (report.diagnostics, report.omitted)
+            (bytes, appleFile, androidFile) = (content, nil, nil)
         }
+    }
+
+    /// The valid files of the site folder `folder`, decoded.
+    static func siblings(in folder: String) -> Siblings {
+        let apple = FileCheck(path: (folder as NSString).appendingPathComponent(Kind.apple.rawValue), kind: .apple)
+        let android = FileCheck(path: (folder as NSString).appendingPathComponent(Kind.android.rawValue), kind: .android)
+        return Siblings(apple: apple.isValid ? apple.appleFile : nil, android: android.isValid ? android.androidFile : nil)
     }
 }

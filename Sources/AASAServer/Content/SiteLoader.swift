@@ -44,6 +44,7 @@ public enum SiteLoader {
             let shown = root.appendingPathComponent(site.name).path
             var prepared: [FileCheck.Kind: PreparedFile] = [:]
             var appleFile: AssociationFile?
+            var androidFile: AssetLinks?
             var siteIsValid = true
             var siteChecks = 0
             for kind in [FileCheck.Kind.apple, .android] {
@@ -55,8 +56,18 @@ public enum SiteLoader {
                 siteIsValid = siteIsValid && check.isValid
                 if check.isValid, let bytes = check.bytes {
                     prepared[kind] = PreparedFile(body: bytes, lastModified: check.modified, cacheControl: cacheControl)
-                    if kind == .apple { appleFile = check.appleFile }
+                    appleFile = appleFile ?? check.appleFile
+                    androidFile = androidFile ?? check.androidFile
                 }
+            }
+            // A file that would break a promised link never ships: failed expectations make
+            // the site invalid, so start-up stops and a reload keeps the last good files.
+            if FileManager.default.fileExists(atPath: site.folder.appendingPathComponent(ExpectationChecker.fileName).path) {
+                let check = FileCheck(
+                    path: (shown as NSString).appendingPathComponent(ExpectationChecker.fileName), kind: .expectations,
+                    siblings: FileCheck.Siblings(apple: appleFile, android: androidFile))
+                checks.append(check)
+                siteIsValid = siteIsValid && check.isValid
             }
             for (name, expected) in SiteDirectory.misnamedFiles(in: site.folder) {
                 problems.append(LoadProblem((shown as NSString).appendingPathComponent(name), .warning, "never served: the file must be named \(expected)"))

@@ -82,6 +82,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case unknownAssetLinksKey = "ADL016"
     case assetLinksWrongType = "ADL017"
     case noAppLinkStatement = "ADL018"
+    case expectationFailed = "EXP001"
+    case malformedExpectation = "EXP002"
 
     /// The severity the code is reported with.
     public var severity: Severity {
@@ -176,6 +178,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .unknownAssetLinksKey: "A key Digital Asset Links does not define; it is ignored."
         case .assetLinksWrongType: "A value of the wrong type in assetlinks.json."
         case .noAppLinkStatement: "No statement grants handle_all_urls to an app: App Links will not verify."
+        case .expectationFailed: "A URL in expectations.json gets another decision than the one promised."
+        case .malformedExpectation: "An expectations.json entry that cannot be checked (shape, URL, decision)."
         }
     }
 }
