@@ -14,7 +14,7 @@ public struct Prober: Sendable {
 
     static let userAgent = "aasa-server-probe/\(Version.current)"
     static let unusualUserAgent = "AASA-Bot/1.0.0 (aasa-server probe)"
-    static let cdnHost = "app-site-association.cdn-apple.com"
+    public static let cdnHost = "app-site-association.cdn-apple.com"
 
     public init(client: ProbeClient, connectTo: (String, Int)?, checkCDN: Bool) {
         self.client = client
