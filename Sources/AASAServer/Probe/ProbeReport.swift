@@ -1,6 +1,7 @@
-/// The checklist for one domain: each item pass, warn or fail, with the reason.
+/// A checklist (one domain for `probe`, one app for `check-app`): each item pass, note,
+/// warn or fail, with the reason.
 public struct ProbeReport: Sendable {
-    public enum Outcome: String, Sendable { case pass, warn, fail }
+    public enum Outcome: String, Sendable { case pass, note, warn, fail }
 
     public struct Item: Sendable {
         public var name: String
@@ -13,7 +14,11 @@ public struct ProbeReport: Sendable {
 
     public var failed: Bool { items.contains { $0.outcome == .fail } }
 
-    mutating func add(_ name: String, _ outcome: Outcome, _ detail: String) {
+    public init(domain: String) {
+        self.domain = domain
+    }
+
+    public mutating func add(_ name: String, _ outcome: Outcome, _ detail: String) {
         items.append(Item(name: name, outcome: outcome, detail: detail))
     }
 }

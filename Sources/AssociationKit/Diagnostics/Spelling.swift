@@ -1,8 +1,8 @@
 /// "Did you mean …?" suggestions for misspelt keys (`casesensitive` → `caseSensitive`).
-enum Spelling {
+public enum Spelling {
     /// The known word closest to `word` by edit distance, ignoring case, if it is close enough
     /// to be a likely typo (at most a third of the word, and at least one edit).
-    static func closest(to word: String, among known: [String]) -> String? {
+    public static func closest(to word: String, among known: [String]) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
         var best: (word: String, distance: Int)?
         for candidate in known {

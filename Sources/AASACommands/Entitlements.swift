@@ -1,0 +1,60 @@
+import AASAServer
+import Foundation
+
+/// What `check-app` reads from an app: its app ID and associated domains, from a property
+/// list (Xcode's `.entitlements`, or `codesign -d --entitlements :-` output) or from a
+/// provisioning profile (a property list signed as CMS, read with OpenSSL).
+struct Entitlements {
+    var applicationIdentifier: String?
+    var teamIdentifier: String?
+    var associatedDomains: [String]
+
+    struct Unreadable: Error {
+        var reason: String
+    }
+
+    init(contentsOf path: String) throws(Unreadable) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Unreadable(reason: "cannot read the file") }
+        let bytes = [UInt8](data)
+        var plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        if plist == nil, let content = SignedContent.cmsContent(bytes) {
+            // A provisioning profile: the entitlements sit under `Entitlements`.
+            let profile = try? PropertyListSerialization.propertyList(from: Data(content), format: nil) as? [String: Any]
+            plist = profile?["Entitlements"] as? [String: Any]
+            teamIdentifier = (profile?["TeamIdentifier"] as? [String])?.first
+        }
+        guard let plist else {
+            throw Unreadable(reason: "neither a property list (XML or binary) nor a provisioning profile")
+        }
+        applicationIdentifier = (plist["application-identifier"] ?? plist["com.apple.application-identifier"]) as? String
+        teamIdentifier = teamIdentifier ?? plist["com.apple.developer.team-identifier"] as? String
+        associatedDomains = plist["com.apple.developer.associated-domains"] as? [String] ?? []
+    }
+}
+
+/// One `service:domain[?mode=…]` entry of `com.apple.developer.associated-domains`.
+struct AssociatedDomain {
+    static let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
+
+    var entry: String
+    var service: String
+    /// Lower-cased; `*.example.com` for a wildcard entry.
+    var domain: String
+    var mode: String?
+
+    init?(_ entry: String) {
+        guard let colon = entry.firstIndex(of: ":") else { return nil }
+        self.entry = entry
+        service = String(entry[..<colon])
+        var rest = entry[entry.index(after: colon)...]
+        if let question = rest.firstIndex(of: "?") {
+            let query = rest[rest.index(after: question)...]
+            mode = query.hasPrefix("mode=") ? String(query.dropFirst(5)) : String(query)
+            rest = rest[..<question]
+        }
+        domain = rest.lowercased()
+        guard !domain.isEmpty else { return nil }
+    }
+
+    var isWildcard: Bool { domain.hasPrefix("*.") }
+}
