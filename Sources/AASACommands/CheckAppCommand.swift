@@ -69,7 +69,7 @@ struct CheckAppCommand: ParsableCommand {
         var reports: [ProbeReport] = []
         if let entitlements { reports.append(try apple(entitlements)) }
         if let package { reports.append(try android(package)) }
-        StandardStreams.write(json ? Self.json(reports) : ProbeCommand.text(reports))
+        StandardStreams.write(json ? ChecklistOutput.json(reports, list: "apps", subject: "app", item: "entry") : ChecklistOutput.text(reports))
         if reports.contains(where: \.failed) { throw CommandFailure.invalid }
     }
 
@@ -246,26 +246,6 @@ struct CheckAppCommand: ParsableCommand {
             let start = hex.index(hex.startIndex, offsetBy: offset)
             return String(hex[start..<(hex.index(start, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex)])
         }.joined(separator: ":")
-    }
-
-    /// `{"passed": …, "apps": [{"app", "passed", "items": [{"entry", "outcome", "detail"}]}]}`
-    static func json(_ reports: [ProbeReport]) -> String {
-        struct Item: Encodable { var entry, outcome, detail: String }
-        struct App: Encodable {
-            var app: String
-            var passed: Bool
-            var items: [Item]
-        }
-        struct Document: Encodable {
-            var passed: Bool
-            var apps: [App]
-        }
-        let apps = reports.map { report in
-            App(
-                app: report.domain, passed: !report.failed,
-                items: report.items.map { Item(entry: $0.name, outcome: $0.outcome.rawValue, detail: $0.detail) })
-        }
-        return JSONOutput.encode(Document(passed: !reports.contains(where: \.failed), apps: apps)) + "\n"
     }
 
     private func unreadable(_ path: String, _ reason: String) throws -> ProbeReport {

@@ -47,7 +47,7 @@ struct ProbeCommand: ParsableCommand {
         let prober = Prober(
             client: ProbeClient(caFile: cacert, timeout: timeout), connectTo: connectTo.flatMap(Self.parseHostPort), checkCDN: cdn)
         let reports = targets.map(prober.probe)
-        StandardStreams.write(json ? Self.json(reports) : Self.text(reports))
+        StandardStreams.write(json ? ChecklistOutput.json(reports, list: "domains", subject: "domain", item: "name") : ChecklistOutput.text(reports))
         if reports.contains(where: \.failed) { throw CommandFailure.invalid }
     }
 
@@ -56,38 +56,5 @@ struct ProbeCommand: ParsableCommand {
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host.isEmpty ? nil : (host, port)
-    }
-
-    static func text(_ reports: [ProbeReport]) -> String {
-        var out = ""
-        for report in reports {
-            out += "\(report.domain)\n"
-            for item in report.items {
-                let lines = item.detail.split(separator: "\n", omittingEmptySubsequences: false)
-                out += "  \(item.outcome.rawValue.padding(to: 5)) \(item.name): \(lines.first ?? "")\n"
-                for line in lines.dropFirst() where !line.isEmpty { out += "        \(line)\n" }
-            }
-            let failures = report.items.filter { $0.outcome == .fail }.count
-            let warnings = report.items.filter { $0.outcome == .warn }.count
-            out += "  \(failures == 0 ? "ready" : "NOT READY"): \(failures) failed, \(warnings) warning\(warnings == 1 ? "" : "s")\n"
-        }
-        return out
-    }
-
-    static func json(_ reports: [ProbeReport]) -> String {
-        struct Item: Encodable { var name, outcome, detail: String }
-        struct Domain: Encodable {
-            var domain: String
-            var passed: Bool
-            var items: [Item]
-        }
-        struct Document: Encodable {
-            var passed: Bool
-            var domains: [Domain]
-        }
-        let domains = reports.map { report in
-            Domain(domain: report.domain, passed: !report.failed, items: report.items.map { Item(name: $0.name, outcome: $0.outcome.rawValue, detail: $0.detail) })
-        }
-        return JSONOutput.encode(Document(passed: !reports.contains(where: \.failed), domains: domains)) + "\n"
     }
 }

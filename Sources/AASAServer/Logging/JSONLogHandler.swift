@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import AssociationKit
 import Logging
 
 /// swift-log events as JSON lines on stderr (`--log-format json`); text is `TextLogHandler`.
@@ -23,29 +24,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
             fields.append((key, "\(value)"))
         }
-        let line = "{" + fields.map { "\"\(Self.escape($0.0))\":\"\(Self.escape($0.1))\"" }.joined(separator: ",") + "}\n"
+        let line = "{" + fields.map { JSONValue.quoted($0.0) + ":" + JSONValue.quoted($0.1) }.joined(separator: ",") + "}\n"
         fputs(line, stderr)
-    }
-
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-}
-
-private extension String {
-    init(format value: UInt32) {
-        let hex = String(value, radix: 16)
-        self = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

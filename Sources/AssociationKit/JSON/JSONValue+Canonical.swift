@@ -17,7 +17,9 @@ extension JSONValue {
         }
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control
+    /// characters escaped, everything else as it is.
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
