@@ -22,7 +22,9 @@ struct CheckAppCommand: ParsableCommand {
     @Option(help: "Entitlements: a property list (.entitlements, codesign output) or a .mobileprovision.")
     var entitlements: String?
 
-    @Option(name: .customLong("app-id"), help: "TEAMID.BUNDLE, when the entitlements hold only $(AppIdentifierPrefix) placeholders.")
+    @Option(
+        name: .customLong("app-id"),
+        help: "TEAMID.BUNDLE, when the entitlements hold only $(AppIdentifierPrefix) placeholders.")
     var appID: String?
 
     @Option(help: "Android: the application ID (package name).")
@@ -34,7 +36,8 @@ struct CheckAppCommand: ParsableCommand {
     @Option(help: "Android: the signing certificate (PEM or DER); its SHA-256 fingerprint is computed.")
     var certificate: String?
 
-    @Option(name: .customLong("domain"), help: "Android: a domain whose assetlinks.json must grant the app (repeatable).")
+    @Option(
+        name: .customLong("domain"), help: "Android: a domain whose assetlinks.json must grant the app (repeatable).")
     var domains: [String] = []
 
     @Option(help: "The sites directory to check against.")
@@ -57,19 +60,26 @@ struct CheckAppCommand: ParsableCommand {
 
     func validate() throws {
         if (sites == nil) == !live { throw ValidationError("give exactly one of --sites DIR or --live") }
-        if entitlements == nil && package == nil { throw ValidationError("give --entitlements FILE, or --package NAME for Android") }
+        if entitlements == nil && package == nil {
+            throw ValidationError("give --entitlements FILE, or --package NAME for Android")
+        }
         if package != nil && (fingerprint == nil) == (certificate == nil) {
             throw ValidationError("--package needs exactly one of --fingerprint SHA256 or --certificate FILE")
         }
         if package != nil && domains.isEmpty { throw ValidationError("--package needs at least one --domain") }
-        if let connectTo, ProbeCommand.parseHostPort(connectTo) == nil { throw ValidationError("--connect-to takes HOST:PORT") }
+        if let connectTo, ProbeCommand.parseHostPort(connectTo) == nil {
+            throw ValidationError("--connect-to takes HOST:PORT")
+        }
     }
 
     func run() throws {
         var reports: [ProbeReport] = []
         if let entitlements { reports.append(try apple(entitlements)) }
         if let package { reports.append(try android(package)) }
-        StandardStreams.write(json ? ChecklistOutput.json(reports, list: "apps", subject: "app", item: "entry") : ChecklistOutput.text(reports))
+        StandardStreams.write(
+            json
+                ? ChecklistOutput.json(reports, list: "apps", subject: "app", item: "entry")
+                : ChecklistOutput.text(reports))
         if reports.contains(where: \.failed) { throw CommandFailure.invalid }
     }
 
@@ -83,7 +93,8 @@ struct CheckAppCommand: ParsableCommand {
             return try unreadable(path, error.reason)
         }
         guard let app = appID ?? read.applicationIdentifier.flatMap({ $0.contains("$(") ? nil : $0 }) else {
-            StandardStreams.writeError("\(path): error: no application-identifier without $(…) placeholders; give --app-id TEAMID.BUNDLE\n")
+            StandardStreams.writeError(
+                "\(path): error: no application-identifier without $(…) placeholders; give --app-id TEAMID.BUNDLE\n")
             throw CommandFailure.unreadable
         }
         var report = ProbeReport(domain: app)
@@ -93,11 +104,17 @@ struct CheckAppCommand: ParsableCommand {
         if read.associatedDomains.isEmpty { report.add("entitlements", .fail, "\(path) lists no associated domains") }
         let linkDomains = read.associatedDomains.filter { $0.hasPrefix("applinks:") }.count
         if linkDomains > Self.recommendedDomains {
-            report.add("entitlements", .warn, "\(linkDomains) applinks domains; Apple recommends no more than about 20–30 per app")
+            report.add(
+                "entitlements", .warn,
+                "\(linkDomains) applinks domains; Apple recommends no more than about 20–30 per app")
         }
         for text in read.associatedDomains {
             guard let entry = AssociatedDomain(text), AssociatedDomain.services.contains(entry.service) else {
-                report.add(text, .warn, "not an associated domain entry (service:domain with applinks, webcredentials, appclips or activitycontinuation)")
+                report.add(
+                    text, .warn,
+                    "not an associated domain entry (service:domain with applinks, webcredentials, appclips "
+                        + "or activitycontinuation)"
+                )
                 continue
             }
             check(entry, app: app, into: &report)
@@ -107,11 +124,15 @@ struct CheckAppCommand: ParsableCommand {
 
     private func check(_ entry: AssociatedDomain, app: String, into report: inout ProbeReport) {
         if let mode = entry.mode, mode.contains("developer") {
-            report.add(entry.entry, .warn, "mode=\(mode) is for development builds only (Apple fetches from the origin directly); not for release")
+            report.add(
+                entry.entry, .warn,
+                "mode=\(mode) is for development builds only (Apple fetches from the origin directly); not for release")
         }
         if entry.isWildcard {
             let apex = String(entry.domain.dropFirst(2))
-            report.add(entry.entry, .note, "\(entry.domain) covers subdomains only; \(apex) itself needs its own \(entry.service):\(apex) entry")
+            report.add(
+                entry.entry, .note,
+                "\(entry.domain) covers subdomains only; \(apex) itself needs its own \(entry.service):\(apex) entry")
         }
         let fetched = appleFile(for: entry.domain)
         guard case .success(let (file, source)) = fetched else {
@@ -128,7 +149,9 @@ struct CheckAppCommand: ParsableCommand {
         if listed.contains(app) {
             report.add(entry.entry, .pass, "\(app) is listed under \(entry.service) in \(source)")
         } else {
-            report.add(entry.entry, .fail, "\(app) is not listed under \(entry.service) in \(source)" + Self.nearMiss(app, in: listed))
+            report.add(
+                entry.entry, .fail,
+                "\(app) is not listed under \(entry.service) in \(source)" + Self.nearMiss(app, in: listed))
         }
     }
 
@@ -141,7 +164,10 @@ struct CheckAppCommand: ParsableCommand {
             if otherBundle == bundle && otherTeam != team {
                 return "; it lists \(other): the team ID differs (\(otherTeam) in the file, \(team) in the app)"
             }
-            if otherTeam == team && (otherBundle.lowercased() == bundle.lowercased() || Spelling.closest(to: bundle, among: [otherBundle]) != nil) {
+            if otherTeam == team
+                && (otherBundle.lowercased() == bundle.lowercased()
+                    || Spelling.closest(to: bundle, among: [otherBundle]) != nil)
+            {
                 return "; it lists \(other): the bundle ID differs (\(otherBundle) in the file, \(bundle) in the app)"
             }
         }
@@ -177,7 +203,8 @@ struct CheckAppCommand: ParsableCommand {
             guard let directory = try? SiteDirectory(root: URL(fileURLWithPath: sites)) else {
                 return .failure(Failure(message: "\(sites) is not a readable sites directory"))
             }
-            let site = domain.hasPrefix("*.") ? directory.sites.first { $0.name == domain } : directory.site(forHost: domain)
+            let site =
+                domain.hasPrefix("*.") ? directory.sites.first { $0.name == domain } : directory.site(forHost: domain)
             guard let site else { return .failure(Failure(message: "no site folder in \(sites) serves \(domain)")) }
             let path = site.folder.appendingPathComponent(name).path
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -191,10 +218,17 @@ struct CheckAppCommand: ParsableCommand {
         let client = ProbeClient(caFile: cacert, timeout: 10)
         let address = connectTo.flatMap(ProbeCommand.parseHostPort) ?? (domain, 443)
         let source = "https://\(domain)/.well-known/\(name)"
-        switch client.fetch(host: domain, port: 443, address: address, path: "/.well-known/\(name)", userAgent: "aasa-server-check-app/\(Version.current)") {
+        switch client.fetch(
+            host: domain, port: 443, address: address, path: "/.well-known/\(name)",
+            userAgent: "aasa-server-check-app/\(Version.current)")
+        {
         case .success(let (connection, response)):
-            if let error = connection.verifyError { return .failure(Failure(message: "\(source): the certificate is not trusted: \(error)")) }
-            guard response.status == 200 else { return .failure(Failure(message: "\(source) answers \(response.status), not 200")) }
+            if let error = connection.verifyError {
+                return .failure(Failure(message: "\(source): the certificate is not trusted: \(error)"))
+            }
+            guard response.status == 200 else {
+                return .failure(Failure(message: "\(source) answers \(response.status), not 200"))
+            }
             return .success((response.body, source))
         case .failure(let failure):
             return .failure(Failure(message: "\(source): \(failure.message)"))
@@ -224,13 +258,19 @@ struct CheckAppCommand: ParsableCommand {
                     continue
                 }
                 let granted = file.statements.compactMap { statement -> [String]? in
-                    guard statement.relations.contains(AssetLinks.handleAllURLs), case .androidApp(package, let prints)? = statement.target else { return nil }
+                    guard statement.relations.contains(AssetLinks.handleAllURLs),
+                        case .androidApp(package, let prints)? = statement.target
+                    else { return nil }
                     return prints.map { $0.uppercased() }
                 }
                 if granted.isEmpty {
                     report.add(name, .fail, "\(source) does not grant \(AssetLinks.handleAllURLs) to \(package)")
                 } else if let expected, !granted.joined().isEmpty, !granted.flatMap({ $0 }).contains(expected) {
-                    report.add(name, .fail, "\(source) lists \(package) with other fingerprints (\(granted.flatMap { $0 }.joined(separator: ", "))), not \(expected)")
+                    report.add(
+                        name, .fail,
+                        "\(source) lists \(package) with other fingerprints "
+                            + "(\(granted.flatMap { $0 }.joined(separator: ", "))), not \(expected)"
+                    )
                 } else {
                     report.add(name, .pass, "\(source) grants \(package) with \(expected ?? "?")")
                 }

@@ -19,7 +19,9 @@ enum ChecklistOutput {
             }
             let failures = report.items.filter { $0.outcome == .fail }.count
             let warnings = report.items.filter { $0.outcome == .warn }.count
-            out += "  \(failures == 0 ? "ready" : "NOT READY"): \(failures) failed, \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+            out +=
+                "  \(failures == 0 ? "ready" : "NOT READY"): \(failures) failed, "
+                + "\(warnings) warning\(warnings == 1 ? "" : "s")\n"
         }
         return out
     }
@@ -60,7 +62,8 @@ enum ChecklistOutput {
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: Key.self)
                 try container.encode(!reports.contains(where: \.failed), forKey: Key("passed"))
-                try container.encode(reports.map { Report(subjectKey: subjectKey, itemKey: itemKey, report: $0) }, forKey: Key(listKey))
+                try container.encode(
+                    reports.map { Report(subjectKey: subjectKey, itemKey: itemKey, report: $0) }, forKey: Key(listKey))
             }
         }
         return JSONOutput.encode(Document(listKey: list, subjectKey: subject, itemKey: item, reports: reports)) + "\n"

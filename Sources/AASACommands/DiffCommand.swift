@@ -48,9 +48,13 @@ struct DiffCommand: ParsableCommand {
     var timeout: Double = 10
 
     func validate() throws {
-        if (new == nil) == (againstLive == nil) { throw ValidationError("give NEW, or --against-live DOMAIN, not both") }
+        if (new == nil) == (againstLive == nil) {
+            throw ValidationError("give NEW, or --against-live DOMAIN, not both")
+        }
         if cdn && againstLive == nil { throw ValidationError("--cdn needs --against-live DOMAIN") }
-        if let connectTo, ProbeCommand.parseHostPort(connectTo) == nil { throw ValidationError("--connect-to takes HOST:PORT") }
+        if let connectTo, ProbeCommand.parseHostPort(connectTo) == nil {
+            throw ValidationError("--connect-to takes HOST:PORT")
+        }
         if !(timeout > 0 && timeout <= 120) { throw ValidationError("--timeout must be between 0 and 120 seconds") }
     }
 
@@ -66,12 +70,15 @@ struct DiffCommand: ParsableCommand {
             let after = try decoded(AssetLinksValidator.validate(newBytes).file, newName, "a statement list")
             changes = MeaningDiff.compare(before, after)
             let (oldMatcher, newMatcher) = (AssetLinksMatcher(file: before), AssetLinksMatcher(file: after))
-            let packages = Self.union(oldMatcher.decideAll(try Self.anyURL()).map(\.appID), newMatcher.decideAll(try Self.anyURL()).map(\.appID))
+            let packages = Self.union(
+                oldMatcher.decideAll(try Self.anyURL()).map(\.appID),
+                newMatcher.decideAll(try Self.anyURL()).map(\.appID))
             for text in urlTexts {
                 let url = try parse(text)
                 for package in packages {
                     decisions += DecisionChange.between(
-                        text, oldMatcher.decide(url, package: package), newMatcher.decide(url, package: package), android: true)
+                        text, oldMatcher.decide(url, package: package), newMatcher.decide(url, package: package),
+                        android: true)
                 }
             }
         } else {
@@ -82,7 +89,8 @@ struct DiffCommand: ParsableCommand {
             for text in urlTexts {
                 let url = try parse(text)
                 for app in Self.union(oldMatcher.appIDs, newMatcher.appIDs) {
-                    decisions += DecisionChange.between(text, oldMatcher.decide(url, appID: app), newMatcher.decide(url, appID: app), android: false)
+                    decisions += DecisionChange.between(
+                        text, oldMatcher.decide(url, appID: app), newMatcher.decide(url, appID: app), android: false)
                 }
             }
         }
@@ -107,7 +115,9 @@ struct DiffCommand: ParsableCommand {
         let client = ProbeClient(caFile: cacert, timeout: timeout)
         let address = connectTo.flatMap(ProbeCommand.parseHostPort) ?? (host, 443)
         let shown = "https://\(host)\(path)"
-        switch client.fetch(host: host, port: 443, address: address, path: path, userAgent: "aasa-server-diff/\(Version.current)") {
+        switch client.fetch(
+            host: host, port: 443, address: address, path: path, userAgent: "aasa-server-diff/\(Version.current)")
+        {
         case .success(let (_, response)) where response.status == 200:
             return (response.body, shown)
         case .success(let (_, response)):
@@ -120,7 +130,8 @@ struct DiffCommand: ParsableCommand {
 
     private func decoded<File>(_ file: File?, _ name: String, _ what: String) throws -> File {
         guard let file else {
-            StandardStreams.writeError("\(name): error: not \(what) the platform could read (run validate for the details)\n")
+            StandardStreams.writeError(
+                "\(name): error: not \(what) the platform could read (run validate for the details)\n")
             throw CommandFailure.unreadable
         }
         return file
@@ -129,7 +140,10 @@ struct DiffCommand: ParsableCommand {
     private func allURLs() throws -> [String] {
         guard let urlsFile else { return urls }
         let text = String(decoding: try read(urlsFile), as: UTF8.self)
-        return urls + text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        return urls
+            + text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty && !$0.hasPrefix("#")
+            }
     }
 
     private func parse(_ text: String) throws -> MatchURL {

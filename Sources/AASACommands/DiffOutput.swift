@@ -17,10 +17,13 @@ struct DecisionChange: Encodable {
             let place =
                 android
                 ? "statements[\(entry)].dynamic_app_link_components[\(index)]"
-                : deciding.ruleKind == .legacyPath ? "details[\(entry)].paths[\(index)]" : "details[\(entry)].components[\(index)]"
+                : deciding.ruleKind == .legacyPath
+                    ? "details[\(entry)].paths[\(index)]" : "details[\(entry)].components[\(index)]"
             rule = "\(place) \(text.compacted)"
         }
-        return [DecisionChange(url: url, app: old.appID, old: old.outcome.rawValue, new: new.outcome.rawValue, rule: rule)]
+        return [
+            DecisionChange(url: url, app: old.appID, old: old.outcome.rawValue, new: new.outcome.rawValue, rule: rule)
+        ]
     }
 }
 
@@ -48,7 +51,9 @@ enum DiffOutput {
             }
         }
         for decision in decisions {
-            out += "\(decision.url) \(decision.app): \(decision.old) → \(decision.new)" + (decision.rule.map { " (\($0))" } ?? "") + "\n"
+            out +=
+                "\(decision.url) \(decision.app): \(decision.old) → \(decision.new)"
+                + (decision.rule.map { " (\($0))" } ?? "") + "\n"
         }
         if changes.isEmpty && decisions.isEmpty { return out + "same meaning\n" }
         let count = changes.count == 1 ? "1 change in meaning" : "\(changes.count) changes in meaning"
@@ -56,7 +61,8 @@ enum DiffOutput {
         return out + "\(count); \(urls)\n"
     }
 
-    /// `{"changed": …, "changes": [{"scope","kind","subject","old","new"}], "decisions": [{"url","app","old","new","rule"}]}`
+    /// `{"changed": …, "changes": [{"scope","kind","subject","old","new"}],
+    /// "decisions": [{"url","app","old","new","rule"}]}`
     static func json(_ changes: [MeaningChange], _ decisions: [DecisionChange]) -> String {
         struct Change: Encodable {
             var scope, kind, subject: String
@@ -69,7 +75,9 @@ enum DiffOutput {
         }
         let document = Document(
             changed: !changes.isEmpty || !decisions.isEmpty,
-            changes: changes.map { Change(scope: $0.scope, kind: $0.kind.rawValue, subject: $0.subject, old: $0.old, new: $0.new) },
+            changes: changes.map {
+                Change(scope: $0.scope, kind: $0.kind.rawValue, subject: $0.subject, old: $0.old, new: $0.new)
+            },
             decisions: decisions)
         return JSONOutput.encode(document) + "\n"
     }

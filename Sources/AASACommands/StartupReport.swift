@@ -16,11 +16,14 @@ struct StartupReport {
                 logger.log(
                     level: level(diagnostic.severity), "\(diagnostic.messageWithPointer)",
                     metadata: [
-                        "file": "\(check.path)", "line": "\(diagnostic.location.line)", "column": "\(diagnostic.location.column)",
+                        "file": "\(check.path)", "line": "\(diagnostic.location.line)",
+                        "column": "\(diagnostic.location.column)",
                         "code": "\(diagnostic.code.rawValue)", "pointer": "\(diagnostic.pointer)",
                     ])
             }
-            if check.omitted.count > 0 { logger.warning("\(DiagnosticLines.summary(of: check.omitted))", metadata: ["file": "\(check.path)"]) }
+            if check.omitted.count > 0 {
+                logger.warning("\(DiagnosticLines.summary(of: check.omitted))", metadata: ["file": "\(check.path)"])
+            }
             if let reason = check.readError { logger.error("\(reason)", metadata: ["file": "\(check.path)"]) }
         }
         problems(loaded.problems)
@@ -28,7 +31,9 @@ struct StartupReport {
 
     func problems(_ problems: [LoadProblem]) {
         guard format == .json else { return StandardStreams.writeError(problems.map { $0.line + "\n" }.joined()) }
-        for problem in problems { logger.log(level: level(problem.severity), "\(problem.message)", metadata: ["file": "\(problem.path)"]) }
+        for problem in problems {
+            logger.log(level: level(problem.severity), "\(problem.message)", metadata: ["file": "\(problem.path)"])
+        }
     }
 
     /// The last word before exiting without serving.

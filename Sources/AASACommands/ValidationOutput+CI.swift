@@ -31,19 +31,25 @@ extension ValidationOutput {
                     .init(
                         physicalLocation: .init(
                             artifactLocation: .init(uri: SARIF.uri(path)),
-                            region: .init(startLine: diagnostic.location.line, startColumn: diagnostic.location.column)))
+                            region: .init(startLine: diagnostic.location.line, startColumn: diagnostic.location.column))
+                    )
                 ])
         }
-        var notifications = unreadable.map { SARIF.Notification(level: "error", message: .init(text: "\($0.path): \($0.reason)")) }
+        var notifications = unreadable.map {
+            SARIF.Notification(level: "error", message: .init(text: "\($0.path): \($0.reason)"))
+        }
         notifications += warnings.map { SARIF.Notification(level: "warning", message: .init(text: $0.line)) }
         notifications += filesWithOmitted.map { result in
-            SARIF.Notification(level: "note", message: .init(text: "\(result.path): \(DiagnosticLines.summary(of: result.omitted))"))
+            SARIF.Notification(
+                level: "note", message: .init(text: "\(result.path): \(DiagnosticLines.summary(of: result.omitted))"))
         }
         let log = SARIF.Log(
             runs: [
                 .init(
                     tool: .init(driver: .init(name: "aasa-server", version: Version.current, rules: rules)),
-                    invocations: [.init(executionSuccessful: unreadable.isEmpty, toolExecutionNotifications: notifications)],
+                    invocations: [
+                        .init(executionSuccessful: unreadable.isEmpty, toolExecutionNotifications: notifications)
+                    ],
                     results: findings)
             ])
         return JSONOutput.encode(log) + "\n"
@@ -60,13 +66,19 @@ extension ValidationOutput {
                 case .warning: "warning"
                 case .info: "notice"
                 }
-            out += "::\(command) file=\(Self.property(path)),line=\(diagnostic.location.line),col=\(diagnostic.location.column),"
+            out +=
+                "::\(command) file=\(Self.property(path)),"
+                + "line=\(diagnostic.location.line),col=\(diagnostic.location.column),"
                 + "title=\(Self.property(diagnostic.code.rawValue))::\(Self.data(diagnostic.messageWithPointer))\n"
         }
         for result in filesWithOmitted {
-            out += "::notice file=\(Self.property(result.path))::\(Self.data(DiagnosticLines.summary(of: result.omitted)))\n"
+            out +=
+                "::notice file=\(Self.property(result.path))::"
+                + "\(Self.data(DiagnosticLines.summary(of: result.omitted)))\n"
         }
-        for warning in warnings { out += "::warning file=\(Self.property(warning.path))::\(Self.data(warning.message))\n" }
+        for warning in warnings {
+            out += "::warning file=\(Self.property(warning.path))::\(Self.data(warning.message))\n"
+        }
         for (path, reason) in unreadable { out += "::error file=\(Self.property(path))::\(Self.data(reason))\n" }
         return out + summaryLine
     }
@@ -96,7 +108,9 @@ enum SARIF {
         var runs: [Run]
 
         enum CodingKeys: String, CodingKey {
-            case schema = "$schema", version, runs
+            case schema = "$schema"
+            case version
+            case runs
         }
     }
 

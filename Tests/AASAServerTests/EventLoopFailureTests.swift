@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 @testable import AASAServer
@@ -16,7 +16,7 @@ struct EventLoopFailureTests {
         // A descriptor that is not an epoll set: epoll_wait fails with EINVAL.
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { pipeEnds.forEach { close($0) } }
+        defer { for end in pipeEnds { close(end) } }
         #expect(dup2(pipeEnds[0], loop.epoll.fd) >= 0)
         let finished = DispatchSemaphore(value: 0)
         nonisolated(unsafe) let running = loop

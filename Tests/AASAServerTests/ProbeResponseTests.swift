@@ -46,8 +46,12 @@ struct ProbeResponseTests {
 
     @Test("status lines other than HTTP/1.x with three digits are failures")
     func statusLines() throws {
-        for line in ["HTTP/2 200 OK", "HTTP/1.1 20 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 -20 OK", "ICY 200 OK", "HTTP/1.1 200OK"] {
-            #expect(Self.failure("\(line)\r\nContent-Length: 0\r\n\r\n")?.hasPrefix("not an HTTP/1.x status line") == true, "\(line)")
+        for line in [
+            "HTTP/2 200 OK", "HTTP/1.1 20 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 -20 OK", "ICY 200 OK", "HTTP/1.1 200OK",
+        ] {
+            #expect(
+                Self.failure("\(line)\r\nContent-Length: 0\r\n\r\n")?.hasPrefix("not an HTTP/1.x status line") == true,
+                "\(line)")
         }
         #expect(try Self.parse("HTTP/1.0 404\r\nContent-Length: 0\r\n\r\n").get()?.status == 404)
     }

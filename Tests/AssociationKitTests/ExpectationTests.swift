@@ -38,9 +38,12 @@ struct ExpectationTests {
         if let failure {
             let diagnostic = try #require(found.first)
             #expect(diagnostic.code == .expectationFailed)
-            #expect(diagnostic.message.contains("\(url) ABCDE12345.com.example.app: \(failure)"), "\(diagnostic.message)")
+            #expect(
+                diagnostic.message.contains("\(url) ABCDE12345.com.example.app: \(failure)"), "\(diagnostic.message)")
             #expect(diagnostic.location.line == 1)
-            if expect == "match" { #expect(diagnostic.message.contains(#"rule: {"/": "/buy/free/*", "exclude": true}"#)) }
+            if expect == "match" {
+                #expect(diagnostic.message.contains(#"rule: {"/": "/buy/free/*", "exclude": true}"#))
+            }
         } else {
             #expect(found.isEmpty, "\(found.map(\.message))")
         }
@@ -48,7 +51,8 @@ struct ExpectationTests {
 
     @Test("Android promises: match and no_match by package")
     func androidPromises() {
-        let kept = #"{"android": [{"url": "https://example.com/a", "package": "com.example.app", "expect": "match"}, {"url": "https://example.com/a", "package": "com.other", "expect": "no_match"}]}"#
+        let kept =
+            #"{"android": [{"url": "https://example.com/a", "package": "com.example.app", "expect": "match"}, {"url": "https://example.com/a", "package": "com.other", "expect": "no_match"}]}"#
         #expect(Self.check(kept).isEmpty)
         let broken = #"{"android": [{"url": "https://example.com/a", "package": "com.other", "expect": "match"}]}"#
         #expect(Self.check(broken).map(\.code) == [.expectationFailed])
@@ -57,7 +61,8 @@ struct ExpectationTests {
     @Test(
         "entries that cannot be checked are EXP002",
         arguments: [
-            "[]", #"{"apple": {}}"#, #"{"ios": []}"#, #"{"apple": [1]}"#, #"{"apple": [{"url": "https://example.com/a", "expect": "match"}]}"#,
+            "[]", #"{"apple": {}}"#, #"{"ios": []}"#, #"{"apple": [1]}"#,
+            #"{"apple": [{"url": "https://example.com/a", "expect": "match"}]}"#,
             #"{"apple": [{"url": "https://example.com/a", "app": "A.b", "expect": "open"}]}"#,
             #"{"android": [{"url": "https://example.com/a", "package": "a.b", "expect": "exclude"}]}"#,
             #"{"apple": [{"url": "not a url", "app": "A.b", "expect": "match"}]}"#,
@@ -69,7 +74,8 @@ struct ExpectationTests {
 
     @Test("a site without the platform's file fails every promise for it")
     func missingFile() {
-        let found = ExpectationChecker.check(Array(Self.apple("https://example.com/buy/1", "match").utf8), apple: nil, android: nil, domain: nil)
+        let found = ExpectationChecker.check(
+            Array(Self.apple("https://example.com/buy/1", "match").utf8), apple: nil, android: nil, domain: nil)
         #expect(found.diagnostics.first?.message.contains("the site has no valid apple-app-site-association") == true)
     }
 }

@@ -54,17 +54,29 @@ struct PatternEngineTests {
         var matched = [0, 0, 0]
         let valuePool = ["a", "ab", "*b", "?", "a*", "ba", "b?a", "*"]
         for round in 0..<1_500 {
-            let values = (0..<Int.random(in: 1...4, using: &random)).map { _ in valuePool.randomElement(using: &random)! }
+            let values = (0..<Int.random(in: 1...4, using: &random)).map { _ in valuePool.randomElement(using: &random)!
+            }
             // A leading `*` lets the rest meet a long text's end, where the word boundaries are.
             let lead = Bool.random(using: &random) ? ["*"] : []
-            let pattern = lead + (0..<Int.random(in: 1...8, using: &random)).map { _ in ["a", "b", "*", "?", "$"].randomElement(using: &random)! }
-            let length = [Int.random(in: 0...20, using: &random), Int.random(in: 60...70, using: &random), Int.random(in: 120...200, using: &random)][round % 3]
+            let pattern =
+                lead
+                + (0..<Int.random(in: 1...8, using: &random)).map { _ in
+                    ["a", "b", "*", "?", "$"].randomElement(using: &random)!
+                }
+            let length = [
+                Int.random(in: 0...20, using: &random), Int.random(in: 60...70, using: &random),
+                Int.random(in: 120...200, using: &random),
+            ][round % 3]
             // Mostly "a" so that patterns have a fair chance to match.
-            let text = (0..<length).map { _ in Int.random(in: 0..<6, using: &random) == 0 ? Character("b") : Character("a") }
+            let text = (0..<length).map { _ in
+                Int.random(in: 0..<6, using: &random) == 0 ? Character("b") : Character("a")
+            }
             let patternText = pattern.map { $0 == "$" ? "$(v)" : $0 }.joined()
             let compiled = CompiledPattern(patternText, caseSensitive: true, variables: ["v": values])
             let expected = Self.reference(pattern.map { Character($0) }, text, values.map(Array.init))
-            #expect(compiled.matches(text.map { $0.unicodeScalars.first!.value }) == expected, "\(patternText) v=\(values) text=\(String(text))")
+            #expect(
+                compiled.matches(text.map { $0.unicodeScalars.first!.value }) == expected,
+                "\(patternText) v=\(values) text=\(String(text))")
             if expected { matched[round % 3] += 1 }
         }
         // Both outcomes occur for each text length class, or the comparison proves little.

@@ -19,21 +19,34 @@ struct DiffCommandTests {
         let folder = try TemporaryFolder()
         try folder.write("old.json", Self.old)
         try folder.write("new.json", Self.new)
-        let output = try BinaryRunner.run(["diff", "old.json", "new.json", "--url", "https://example.com/buy/free/1", "--url", "https://example.com/buy/2"], in: folder.url)
+        let output = try BinaryRunner.run(
+            [
+                "diff", "old.json", "new.json", "--url", "https://example.com/buy/free/1", "--url",
+                "https://example.com/buy/2",
+            ], in: folder.url)
         #expect(output.status == 1, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("  - app ABCDE12345.com.example.gone"))
         #expect(lines.contains(#"  ~ variable food ["pizza"] → ["pizza", "sushi"]"#))
-        #expect(lines.contains(#"  + rule details[0].components[0] {"exclude": true, "/": "/buy/free/*"}"#), "\(output.stdout)")
+        #expect(
+            lines.contains(#"  + rule details[0].components[0] {"exclude": true, "/": "/buy/free/*"}"#),
+            "\(output.stdout)")
         #expect(lines.contains("  + app ABCDE12345.com.example.new"))
-        #expect(lines.contains(#"https://example.com/buy/free/1 ABCDE12345.com.example.app: match → exclude (details[0].components[0] {"exclude": true, "/": "/buy/free/*"})"#))
+        #expect(
+            lines.contains(
+                #"https://example.com/buy/free/1 ABCDE12345.com.example.app: match → exclude (details[0].components[0] {"exclude": true, "/": "/buy/free/*"})"#
+            ))
         // /buy/2 still opens the app; only the removed app's decision changes.
         #expect(!lines.contains { $0.hasPrefix("https://example.com/buy/2 ABCDE12345.com.example.app:") })
-        #expect(lines.contains { $0.hasPrefix("https://example.com/buy/2 ABCDE12345.com.example.gone: match → no_match") })
+        #expect(
+            lines.contains { $0.hasPrefix("https://example.com/buy/2 ABCDE12345.com.example.gone: match → no_match") })
         let json = try BinaryRunner.run(["diff", "--json", "old.json", "new.json"], in: folder.url)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["changed"] as? Bool == true)
-        #expect((document["changes"] as? [[String: Any]])?.contains { $0["kind"] as? String == "added" && $0["subject"] as? String == "rule" } == true)
+        #expect(
+            (document["changes"] as? [[String: Any]])?.contains {
+                $0["kind"] as? String == "added" && $0["subject"] as? String == "rule"
+            } == true)
     }
 
     @Test("formatting, key order, whitespace and escapes are no change; exit 0")
@@ -52,7 +65,8 @@ struct DiffCommandTests {
               }
             }
             """)
-        let output = try BinaryRunner.run(["diff", "old.json", "reformatted.json", "--url", "https://example.com/buy/1"], in: folder.url)
+        let output = try BinaryRunner.run(
+            ["diff", "old.json", "reformatted.json", "--url", "https://example.com/buy/1"], in: folder.url)
         #expect(output.status == 0, "\(output.stdout)")
         #expect(output.stdout == "same meaning\n")
     }
@@ -65,7 +79,8 @@ struct DiffCommandTests {
         #expect(try BinaryRunner.run(["diff", "old.json"], in: folder.url).status == 2)
         #expect(try BinaryRunner.run(["diff", "old.json", "missing.json"], in: folder.url).status == 2)
         #expect(try BinaryRunner.run(["diff", "old.json", "broken.json"], in: folder.url).status == 2)
-        #expect(try BinaryRunner.run(["diff", "old.json", "old.json", "--url", "not a url"], in: folder.url).status == 2)
+        #expect(
+            try BinaryRunner.run(["diff", "old.json", "old.json", "--url", "not a url"], in: folder.url).status == 2)
     }
 
     @Test("--against-live fetches NEW over HTTPS from the live host (our server here)")
@@ -75,20 +90,25 @@ struct DiffCommandTests {
         try certificates.issue("example.test", names: ["example.test"])
         try folder.write("sites/example.test/apple-app-site-association", Self.new)
         try folder.write("old.json", Self.old)
-        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         defer { _ = server.stop() }
         let range = try #require(server.errors.range(of: "info listening on https://127.0.0.1:"))
         let port = try #require(Int(server.errors[range.upperBound...].prefix { $0.isNumber }))
         let output = try BinaryRunner.run(
             [
-                "diff", "old.json", "--against-live", "example.test", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(port)",
+                "diff", "old.json", "--against-live", "example.test", "--cacert", certificates.caFile, "--connect-to",
+                "127.0.0.1:\(port)",
                 "--url", "https://example.test/buy/free/1",
             ], in: folder.url)
         #expect(output.status == 1, "\(output.stderr)")
         #expect(output.stdout.contains("https://example.test/buy/free/1 ABCDE12345.com.example.app: match → exclude"))
         try folder.write("same.json", Self.new)
         let same = try BinaryRunner.run(
-            ["diff", "same.json", "--against-live", "example.test", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(port)"],
+            [
+                "diff", "same.json", "--against-live", "example.test", "--cacert", certificates.caFile, "--connect-to",
+                "127.0.0.1:\(port)",
+            ],
             in: folder.url)
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
     }

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 /// `probe` against a server that answers the way broken and hostile servers do
@@ -26,7 +26,8 @@ final class HostileServerProbeTests {
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = [
             "python3", BinaryRunner.packageRoot.appendingPathComponent("Tests/Peers/hostile-https-server.py").path,
-            certificate.appendingPathComponent("fullchain.pem").path, certificate.appendingPathComponent("privkey.pem").path,
+            certificate.appendingPathComponent("fullchain.pem").path,
+            certificate.appendingPathComponent("privkey.pem").path,
         ]
         let output = Pipe()
         server.standardOutput = output
@@ -50,14 +51,26 @@ final class HostileServerProbeTests {
             ("bad-status.test", "fail  apple-app-site-association: not an HTTP/1.x status line: \"HTCPCP/1.0 418"),
             ("endless-headers.test", "fail  apple-app-site-association: the response head is over 64 KiB"),
             ("endless-body.test", "fail  apple-app-site-association: the body is over the 256 KiB the probe reads"),
-            ("endless-chunks.test", "fail  apple-app-site-association: the chunked body is over the 256 KiB the probe reads"),
+            (
+                "endless-chunks.test",
+                "fail  apple-app-site-association: the chunked body is over the 256 KiB the probe reads"
+            ),
             ("negative-chunk.test", "fail  apple-app-site-association: malformed chunk size \"-2\""),
             ("huge-chunk.test", "fail  apple-app-site-association: malformed chunk size \"7fffffffffffffff\""),
-            ("overflow-chunk.test", "fail  apple-app-site-association: malformed chunk size \"fffffffffffffffffffffffff\""),
+            (
+                "overflow-chunk.test",
+                "fail  apple-app-site-association: malformed chunk size \"fffffffffffffffffffffffff\""
+            ),
             ("negative-length.test", "fail  apple-app-site-association: invalid Content-Length \"-9\""),
-            ("huge-length.test", "fail  apple-app-site-association: invalid Content-Length \"99999999999999999999999\""),
+            (
+                "huge-length.test",
+                "fail  apple-app-site-association: invalid Content-Length \"99999999999999999999999\""
+            ),
             ("truncated.test", "fail  apple-app-site-association: the body ended after 11 of 100 bytes"),
-            ("gzip-bomb.test", "fail  apple-app-site-association: the gzip body does not decompress: it inflates past 256 KiB"),
+            (
+                "gzip-bomb.test",
+                "fail  apple-app-site-association: the gzip body does not decompress: it inflates past 256 KiB"
+            ),
             ("slow-drip.test", "fail  apple-app-site-association: the response did not finish within 2 s"),
             ("silent.test", "fail  apple-app-site-association: no HTTP answer within 2 s"),
         ])

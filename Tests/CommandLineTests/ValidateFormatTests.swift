@@ -19,7 +19,8 @@ struct ValidateFormatTests {
         return folder
     }
 
-    @Test("sarif: one SARIF 2.1.0 log that the OASIS schema accepts, with rules, levels and regions; exit codes as text")
+    @Test(
+        "sarif: one SARIF 2.1.0 log that the OASIS schema accepts, with rules, levels and regions; exit codes as text")
     func sarif() throws {
         let folder = try Self.fixture()
         let output = try BinaryRunner.run(["validate", "--format", "sarif", "odd,name:1", "good"], in: folder.url)
@@ -33,12 +34,19 @@ struct ValidateFormatTests {
         let rules = try #require(driver["rules"] as? [[String: Any]])
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(Set(rules.compactMap { $0["id"] as? String }) == Set(results.compactMap { $0["ruleId"] as? String }))
-        #expect(rules.allSatisfy { ($0["shortDescription"] as? [String: Any])?["text"] != nil && ($0["help"] as? [String: Any])?["text"] != nil })
+        #expect(
+            rules.allSatisfy {
+                ($0["shortDescription"] as? [String: Any])?["text"] != nil
+                    && ($0["help"] as? [String: Any])?["text"] != nil
+            })
         let malformed = try #require(results.first { $0["ruleId"] as? String == "AASA201" })
         #expect(malformed["level"] as? String == "error")
-        let location = try #require(((malformed["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
+        let location = try #require(
+            ((malformed["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
         // Relative stays relative; `,` and `:` are allowed in a URI path.
-        #expect((location["artifactLocation"] as? [String: Any])?["uri"] as? String == "odd,name:1/apple-app-site-association")
+        #expect(
+            (location["artifactLocation"] as? [String: Any])?["uri"] as? String
+                == "odd,name:1/apple-app-site-association")
         #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 2)
         #expect(results.contains { $0["ruleId"] as? String == "AASA004" && $0["level"] as? String == "warning" })
         try SARIFSchema.validate(output.stdout)
@@ -56,7 +64,10 @@ struct ValidateFormatTests {
         let lines = output.stdout.split(separator: "\n").map(String.init)
         let file = "odd%2Cname%3A1/apple-app-site-association"
         // `%` in a message is escaped as %25.
-        #expect(lines.contains { $0.hasPrefix("::error file=\(file),line=2,col=") && $0.contains(",title=AASA201::\"100%25off\"") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("::error file=\(file),line=2,col=") && $0.contains(",title=AASA201::\"100%25off\"")
+            })
         #expect(lines.contains { $0.hasPrefix("::warning file=\(file),line=1,col=") && $0.contains("title=AASA004::") })
         #expect(!output.stdout.contains("100%off"))
         #expect(lines.last?.hasPrefix("1 file checked: 1 invalid") == true)
@@ -92,7 +103,8 @@ enum SARIFSchema {
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Invalid(description: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            throw Invalid(
+                description: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         }
     }
 }

@@ -16,10 +16,14 @@ public struct TextLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var line = "\(HTTPDate.iso8601(Int(time(nil)))) \(event.level.rawValue) \(event.message)"
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: {
+            $0.key < $1.key
+        }) {
             let text = "\(value)"
             // Multi-line values (a reload's diagnostics) follow on their own lines.
-            line += text.contains("\n") ? "\n" + text.trimmingSuffixNewlines : " \(key)=\(text.contains(" ") ? "\"\(text)\"" : text)"
+            line +=
+                text.contains("\n")
+                ? "\n" + text.trimmingSuffixNewlines : " \(key)=\(text.contains(" ") ? "\"\(text)\"" : text)"
         }
         fputs(line + "\n", stderr)
     }

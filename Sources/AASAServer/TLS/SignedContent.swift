@@ -19,7 +19,9 @@ public enum SignedContent {
             ERR_clear_error()
             guard let cms else { return nil }
             defer { CMS_ContentInfo_free(cms) }
-            guard let content = CMS_get0_content(cms)?.pointee, let data = ASN1_STRING_get0_data(content) else { return nil }
+            guard let content = CMS_get0_content(cms)?.pointee, let data = ASN1_STRING_get0_data(content) else {
+                return nil
+            }
             return Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(content))))
         }
     }

@@ -25,7 +25,9 @@ public enum MeaningDiff {
         var linkChanges = appSets("applinks", oldApps, newApps)
         if canonical(oldLinks?.defaults?.sourceText) != canonical(newLinks?.defaults?.sourceText) {
             linkChanges.append(
-                change("applinks", "defaults", old: oldLinks?.defaults?.sourceText.compacted, new: newLinks?.defaults?.sourceText.compacted))
+                change(
+                    "applinks", "defaults", old: oldLinks?.defaults?.sourceText.compacted,
+                    new: newLinks?.defaults?.sourceText.compacted))
         }
         linkChanges += variables(oldLinks?.substitutionVariables ?? [], newLinks?.substitutionVariables ?? [])
         for app in newApps where oldApps.contains(app) {
@@ -34,7 +36,9 @@ public enum MeaningDiff {
             let newDefaults = entryDefaults(of: app, in: newLinks)
             if oldDefaults.map(\.canonical) != newDefaults.map(\.canonical) {
                 linkChanges.append(
-                    change(scope, "defaults", old: oldDefaults.map(\.written).joined(separator: "; "), new: newDefaults.map(\.written).joined(separator: "; ")))
+                    change(
+                        scope, "defaults", old: oldDefaults.map(\.written).joined(separator: "; "),
+                        new: newDefaults.map(\.written).joined(separator: "; ")))
             }
             linkChanges += sequence(scope, "rule", rules(of: app, in: oldLinks), rules(of: app, in: newLinks))
         }
@@ -49,9 +53,11 @@ public enum MeaningDiff {
             let scope = "android \(key)"
             switch (oldTargets[key], newTargets[key]) {
             case (nil, let added?):
-                changes.append(MeaningChange(scope, .added, "target", new: added.relations.sorted().joined(separator: ", ")))
+                changes.append(
+                    MeaningChange(scope, .added, "target", new: added.relations.sorted().joined(separator: ", ")))
             case (let removed?, nil):
-                changes.append(MeaningChange(scope, .removed, "target", old: removed.relations.sorted().joined(separator: ", ")))
+                changes.append(
+                    MeaningChange(scope, .removed, "target", old: removed.relations.sorted().joined(separator: ", ")))
             case (let before?, let after?):
                 changes += sets(scope, "relation", before.relations, after.relations)
                 changes += sets(scope, "fingerprint", before.fingerprints, after.fingerprints)
@@ -62,7 +68,8 @@ public enum MeaningDiff {
                 break
             }
         }
-        changes += sets("android", "include", old.statements.compactMap(\.include), new.statements.compactMap(\.include))
+        changes += sets(
+            "android", "include", old.statements.compactMap(\.include), new.statements.compactMap(\.include))
         return changes
     }
 
@@ -88,19 +95,27 @@ public enum MeaningDiff {
                 }
             }
             return (detail.paths ?? []).map { path in
-                WrittenRule(canonical: JSONValue.quoted(path.text), written: JSONValue.quoted(path.text), place: "details[\(detail.index)].paths[\(path.index)]")
+                WrittenRule(
+                    canonical: JSONValue.quoted(path.text), written: JSONValue.quoted(path.text),
+                    place: "details[\(detail.index)].paths[\(path.index)]")
             }
         }
     }
 
     static func entryDefaults(of app: String, in appLinks: AppLinks?) -> [WrittenRule] {
         (appLinks?.details ?? []).filter { $0.appIDs.contains { $0.value == app } }.compactMap { detail in
-            detail.defaults.map { WrittenRule(canonical: canonical($0.sourceText) ?? "", written: $0.sourceText.compacted, place: "details[\(detail.index)].defaults") }
+            detail.defaults.map {
+                WrittenRule(
+                    canonical: canonical($0.sourceText) ?? "", written: $0.sourceText.compacted,
+                    place: "details[\(detail.index)].defaults")
+            }
         }
     }
 
     static func variables(_ old: [SubstitutionVariable], _ new: [SubstitutionVariable]) -> [MeaningChange] {
-        func values(_ variable: SubstitutionVariable) -> String { "[" + variable.values.map { JSONValue.quoted($0.value) }.joined(separator: ", ") + "]" }
+        func values(_ variable: SubstitutionVariable) -> String {
+            "[" + variable.values.map { JSONValue.quoted($0.value) }.joined(separator: ", ") + "]"
+        }
         var changes: [MeaningChange] = []
         for variable in new {
             guard let before = old.last(where: { $0.name == variable.name }) else {
@@ -108,7 +123,9 @@ public enum MeaningDiff {
                 continue
             }
             if values(before) != values(variable) {
-                changes.append(MeaningChange("applinks", .changed, "variable \(variable.name)", old: values(before), new: values(variable)))
+                changes.append(
+                    MeaningChange(
+                        "applinks", .changed, "variable \(variable.name)", old: values(before), new: values(variable)))
             }
         }
         for variable in old where !new.contains(where: { $0.name == variable.name }) {
@@ -175,21 +192,28 @@ public enum MeaningDiff {
     /// change; a rule on both sides but out of that order moved; an old and a new rule at
     /// the same position changed; the rest were added or removed. Order matters to Apple:
     /// the first matching rule decides.
-    static func sequence(_ scope: String, _ subject: String, _ old: [WrittenRule], _ new: [WrittenRule]) -> [MeaningChange] {
+    static func sequence(
+        _ scope: String, _ subject: String, _ old: [WrittenRule], _ new: [WrittenRule]
+    ) -> [MeaningChange] {
         let kept = commonSubsequence(old.map(\.canonical), new.map(\.canonical))
         var oldOnly = old.indices.filter { !kept.old.contains($0) }
         var newOnly = new.indices.filter { !kept.new.contains($0) }
         var changes: [MeaningChange] = []
         for index in newOnly {
             guard let match = oldOnly.first(where: { old[$0].canonical == new[index].canonical }) else { continue }
-            changes.append(MeaningChange(scope, .moved, subject, old: "\(old[match].place) \(old[match].written)", new: "\(new[index].place)"))
+            changes.append(
+                MeaningChange(
+                    scope, .moved, subject, old: "\(old[match].place) \(old[match].written)", new: "\(new[index].place)"
+                ))
             oldOnly.removeAll { $0 == match }
             newOnly.removeAll { $0 == index }
         }
         for index in newOnly {
             if let match = oldOnly.first(where: { $0 == index }) {
                 changes.append(
-                    MeaningChange(scope, .changed, subject, old: "\(old[match].place) \(old[match].written)", new: "\(new[index].place) \(new[index].written)"))
+                    MeaningChange(
+                        scope, .changed, subject, old: "\(old[match].place) \(old[match].written)",
+                        new: "\(new[index].place) \(new[index].written)"))
                 oldOnly.removeAll { $0 == match }
             } else {
                 changes.append(MeaningChange(scope, .added, subject, new: "\(new[index].place) \(new[index].written)"))
@@ -205,7 +229,9 @@ public enum MeaningDiff {
         var prefix = 0
         while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
-        while suffix < old.count - prefix && suffix < new.count - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        while suffix < old.count - prefix && suffix < new.count - prefix
+            && old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        { suffix += 1 }
         var keptOld = Set(0..<prefix).union((old.count - suffix)..<old.count)
         var keptNew = Set(0..<prefix).union((new.count - suffix)..<new.count)
         let a = Array(old[prefix..<(old.count - suffix)])

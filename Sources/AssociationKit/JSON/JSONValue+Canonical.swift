@@ -8,10 +8,13 @@ extension JSONValue {
             let members = (self.members ?? []).reversed().reduce(into: [(String, JSONValue)]()) { kept, member in
                 if !kept.contains(where: { $0.0 == member.key }) { kept.append((member.key, member.value)) }
             }
-            return "{" + members.sorted { $0.0 < $1.0 }.map { Self.quoted($0.0) + ":" + $0.1.canonical }.joined(separator: ",") + "}"
+            return "{"
+                + members.sorted { $0.0 < $1.0 }.map { Self.quoted($0.0) + ":" + $0.1.canonical }.joined(separator: ",")
+                + "}"
         case .array(let elements): return "[" + elements.map(\.canonical).joined(separator: ",") + "]"
         case .string(let text): return Self.quoted(text)
-        case .number(let value, _): return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .number(let value, _):
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         }
