@@ -117,6 +117,54 @@ struct StartupTests {
         return condition()
     }
 
+    @Test("a log reader that stops reading never stalls serving: lines are kept, then dropped and counted")
+    func slowAccessLogReader() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        // The access log goes to a pipe nobody reads (64 KiB of room); events are read so the port is known.
+        let process = Process()
+        process.executableURL = BinaryRunner.binary
+        process.arguments = ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--workers", "1"]
+        process.currentDirectoryURL = folder.url
+        let unread = Pipe()
+        let events = Pipe()
+        process.standardOutput = unread
+        process.standardError = events
+        let text = LockedData()
+        events.fileHandleForReading.readabilityHandler = { text.append($0.availableData) }
+        try process.run()
+        defer { kill(process.processIdentifier, SIGKILL) }
+        func port(_ prefix: String) -> Int? {
+            let log = String(decoding: text.get(), as: UTF8.self)
+            return log.range(of: prefix).flatMap { Int(log[$0.upperBound...].prefix { $0.isNumber }) }
+        }
+        #expect(eventually(15) { port("info admin listening on http://127.0.0.1:") != nil })
+        let http = try #require(port("info listening on http://127.0.0.1:"))
+        let admin = try #require(port("info admin listening on http://127.0.0.1:"))
+        // 3,000 pipelined requests with 1 KB user agents: about 3 MB of access log.
+        let agent = String(repeating: "a", count: 1_000)
+        let request = "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nUser-Agent: \(agent)\r\n\r\n"
+        let client = try RawClient(port: http, receiveTimeout: 10)
+        let reader = DispatchQueue(label: "reader")
+        let answers = LockedData()
+        let done = DispatchSemaphore(value: 0)
+        // Read while sending, on another thread, as a client would (the socket is the client's own).
+        nonisolated(unsafe) let receiving = client
+        reader.async {
+            answers.set(Data(receiving.readAll().bytes))
+            done.signal()
+        }
+        for _ in 0..<30 { client.send(String(repeating: request, count: 100)) }
+        client.send("GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        let received = String(decoding: answers.get(), as: UTF8.self)
+        // The bodies end without a newline, so responses are counted by their status line's text.
+        #expect(received.components(separatedBy: "HTTP/1.1 200 OK\r\n").count - 1 == 3_001, "\(received.prefix(300))")
+        let metrics = String(decoding: try Curl.request("http://127.0.0.1:\(admin)/metrics").body, as: UTF8.self)
+        let dropped = metrics.split(separator: "\n").first { $0.hasPrefix("aasa_access_log_dropped_total ") }
+        #expect(dropped.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 > 0 } == true, "\(dropped ?? "no series")")
+    }
+
     @Test("a file over 128 KiB stops start-up")
     func oversized() throws {
         let folder = try TemporaryFolder()

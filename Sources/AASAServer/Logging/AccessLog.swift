@@ -21,6 +21,12 @@ struct AccessLog {
     let format: LogFormat
     let enabled: Bool
     private(set) var buffer: [UInt8] = []
+    /// Lines dropped because stdout did not take them and the buffer was full, since the
+    /// last `takeDropped()`.
+    private var dropped = 0
+    /// What one loop keeps while stdout is slow; past it, new lines are dropped and counted
+    /// rather than the loop waiting for a log reader (`Server.makeStdoutNonBlocking`).
+    static let bufferLimit = 1024 * 1024
 
     init(format: LogFormat, enabled: Bool) {
         self.format = format
@@ -30,6 +36,10 @@ struct AccessLog {
 
     mutating func record(_ entry: Entry, time: [UInt8]) {
         guard enabled else { return }
+        guard buffer.count < Self.bufferLimit else {
+            dropped += 1
+            return
+        }
         switch format {
         case .text:
             buffer += time
@@ -73,21 +83,39 @@ struct AccessLog {
         }
     }
 
-    /// Writes the buffered lines to stdout in one call per iteration.
+    /// Writes the buffered lines to stdout, once per loop iteration. On a pipe or socket
+    /// stdout is non-blocking: what it does not take now (a slow log reader) stays for the
+    /// next iteration, so the loop never waits and no line is cut in two.
     mutating func flush() {
         guard !buffer.isEmpty else { return }
+        var offset = 0
+        var gone = false
         buffer.withUnsafeBytes { bytes in
-            var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 {
-                    if written < 0 && errno == EINTR { continue }
-                    break  // stdout gone: drop the log rather than block or crash the server
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    // EAGAIN: try again next iteration. Anything else (stdout closed): drop
+                    // the log rather than block or crash the server.
+                    gone = !(written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                    break
                 }
-                offset += written
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+        if gone || offset == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+        } else if offset > 0 {
+            buffer.removeSubrange(..<offset)
+        }
+    }
+
+    /// The lines dropped since the last call, for the metrics.
+    mutating func takeDropped() -> Int {
+        defer { dropped = 0 }
+        return dropped
     }
 
     /// Request bytes are untrusted: quotes, backslashes, control and non-ASCII bytes are

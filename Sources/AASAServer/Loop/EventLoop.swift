@@ -112,6 +112,7 @@ final class EventLoop {
                 closeExpired(now: now)
             }
             accessLog.flush()
+            counted.accessLogDropped += accessLog.takeDropped()
             if !counted.isEmpty || foldedOpenConnections != openConnections {
                 foldedOpenConnections = openConnections
                 statistics.fold(&counted, openConnections: openConnections)

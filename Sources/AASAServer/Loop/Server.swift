@@ -28,6 +28,7 @@ public final class Server {
         // the signal covers every path (notes §8 pitfall 2).
         signal(SIGPIPE, SIG_IGN)
         Self.raiseDescriptorLimit()
+        Self.makeStdoutNonBlocking()
         var signals = sigset_t()
         sigemptyset(&signals)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
@@ -131,6 +132,18 @@ public final class Server {
         let thread = Thread(block: body)
         thread.name = name
         thread.start()
+    }
+
+    /// The access log must never stall a loop behind a slow reader (a full pipe to a log
+    /// collector): on a pipe or socket, stdout becomes non-blocking (fcntl(2)) and each loop
+    /// keeps what it could not write, up to `AccessLog.bufferLimit`. A terminal or a file is
+    /// left as it is (a terminal's flags are shared with the shell; a file never waits long).
+    static func makeStdoutNonBlocking() {
+        var status = stat()
+        guard fstat(1, &status) == 0 else { return }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFIFO || type == S_IFSOCK else { return }
+        _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK)
     }
 
     /// Each connection is a descriptor: take the hard limit (notes §8 pitfall 14).

@@ -18,6 +18,8 @@ public final class LoopStatistics: Sendable {
         public var handshakes = 0
         public var handshakeFailures: [String: Int] = [:]
         public var openConnections = 0
+        /// Access-log lines dropped while stdout did not keep up.
+        public var accessLogDropped = 0
 
         mutating func add(_ other: Totals) {
             for (key, count) in other.requests { requests[key, default: 0] += count }
@@ -26,9 +28,10 @@ public final class LoopStatistics: Sendable {
             identityResponses += other.identityResponses
             handshakes += other.handshakes
             for (reason, count) in other.handshakeFailures { handshakeFailures[reason, default: 0] += count }
+            accessLogDropped += other.accessLogDropped
         }
 
-        var isEmpty: Bool { requests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty }
+        var isEmpty: Bool { requests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty && accessLogDropped == 0 }
     }
 
     private let totals = Mutex(Totals())

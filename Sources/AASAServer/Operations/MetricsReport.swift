@@ -20,6 +20,8 @@ enum MetricsReport {
         registry.makeCounter(name: "aasa_responses_encoded_total", labels: [("encoding", "identity")], help: "200 responses with a body, by content encoding.")
             .increment(by: Int64(totals.identityResponses))
         registry.makeCounter(name: "aasa_tls_handshakes_total", help: "Completed TLS handshakes.").increment(by: Int64(totals.handshakes))
+        registry.makeCounter(name: "aasa_access_log_dropped_total", help: "Access-log lines dropped because stdout did not keep up.")
+            .increment(by: Int64(totals.accessLogDropped))
         for (reason, count) in totals.handshakeFailures.sorted(by: { $0.key < $1.key }) {
             registry.makeCounter(name: "aasa_tls_handshake_failures_total", labels: [("reason", reason)], help: "Failed TLS handshakes, by reason.")
                 .increment(by: Int64(count))
