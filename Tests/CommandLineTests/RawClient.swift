@@ -7,8 +7,10 @@ final class RawClient {
 
     struct Failure: Error {}
 
-    init(port: Int, receiveTimeout: Double = 5) throws {
+    /// - Parameter receiveBuffer: SO_RCVBUF, set before connecting, for a client that reads slowly.
+    init(port: Int, receiveTimeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

@@ -231,16 +231,4 @@ final class ServerTests {
         #expect(line.contains("127.0.0.1 \"example.com\" \"GET /apple-app-site-association?from=log HTTP/1.1\" 200 \(Self.apple.utf8.count) "))
         #expect(line.hasSuffix("\"AASA-Bot/1.0.0\""))
     }
-
-    @Test("SIGTERM stops the server with exit 0")
-    func gracefulStop() throws {
-        let open = try RawClient(port: server.port, receiveTimeout: 5)
-        open.send("GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n")
-        usleep(100_000)
-        #expect(server.stop() == 0)
-        #expect(server.errors.contains("stopped"))
-        let answer = open.readAll()
-        #expect(String(decoding: answer.bytes, as: UTF8.self).statusLines == ["HTTP/1.1 200 OK"])
-        #expect(answer.closedByServer)
-    }
 }

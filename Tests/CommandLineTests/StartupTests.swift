@@ -165,6 +165,34 @@ struct StartupTests {
         #expect(dropped.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 > 0 } == true, "\(dropped ?? "no series")")
     }
 
+    @Test("SIGTERM while a slow reader is mid-response: the response completes, then the server exits 0")
+    func gracefulStop() throws {
+        let folder = try TemporaryFolder()
+        // 60 pipelined answers of 120 KB: 7 MB, more than the socket buffers hold, so the
+        // server still has most of them to write when it is told to stop.
+        let body = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + String(repeating: " ", count: 120_000)
+        try folder.write("sites/example.com/apple-app-site-association", body)
+        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "1"])
+        let idle = try RawClient(port: server.port, receiveTimeout: 5)
+        idle.send("GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n")
+        #expect(RawClient.readResponse(idle) != nil)
+        let slow = try RawClient(port: server.port, receiveTimeout: 10, receiveBuffer: 4096)
+        let request = "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nAccept-Encoding: identity\r\n\r\n"
+        slow.send(String(repeating: request, count: 60))
+        usleep(300_000)
+        server.signal(SIGTERM)
+        #expect(eventually(5) { server.errors.contains("stopping: finishing responses in flight") })
+        // The idle keep-alive connection is closed at once; the busy one is not.
+        #expect(idle.readAll().closedByServer)
+        #expect(server.process.isRunning, "the server stopped before the responses in flight were read")
+        let answer = String(decoding: slow.readAll().bytes, as: UTF8.self)
+        let responses = answer.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst()
+        #expect(!responses.isEmpty)
+        #expect(responses.allSatisfy { $0.hasSuffix(body) }, "a response was cut short")
+        #expect(server.stop() == 0)
+        #expect(server.errors.contains("stopped"))
+    }
+
     @Test("a file over 128 KiB stops start-up")
     func oversized() throws {
         let folder = try TemporaryFolder()
@@ -187,8 +215,17 @@ struct StartupTests {
         let missingSites = try BinaryRunner.run(["serve", "--sites", "nowhere", "--http", "127.0.0.1:0"], in: folder.url)
         #expect(missingSites.status == 2)
         #expect(missingSites.stderr.contains("cannot read the sites directory"))
-        let environment = try BinaryRunner.run(["serve", "--http", "127.0.0.1:0"], in: folder.url, environment: ["AASA_SITES": "from-env"])
-        #expect(environment.stderr.contains("from-env"))
+        // Precedence, seen in which sites folder start-up tries to read: flag over AASA_* over file.
+        try folder.write("layers.json", #"{"sites": "from-file", "http": "127.0.0.1:0"}"#)
+        let fileOnly = try BinaryRunner.run(["serve", "--config", "layers.json"], in: folder.url)
+        #expect(fileOnly.stderr.contains("from-file: error: cannot read the sites directory"), "\(fileOnly.stderr)")
+        let environment = try BinaryRunner.run(["serve", "--config", "layers.json"], in: folder.url, environment: ["AASA_SITES": "from-env"])
+        #expect(environment.stderr.contains("from-env: error: cannot read the sites directory"), "\(environment.stderr)")
+        #expect(!environment.stderr.contains("from-file"))
+        let flag = try BinaryRunner.run(
+            ["serve", "--config", "layers.json", "--sites", "from-flag"], in: folder.url, environment: ["AASA_SITES": "from-env"])
+        #expect(flag.stderr.contains("from-flag: error: cannot read the sites directory"), "\(flag.stderr)")
+        #expect(!flag.stderr.contains("from-env") && !flag.stderr.contains("from-file"))
     }
 
     @Test("10,000 site folders load and answer")
