@@ -1,7 +1,7 @@
 import AASAServer
 import ArgumentParser
 
-/// The `aasa-server` command and its subcommands (product.md "The command line").
+/// The `aasa-server` command and its subcommands (README).
 /// Exit codes everywhere: 0 success/valid/matched, 1 invalid or not matched, 2 usage error
 /// or unreadable input.
 public struct AASACommand: ParsableCommand {
@@ -13,7 +13,7 @@ public struct AASACommand: ParsableCommand {
 
     public init() {}
 
-    /// ArgumentParser exits 64 on a usage error; product.md fixes 2 for every command.
+    /// ArgumentParser exits 64 on a usage error; the README promises 2 for every command.
     public static func run() -> Never {
         var command: any ParsableCommand
         do {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import AssociationKit
 
-/// Decisions by Apple's rules (spec §2–§7); every OBSERVED example of the spec is a row.
+/// Decisions by Apple's rules; every example recorded from Apple's swcutil is a row.
 @Suite("Matcher")
 struct MatcherTests {
     static let app = "ABCDE12345.com.example.app"

@@ -1,8 +1,8 @@
 import Testing
 @testable import AssociationKit
 
-/// Files shaped like the ones teams ship: Apple's documented examples and the pitfalls of
-/// spec §13.
+/// Files shaped like the ones teams ship: Apple's documented examples and the mistakes
+/// found in real deployed files.
 @Suite("Real-world files")
 struct RealWorldFileTests {
     static func codes(_ text: String) -> [DiagnosticCode] {

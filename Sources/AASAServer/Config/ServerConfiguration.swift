@@ -1,7 +1,7 @@
 @preconcurrency import Glibc
 
 /// Everything `serve` runs with. Built from defaults, then `Config/aasa-server.json` (or
-/// `--config`), then `AASA_*` environment variables, then flags (product.md).
+/// `--config`), then `AASA_*` environment variables, then flags (README, "Serve").
 public struct ServerConfiguration: Sendable, Equatable {
     public var sites = "Config/sites"
     public var certs = "certs"

@@ -1,7 +1,7 @@
 import AssociationKit
 
 /// Every site, looked up by request host in constant time: exact names in a hash table,
-/// wildcards by walking the host's parent domains (product.md "Sites"). Immutable once built.
+/// wildcards by walking the host's parent domains (README, "Sites layout"). Immutable once built.
 public final class SiteTable: Sendable {
     let exact: [String: SiteContent]
     let wildcards: [String: SiteContent]

@@ -38,7 +38,7 @@ final class Connection {
     /// The first bytes on the HTTPS port were checked for a TLS handshake record.
     var checkedForPlainHTTP = false
     var peerClosed = false
-    /// EPOLLOUT is registered (only while output is pending, notes §8 pitfall 4).
+    /// EPOLLOUT is registered (only while output is pending: a writable socket would wake the loop forever).
     var watchingWrites = false
 
     init(fd: Int32, generation: UInt32, peer: sockaddr_storage) {

@@ -2,7 +2,7 @@
 
 extension EventLoop {
     /// Accepts until EAGAIN (the listener is edge-triggered). Running out of descriptors or
-    /// memory pauses accepting for 100 ms instead of ending the server (notes §8 pitfall 14).
+    /// memory pauses accepting for 100 ms instead of ending the server (accept(2) ERRORS).
     func acceptConnections(from listener: Int32, secure: Bool, now: UInt64) {
         guard listener >= 0, acceptPausedUntil == 0 else { return }
         var peer = sockaddr_storage()

@@ -67,7 +67,7 @@ extension EventLoop {
         }
     }
 
-    /// Drives the handshake (notes §8 pitfall 7: never blocking). True once it is done.
+    /// Drives the handshake (non-blocking, SSL_do_handshake(3)). True once it is done.
     private func continueHandshake(_ tls: TLSSession, on connection: Connection, now: UInt64) -> Bool {
         switch tls.handshake() {
         case .done:
@@ -99,8 +99,8 @@ extension EventLoop {
         return String(last.prefix(48))
     }
 
-    /// Asks epoll for writability (only while something waits to be written, notes §8
-    /// pitfall 4); registers the socket if it was not yet.
+    /// Asks epoll for writability (only while something waits to be written: a writable
+    /// socket would wake the loop forever); registers the socket if it was not yet.
     func watchWrites(_ connection: Connection) {
         guard !connection.watchingWrites else { return }
         connection.watchingWrites = true

@@ -6,7 +6,7 @@ extension EventLoop {
     static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
 
     /// Answers one well-formed request: the site by host, the file by path, then method,
-    /// conditionals and encoding (product.md "HTTP behaviour"). Never a redirect.
+    /// conditionals and encoding (README, "Serve"). Never a redirect.
     func respond(to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) {
         // The clock is read only for the access log's duration field.
         let started = accessLog.enabled ? MonotonicClock.now() : 0

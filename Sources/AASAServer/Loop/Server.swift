@@ -25,7 +25,7 @@ public final class Server {
     public func run() throws -> Int32 {
         let configuration = state.configuration
         // SIGPIPE: plain sockets use MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring
-        // the signal covers every path (notes §8 pitfall 2).
+        // the signal covers every path (signal(7)).
         signal(SIGPIPE, SIG_IGN)
         Self.raiseDescriptorLimit()
         Self.makeStdoutNonBlocking()
@@ -146,7 +146,7 @@ public final class Server {
         _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK)
     }
 
-    /// Each connection is a descriptor: take the hard limit (notes §8 pitfall 14).
+    /// Each connection is a descriptor: take the hard limit (getrlimit(2)).
     static func raiseDescriptorLimit() {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }

@@ -2,8 +2,8 @@
 import Foundation
 import AssociationKit
 
-/// Checks a live deployment the way Apple's CDN and Android's verifier fetch it (spec §10,
-/// §12.2): TCP and TLS, the certificate for the name, each file's status (a redirect is a
+/// Checks a live deployment the way Apple's CDN and Android's verifier fetch it (HTTPS,
+/// no redirect, application/json): TCP and TLS, the certificate for the name, each file's status (a redirect is a
 /// failure), content type, size, validity, both Apple paths alike, an unusual User-Agent
 /// answered the same, and optionally Apple's CDN copy.
 public struct Prober: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import AssociationKit
 
 /// A sites directory: one folder per domain, symbolic links as aliases, `*.domain` folders
-/// as wildcards (product.md "Sites"). The listing is read once; a host is then looked up in
+/// as wildcards (README, "Sites layout"). The listing is read once; a host is then looked up in
 /// memory, so no Host value is ever turned into a file-system path.
 public struct SiteDirectory: Sendable {
     public static let appleFileName = "apple-app-site-association"

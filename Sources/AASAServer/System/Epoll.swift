@@ -3,7 +3,7 @@ import CSystemShims
 
 /// One epoll instance (epoll(7)). Events carry `fd | generation << 32` in `data.u64`, so an
 /// event for a descriptor that was closed and reused in the same batch is recognised and
-/// dropped (server-engineering-notes.md §8 pitfall 6).
+/// dropped (epoll(7): events may name a descriptor already closed).
 struct Epoll: ~Copyable {
     let fd: Int32
 

@@ -183,7 +183,7 @@ public final class CertificateStore: @unchecked Sendable {
 
 /// The SNI callback (SSL_CTX_set_tlsext_servername_callback(3)): switch the connection to
 /// the certificate for the requested name. Returns SSL_TLSEXT_ERR_OK (0), not 1, which
-/// would be a warning alert (notes §4.3).
+/// would be a warning alert (SSL_CTX_set_tlsext_servername_callback(3)).
 private func chooseCertificate(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
     guard let ssl, let argument, let raw = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return SSL_TLSEXT_ERR_OK }
     let store = Unmanaged<CertificateStore>.fromOpaque(argument).takeUnretainedValue()

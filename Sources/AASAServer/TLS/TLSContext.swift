@@ -22,7 +22,7 @@ public final class TLSContext: @unchecked Sendable {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLError.drain("SSL_CTX_new") }
         self.context = context
-        // TLS 1.2 and 1.3 only (product.md "HTTP behaviour").
+        // TLS 1.2 and 1.3 only (Mozilla's intermediate profile).
         COpenSSLShims_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
         COpenSSLShims_SSL_CTX_set_max_proto_version(context, TLS1_3_VERSION)
         SSL_CTX_set_options(
@@ -85,7 +85,7 @@ private func selectHTTP11(
     let result = SSL_select_next_proto(&selected, &selectedLength, alpnHTTP11, 9, offered, offeredLength)
     guard result == OPENSSL_NPN_NEGOTIATED, let selected else { return SSL_TLSEXT_ERR_NOACK }
     // `selected` points into our static buffer or OpenSSL's copy of the offer, never into
-    // temporary Swift memory (the BlueSSLService NPN bug, notes §2).
+    // temporary Swift memory (SSL_CTX_set_alpn_select_cb(3): the memory must outlive the callback).
     out?.pointee = UnsafePointer(selected)
     outLength?.pointee = selectedLength
     return SSL_TLSEXT_ERR_OK

@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// One TLS connection (`SSL*`), driven by its event loop on a non-blocking socket. It belongs
-/// to that loop's thread alone (notes §8 pitfall 10), so it is not Sendable.
+/// to that loop's thread alone (an SSL object is not thread-safe), so it is not Sendable.
 final class TLSSession {
     enum Progress {
         case done

@@ -1,4 +1,4 @@
-/// Android's `assetlinks.json` (Digital Asset Links, spec §12): a list of statements.
+/// Android's `assetlinks.json` (Google's Digital Asset Links): a list of statements.
 public struct AssetLinks: Sendable {
     public var statements: [AssetLinksStatement] = []
 

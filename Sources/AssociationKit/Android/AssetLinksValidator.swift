@@ -1,4 +1,4 @@
-/// Reads and checks an `assetlinks.json` (spec §12): statements, relations, android_app and
+/// Reads and checks an `assetlinks.json` (Digital Asset Links): statements, relations, android_app and
 /// web targets, includes and Android 15 dynamic rules, each finding with an `ADL…` code.
 public struct AssetLinksValidator {
     let bytes: [UInt8]

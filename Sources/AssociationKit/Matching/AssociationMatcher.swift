@@ -1,4 +1,4 @@
-/// Answers "which app opens this URL?" by Apple's rules (spec §2–§7). Built once from a
+/// Answers "which app opens this URL?" by Apple's rules (the README's matching rules). Built once from a
 /// file; every decision is then a walk over precompiled rules with no parsing.
 public struct AssociationMatcher: Sendable {
     struct Entry: Sendable {
@@ -90,7 +90,7 @@ public struct AssociationMatcher: Sendable {
     }
 
     /// A file applies to the host it was fetched from; hosts compare case-insensitively
-    /// (OBSERVED, spec §3.4). No domain means no host check.
+    /// (observed with Apple's swcutil). No domain means no host check.
     func hostMismatch(_ url: MatchURL, domain: String?) -> String? {
         guard let domain, !domain.isEmpty else { return nil }
         let expected = HostName.normalize(domain) ?? domain.lowercased()

@@ -76,7 +76,7 @@ final class CompiledRule: Sendable {
                 var present = false
                 for item in url.queryItems where item.name.form(decoded: decoded, folded: folded) == name {
                     present = true
-                    // Every occurrence of a repeated name must match (OBSERVED, spec §2.2).
+                    // Every occurrence of a repeated name must match (observed with Apple's swcutil).
                     if !pattern.matches(item.value.form(decoded: decoded, folded: folded)) { return false }
                 }
                 if !present && !pattern.matches([]) { return false }

@@ -5,7 +5,7 @@
 /// `Locale.isoRegionCodes` filtered to two-letter alphabetic codes, without the grouping
 /// codes EU, EZ, QO and UN, which are not regions of a URL and which Apple's lists leave out;
 /// `Locale.isoLanguageCodes` as is. The lists change between OS releases; `UK` is not in
-/// them (the United Kingdom is `GB`), which Apple's own tool confirms (spec §7).
+/// them (the United Kingdom is `GB`), which Apple's own tool confirms.
 enum ISOCodes {
     static let regions: [String] = [
         "AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU",

@@ -1,7 +1,7 @@
 /// A URL prepared for matching: split into host, path, query, fragment and query items once,
 /// then compared by every rule. Text typed with non-ASCII characters is percent-encoded the
 /// way a browser sends it; everything else is kept exactly as written, because rules compare
-/// the URL as written unless `percentEncoded` is false (spec §4).
+/// the URL as written unless `percentEncoded` is false.
 public final class MatchURL {
     public struct InvalidURL: Error, CustomStringConvertible {
         public var description: String

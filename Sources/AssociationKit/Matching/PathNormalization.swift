@@ -1,4 +1,4 @@
-/// How Apple lines up a path pattern with a URL path (OBSERVED with swcutil, spec §3.2):
+/// How Apple lines up a path pattern with a URL path (observed with Apple's swcutil):
 /// the pattern's leading slash is optional (`abc` and `//abc` match `/abc`); a trailing run
 /// of slashes is insignificant on both sides (`/buy` ~ `/buy/` ~ `/buy//`); a pattern ending
 /// in `/*` also matches the path without that segment (`/buy/*` matches `/buy`); and no

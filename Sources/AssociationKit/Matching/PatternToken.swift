@@ -1,4 +1,4 @@
-/// One element of a pattern string (spec §3.1): a literal character, `?` (exactly one
+/// One element of a pattern string (Apple, "applinks.details.components"): a literal character, `?` (exactly one
 /// character), `*` (any run, possibly empty, crossing `/`) or `$(name)`. There is no escape
 /// syntax: `*`, `?` and `$(` always have their special meaning.
 public enum PatternToken: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// Percent-encoding as Apple's matcher sees it (spec §4, OBSERVED).
+/// Percent-encoding as Apple's matcher sees it (observed with Apple's swcutil).
 enum PercentDecoding {
     /// Decodes `%XX` escapes, then reads the bytes as UTF-8 (a sequence that is not UTF-8
     /// becomes U+FFFD). An invalid escape such as `%zz` stays as written.

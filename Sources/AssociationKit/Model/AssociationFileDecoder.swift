@@ -82,7 +82,7 @@ public struct AssociationFileDecoder {
                 if let detail = decodeDetail(element, index: index) { appLinks.details.append(detail) }
             }
         } else if let members = value.members {
-            // The WWDC15-era shape, keyed by app ID; swcutil still accepts it (spec §1.5).
+            // The WWDC15-era shape, keyed by app ID; Apple's swcutil still accepts it (observed).
             // An object has no defined order, so entries are taken in sorted key order.
             appLinks.detailsShape = .dictionary
             report(.detailsDictionary, "details is the pre-release dictionary keyed by app ID; write it as an array of {\"appIDs\": […], \"components\": […]} entries", at: value)

@@ -22,7 +22,7 @@ public struct ComponentRule: Sendable {
     }
 
     /// True when the object sets no pattern and no flag (`{}`, or only unknown keys or a
-    /// comment): Apple then matches every URL (OBSERVED, spec §2.5).
+    /// comment): Apple then matches every URL (observed with Apple's swcutil).
     public var isEmpty: Bool {
         path == nil && query == nil && fragment == nil && exclude == nil && caseSensitive == nil
             && percentEncoded == nil

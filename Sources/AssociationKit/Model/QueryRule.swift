@@ -5,7 +5,7 @@ public enum QueryRule: Sendable {
     /// Item name → pattern for that item's value; unlisted items are ignored.
     case items([QueryItemRule], Origin)
     /// A dictionary holding a non-string value: Apple ignores the whole dictionary, as if
-    /// `?` were not set (OBSERVED, spec §2.2).
+    /// `?` were not set (observed with Apple's swcutil).
     case ignoredDictionary(Origin)
 
     public var origin: Origin {

@@ -1,5 +1,5 @@
 // One-line wrappers for OpenSSL macros and inline functions the Swift importer cannot see
-// (server-engineering-notes.md §5.3). No logic lives here.
+// (macros and static inline functions). No logic lives here.
 #ifndef C_OPENSSL_SHIMS_H
 #define C_OPENSSL_SHIMS_H
 

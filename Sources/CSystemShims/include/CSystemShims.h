@@ -1,5 +1,5 @@
 // What Glibc's Swift module does not expose: epoll, eventfd, timerfd and the GNU-only
-// accept4 (server-engineering-notes.md §5.3). Includes and one-line wrappers only.
+// accept4 (Glibc does not expose them to Swift). Includes and one-line wrappers only.
 #ifndef C_SYSTEM_SHIMS_H
 #define C_SYSTEM_SHIMS_H
 
