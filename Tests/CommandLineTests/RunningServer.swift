@@ -7,6 +7,9 @@ final class RunningServer {
     let port: Int
     private let stdout = LockedData()
     private let stderr = LockedData()
+    /// The pipes the server writes to; their readability handlers are removed once it has
+    /// exited (a handler left on a pipe that is then closed trips libdispatch).
+    private let pipes: [Pipe]
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
@@ -29,6 +32,7 @@ final class RunningServer {
         process.currentDirectoryURL = folder
         let out = Pipe()
         let err = Pipe()
+        pipes = [out, err]
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -84,7 +88,11 @@ final class RunningServer {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        for pipe in pipes { pipe.fileHandleForReading.readabilityHandler = nil }
     }
 }
 

@@ -223,6 +223,26 @@ final class ServerTests {
         #expect(String(decoding: idleAnswer.bytes, as: UTF8.self).statusLines == ["HTTP/1.1 200 OK"])
     }
 
+    @Test("deadlines fire on time, not at the next once-a-second sweep")
+    func deadlinePrecision() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", Self.staging)
+        try folder.write("config.json", #"{"sites": "sites", "timeouts": {"requestHead": 0.3, "keepAlive": 0.5}, "workers": 1}"#)
+        let quick = try RunningServer(in: folder.url, ["--config", "config.json"])
+        defer { _ = quick.stop() }
+        var late: [Double] = []
+        for _ in 0..<5 {
+            let client = try RawClient(port: quick.port, receiveTimeout: 3)
+            client.send("GET /apple-app-site-association HTTP/1.1\r\nHost: exa")
+            let started = Date()
+            #expect(client.readAll().closedByServer)
+            late.append(Date().timeIntervalSince(started) - 0.3)
+        }
+        // A sweep once a second would close up to a second late; the queues close within a
+        // few milliseconds (the bound here leaves room for a busy test machine).
+        #expect(late.allSatisfy { $0 > -0.02 && $0 < 0.15 }, "late by \(late)")
+    }
+
     @Test("the access log has a line per request with host, path, status, bytes and user agent")
     func accessLog() throws {
         _ = try Curl.request(base + "/apple-app-site-association?from=log", ["-H", "Host: example.com", "-A", "AASA-Bot/1.0.0"])

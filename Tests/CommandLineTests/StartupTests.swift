@@ -133,7 +133,12 @@ struct StartupTests {
         let text = LockedData()
         events.fileHandleForReading.readabilityHandler = { text.append($0.availableData) }
         try process.run()
-        defer { kill(process.processIdentifier, SIGKILL) }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            // A readability handler left on a pipe that is then closed trips libdispatch.
+            events.fileHandleForReading.readabilityHandler = nil
+        }
         func port(_ prefix: String) -> Int? {
             let log = String(decoding: text.get(), as: UTF8.self)
             return log.range(of: prefix).flatMap { Int(log[$0.upperBound...].prefix { $0.isNumber }) }

@@ -28,7 +28,15 @@ final class Connection {
     var output: [UInt8] = []
     var outputOffset = 0
     var phase = Phase.idle
+    /// When the connection is closed unless it makes progress; set only through
+    /// `EventLoop.schedule`, which keeps it in its class's `DeadlineQueue`.
     var deadline: UInt64 = 0
+    var timeoutClass: TimeoutClass?
+    /// Links of the deadline queue. The previous link holds no reference (no cycle, and no
+    /// weak-reference cost per request): a queued connection's predecessor is queued too,
+    /// held by its own predecessor or the head, and unlinking fixes both neighbours.
+    unowned(unsafe) var queuePrevious: Connection?
+    var queueNext: Connection?
     var closeAfterWrite = false
     /// Close through a lingering close: set with error responses, when the client may still
     /// be sending the rest of a request we refused.

@@ -38,7 +38,7 @@ extension EventLoop {
         }
         nextGeneration &+= 1
         if nextGeneration == 0 { nextGeneration = 1 }
-        connection.deadline = now + (secure ? settings.handshakeTimeout : settings.keepAliveTimeout)
+        schedule(connection, secure ? .handshake : .keepAlive, now: now)
         if Int(fd) >= connections.count {
             connections += [Connection?](repeating: nil, count: max(Int(fd) + 1 - connections.count, connections.count))
         }

@@ -73,7 +73,7 @@ extension EventLoop {
         case .done:
             counted.handshakes += 1
             connection.phase = .idle
-            connection.deadline = now + settings.keepAliveTimeout
+            schedule(connection, .keepAlive, now: now)
             if connection.watchingWrites && !connection.hasPendingOutput { stopWatchingWrites(connection) }
             return true
         case .wantRead:
@@ -135,12 +135,12 @@ extension EventLoop {
         }
         if connection.pending.isEmpty {
             connection.phase = .idle
-            connection.deadline = now + settings.keepAliveTimeout
+            schedule(connection, .keepAlive, now: now)
         } else if connection.phase != .readingHead || wasIdle {
             // The head deadline runs from the first byte of the request and is not extended
             // by trickling bytes (a slowloris client gets no more time).
             connection.phase = .readingHead
-            connection.deadline = now + settings.requestHeadTimeout
+            schedule(connection, .requestHead, now: now)
         }
     }
 
@@ -180,11 +180,11 @@ extension EventLoop {
         if connection.hasPendingOutput {
             let sent = send(connection.output, from: connection.outputOffset, on: connection)
             guard sent >= 0 else { return false }
-            if sent > 0 { connection.deadline = now + settings.writeTimeout }
+            if sent > 0 { schedule(connection, .write, now: now) }
             connection.outputOffset += sent
         }
         if connection.hasPendingOutput {
-            if connection.phase != .writing { connection.deadline = now + settings.writeTimeout }
+            if connection.phase != .writing { schedule(connection, .write, now: now) }
             connection.phase = .writing
             watchWrites(connection)
             return true
@@ -203,7 +203,7 @@ extension EventLoop {
         }
         if connection.phase == .writing {
             connection.phase = connection.pending.isEmpty ? .idle : .readingHead
-            connection.deadline = now + (connection.pending.isEmpty ? settings.keepAliveTimeout : settings.requestHeadTimeout)
+            schedule(connection, connection.pending.isEmpty ? .keepAlive : .requestHead, now: now)
         }
         return true
     }
@@ -249,7 +249,7 @@ extension EventLoop {
         Glibc.shutdown(connection.fd, Int32(SHUT_WR))
         connection.phase = .lingering
         connection.lingerBudget = settings.lingerBytes
-        connection.deadline = now + settings.lingerTimeout
+        schedule(connection, .linger, now: now)
         stopWatchingWrites(connection)
         discardLingering(connection)
     }

@@ -31,7 +31,8 @@ final class EventLoop {
     var out: [UInt8] = []
     let scratch: UnsafeMutableRawBufferPointer
     var acceptPausedUntil: UInt64 = 0
-    var lastSweep: UInt64 = 0
+    /// One queue per timeout class, indexed by `TimeoutClass.rawValue`.
+    let deadlines = TimeoutClass.allCases.map { _ in DeadlineQueue() }
     var stopDeadline: UInt64?
     let statistics: LoopStatistics
     /// Counted since the last fold into `statistics` (once per iteration, never per request).
@@ -76,7 +77,7 @@ final class EventLoop {
         while true {
             let count: Int
             do {
-                count = try epoll.wait(into: events, timeout: acceptPausedUntil > 0 ? 100 : 1000)
+                count = try epoll.wait(into: events, timeout: waitTimeout(now: MonotonicClock.now()))
             } catch {
                 // Anything but EINTR (which wait retries) is a broken epoll set: waiting again
                 // would spin. Stop, and have the server stop loudly.
@@ -107,10 +108,7 @@ final class EventLoop {
                 acceptConnections(from: listener, secure: false, now: now)
                 acceptConnections(from: secureListener, secure: true, now: now)
             }
-            if now &- lastSweep >= 1_000_000_000 || stopDeadline != nil {
-                lastSweep = now
-                closeExpired(now: now)
-            }
+            closeExpired(now: now)
             accessLog.flush()
             counted.accessLogDropped += accessLog.takeDropped()
             if !counted.isEmpty || foldedOpenConnections != openConnections {
@@ -159,18 +157,44 @@ final class EventLoop {
         }
     }
 
-    /// Drops connections past their deadline: a slow request head, an idle keep-alive, or a
-    /// client that stopped reading.
+    /// Sets `connection`'s deadline to its class's duration from `now` and moves it to the
+    /// tail of that class's queue (which keeps the queue in deadline order).
+    func schedule(_ connection: Connection, _ timeoutClass: TimeoutClass, now: UInt64) {
+        if let current = connection.timeoutClass { deadlines[current.rawValue].remove(connection) }
+        connection.timeoutClass = timeoutClass
+        connection.deadline = now + settings.duration(timeoutClass)
+        deadlines[timeoutClass.rawValue].append(connection)
+    }
+
+    /// Drops connections past their deadline (a slow handshake or request head, an idle
+    /// keep-alive, a client that stopped reading, a lingering close): only queue heads are
+    /// looked at, never the whole table.
     func closeExpired(now: UInt64) {
-        for case let connection? in connections where now >= connection.deadline {
-            if connection.isHandshaking { counted.handshakeFailures["timeout", default: 0] += 1 }
-            close(connection)
+        for queue in deadlines {
+            while let connection = queue.head, now >= connection.deadline {
+                if connection.isHandshaking { counted.handshakeFailures["timeout", default: 0] += 1 }
+                close(connection)
+            }
         }
+    }
+
+    /// How long epoll may wait: until the next deadline (rounded up to the millisecond, so
+    /// it fires on time, not a sweep later), the end of an accept pause, at most a second.
+    func waitTimeout(now: UInt64) -> Int32 {
+        var next = now + 1_000_000_000
+        for queue in deadlines { if let head = queue.head { next = min(next, head.deadline) } }
+        if acceptPausedUntil > 0 { next = min(next, acceptPausedUntil) }
+        if let stopDeadline { next = min(next, stopDeadline) }
+        return next <= now ? 0 : Int32((next - now + 999_999) / 1_000_000)
     }
 
     /// Closing the descriptor also removes it from the epoll set (epoll(7): it is never
     /// duplicated here), which saves an epoll_ctl per connection.
     func close(_ connection: Connection) {
+        if let current = connection.timeoutClass {
+            deadlines[current.rawValue].remove(connection)
+            connection.timeoutClass = nil
+        }
         connection.tls?.shutdown()
         Posix.close(connection.fd)
         connections[Int(connection.fd)] = nil

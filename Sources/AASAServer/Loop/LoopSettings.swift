@@ -16,6 +16,16 @@ struct LoopSettings: Sendable {
     let lingerBytes = 1024 * 1024
     let lingerTimeout: UInt64 = 3_000_000_000
 
+    func duration(_ timeoutClass: TimeoutClass) -> UInt64 {
+        switch timeoutClass {
+        case .handshake: handshakeTimeout
+        case .requestHead: requestHeadTimeout
+        case .keepAlive: keepAliveTimeout
+        case .write: writeTimeout
+        case .linger: lingerTimeout
+        }
+    }
+
     init(timeouts: Timeouts, limits: HTTPLimits, logFormat: LogFormat, accessLog: Bool) {
         func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
         handshakeTimeout = nanoseconds(timeouts.handshake)

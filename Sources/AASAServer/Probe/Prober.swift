@@ -120,7 +120,7 @@ public struct Prober: Sendable {
     }
 
     private func checkCertificate(_ connection: ProbeClient.Connection, host: String, into report: inout ProbeReport) {
-        let days = (connection.certificateNotAfter - Int(time(nil))) / 86_400
+        let days = CertificateStore.daysLeft(connection.certificateNotAfter)
         if let error = connection.verifyError {
             report.add("certificate", .fail, "not trusted for \(host): \(error) (names: \(connection.certificateNames.joined(separator: ", ")))")
         } else if days < 14 {

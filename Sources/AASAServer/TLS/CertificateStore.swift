@@ -168,10 +168,11 @@ public final class CertificateStore: @unchecked Sendable {
         return names
     }
 
-    /// Whole days until `notAfter`, rounded down: the one count the log, the status page
-    /// and metrics share.
+    /// Days until `notAfter`, to the nearest day: the one count the log and the status page
+    /// share. Rounding to the nearest keeps a certificate issued for whole days at the same
+    /// count from start-up to a page seconds later (rounding down would say 5, then 4).
     public static func daysLeft(_ notAfter: Int, now: Int = Int(time(nil))) -> Int {
-        (notAfter - now) / 86_400
+        (notAfter - now + 43_200) / 86_400
     }
 
     static func expiry(_ certificate: OpaquePointer) -> Int {

@@ -1,0 +1,28 @@
+/// The connections of one timeout class (handshake, request head, keep-alive, write,
+/// linger), in deadline order. Every connection of a class gets the same duration from the
+/// loop's clock, which only moves forward, so appending keeps the list sorted: the next
+/// deadline is the head, and scheduling, rescheduling and removing are O(1) (lwan's
+/// `lwan-tq.c` does the same for its one class). The links live in `Connection`.
+final class DeadlineQueue {
+    private(set) var head: Connection?
+    private var tail: Connection?
+
+    func append(_ connection: Connection) {
+        connection.queuePrevious = tail
+        connection.queueNext = nil
+        if let tail { tail.queueNext = connection } else { head = connection }
+        tail = connection
+    }
+
+    func remove(_ connection: Connection) {
+        if let previous = connection.queuePrevious { previous.queueNext = connection.queueNext } else { head = connection.queueNext }
+        if let next = connection.queueNext { next.queuePrevious = connection.queuePrevious } else { tail = connection.queuePrevious }
+        connection.queuePrevious = nil
+        connection.queueNext = nil
+    }
+}
+
+/// Which deadline a connection is under; each has one duration per loop (`LoopSettings`).
+enum TimeoutClass: Int, CaseIterable {
+    case handshake, requestHead, keepAlive, write, linger
+}
