@@ -131,6 +131,39 @@ struct RequestConditionsTests {
         }
     }
 
+    /// A summary that `HTTPParseResult` lacks Equatable for.
+    static func outcome(_ result: HTTPParseResult) -> String {
+        switch result {
+        case .complete(_, let end): "complete at \(end)"
+        case .incomplete: "incomplete"
+        case .failure(let status): "failure \(status.rawValue)"
+        }
+    }
+
+    @Test(
+        "heads ending right at the size limits: every prefix is incomplete or gives the whole head's answer",
+        arguments: [
+            // The blank line's LF at exactly the header limit (found by fuzzing: 431 early, then complete).
+            "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "y", count: 17) + "\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "y", count: 18) + "\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "y", count: 16) + "\r\n\r\n",
+            "GET  / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "y", count: 16) + "\r\n\r\n",
+            "GET /" + String(repeating: "p", count: 49) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+            "GET /" + String(repeating: "p", count: 50) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+        ])
+    func limitBoundaries(_ text: String) {
+        var limits = HTTPLimits()
+        limits.requestLineBytes = 64
+        limits.headerBytes = 32
+        let bytes = Array(text.utf8)
+        let whole = Self.outcome(HTTPRequestParserTests.parse(text, limits: limits))
+        for length in 0..<bytes.count {
+            let partial = bytes[..<length].withUnsafeBufferPointer { HTTPRequestParser(limits: limits).parse($0, from: 0) }
+            let summary = Self.outcome(partial)
+            #expect(summary == "incomplete" || summary == whole, "\(length) of \(bytes.count) bytes: \(summary), whole: \(whole)")
+        }
+    }
+
     @Test("HTTP dates: all three formats in, IMF-fixdate out")
     func dates() {
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)

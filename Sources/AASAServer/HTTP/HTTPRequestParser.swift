@@ -20,7 +20,7 @@ struct HTTPRequestParser {
         let headLimit = requestLineEnd + 1 + limits.headerBytes
         while cursor < buffer.count {
             guard let lineFeed = findLineFeed(buffer, from: cursor, limit: headLimit - cursor) else {
-                return buffer.count >= headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
+                return buffer.count > headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
             }
             if lineFeed == cursor || (lineFeed == cursor + 1 && buffer[cursor] == Self.cr) {
                 headEnd = lineFeed + 1
@@ -29,7 +29,7 @@ struct HTTPRequestParser {
             cursor = lineFeed + 1
         }
         guard headEnd > 0 else {
-            return buffer.count >= headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
+            return buffer.count > headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
         }
         guard var head = parseRequestLine(buffer, lineStart..<trimCR(buffer, requestLineEnd)) else { return .failure(.badRequest) }
         if case .failure(let status) = versionCheck(buffer, head) { return .failure(status) }
