@@ -5,7 +5,7 @@
 /// `lwan-tq.c` does the same for its one class). The links live in `Connection`.
 final class DeadlineQueue {
     private(set) var head: Connection?
-    private var tail: Connection?
+    private(set) var tail: Connection?
 
     func append(_ connection: Connection) {
         connection.queuePrevious = tail

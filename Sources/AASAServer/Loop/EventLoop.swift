@@ -160,6 +160,12 @@ final class EventLoop {
     /// Sets `connection`'s deadline to its class's duration from `now` and moves it to the
     /// tail of that class's queue (which keeps the queue in deadline order).
     func schedule(_ connection: Connection, _ timeoutClass: TimeoutClass, now: UInt64) {
+        let queue = deadlines[timeoutClass.rawValue]
+        // Already last in its class (a busy keep-alive connection): only the time moves.
+        if connection.timeoutClass == timeoutClass && queue.tail === connection {
+            connection.deadline = now + settings.duration(timeoutClass)
+            return
+        }
         if let current = connection.timeoutClass { deadlines[current.rawValue].remove(connection) }
         connection.timeoutClass = timeoutClass
         connection.deadline = now + settings.duration(timeoutClass)
