@@ -200,6 +200,44 @@ struct TLSStartupTests {
         _ = try PythonPrometheus.parse(String(decoding: metrics, as: UTF8.self))
     }
 
+    @Test("150 reloads with three certificates leave resident memory within 4 MiB: old stores are freed")
+    func reloadsFreeCertificates() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        for name in ["a.test", "b.test", "c.test"] { try certificates.issue(name, names: [name]) }
+        try folder.write("sites/a.test/apple-app-site-association", TLSTests.wild)
+        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        defer { _ = server.stop() }
+        func reload(_ times: Int) {
+            let before = server.errors.components(separatedBy: "info reloaded").count
+            for index in 0..<times {
+                server.signal(SIGHUP)
+                // One at a time: signals sent while a reload runs would merge.
+                _ = eventually(10) { server.errors.components(separatedBy: "info reloaded").count > before + index }
+            }
+        }
+        func residentKiB() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        reload(20)
+        let start = residentKiB()
+        reload(150)
+        let grown = residentKiB() - start
+        #expect(start > 0)
+        #expect(server.errors.components(separatedBy: "info reloaded").count - 1 >= 170)
+        #expect(grown < 4 * 1024, "resident memory grew by \(grown) KiB over 150 reloads")
+        print("reloadsFreeCertificates: resident \(start) KiB, grew by \(grown) KiB over 150 reloads")
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && !condition() { usleep(20_000) }
+        return condition()
+    }
+
     @Test("a key that does not match its certificate stops start-up")
     func mismatchedKey() throws {
         let folder = try TemporaryFolder()

@@ -29,7 +29,7 @@ extension EventLoop {
     func adopt(_ fd: Int32, peer: sockaddr_storage, secure: Bool, now: UInt64) {
         let connection = Connection(fd: fd, generation: nextGeneration, peer: peer)
         if secure {
-            guard let certificates, let session = try? TLSSession(context: certificates.defaultCertificate.context, fd: fd) else {
+            guard let certificates, let session = try? TLSSession(certificates: certificates, fd: fd) else {
                 Posix.close(fd)
                 return
             }

@@ -13,11 +13,16 @@ final class TLSSession {
 
     private let ssl: OpaquePointer
     private(set) var established = false
+    /// The certificates this connection began with, kept alive for as long as it lasts: the
+    /// SNI callback reaches them through an unretained pointer, so a reload may drop a store
+    /// only once the last connection that can still switch to one of its contexts is gone.
+    let certificates: CertificateStore
 
-    init(context: TLSContext, fd: Int32) throws(OpenSSLError) {
+    init(certificates: CertificateStore, fd: Int32) throws(OpenSSLError) {
         ERR_clear_error()
-        guard let ssl = SSL_new(context.context) else { throw OpenSSLError.drain("SSL_new") }
+        guard let ssl = SSL_new(certificates.defaultCertificate.context.context) else { throw OpenSSLError.drain("SSL_new") }
         self.ssl = ssl
+        self.certificates = certificates
         SSL_set_fd(ssl, fd)
         SSL_set_accept_state(ssl)
     }
