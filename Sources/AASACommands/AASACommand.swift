@@ -9,7 +9,10 @@ public struct AASACommand: ParsableCommand {
         commandName: "aasa-server",
         abstract: "Serve, validate and test apple-app-site-association and assetlinks.json files.",
         version: "aasa-server \(Version.current)",
-        subcommands: [ServeCommand.self, ValidateCommand.self, MatchCommand.self, DiffCommand.self, CheckAppCommand.self, ProbeCommand.self])
+        subcommands: [
+            ServeCommand.self, ValidateCommand.self, MatchCommand.self, DiffCommand.self, CheckAppCommand.self,
+            ProbeCommand.self,
+        ])
 
     public init() {}
 

@@ -31,7 +31,9 @@ enum AssociationFileFinder {
         }
         if SiteDirectory.isSiteFolder(url) || !SiteDirectory.misnamedFiles(in: url).isEmpty {
             let listing = site(url, shownAs: path)
-            if listing.files.isEmpty { return .failure(Problem(reason: listing.warnings.map(\.message).joined(separator: "; "))) }
+            if listing.files.isEmpty {
+                return .failure(Problem(reason: listing.warnings.map(\.message).joined(separator: "; ")))
+            }
             return .success(listing)
         }
         do {
@@ -46,7 +48,11 @@ enum AssociationFileFinder {
                 listing.warnings.append(LoadProblem((path as NSString).appendingPathComponent(name), .warning, reason))
             }
             if listing.files.isEmpty {
-                return .failure(Problem(reason: "no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) here, nor in any site folder below"))
+                return .failure(
+                    Problem(
+                        reason:
+                            "no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) here, nor in any site folder below"
+                    ))
             }
             return .success(listing)
         } catch {
@@ -62,7 +68,9 @@ enum AssociationFileFinder {
         }
         for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {
             listing.warnings.append(
-                LoadProblem((shown as NSString).appendingPathComponent(name), .warning, "never served: the file must be named \(expected)"))
+                LoadProblem(
+                    (shown as NSString).appendingPathComponent(name), .warning,
+                    "never served: the file must be named \(expected)"))
         }
         return listing
     }

@@ -53,12 +53,18 @@ struct MatchCommand: ParsableCommand {
         let isAndroid = FileCheck.kind(ofFileAt: path, bytes: bytes) == .android
         if isAndroid {
             let report = AssetLinksValidator.validate(bytes)
-            let matcher = AssetLinksMatcher(file: try readable(report.file, report.diagnostics, report.omitted, path, "a statement list Android"))
-            decider = { url in app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
+            let matcher = AssetLinksMatcher(
+                file: try readable(report.file, report.diagnostics, report.omitted, path, "a statement list Android"))
+            decider = { url in
+                app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
+            }
         } else {
             let report = AssociationFileValidator.validate(bytes)
-            let matcher = AssociationMatcher(file: try readable(report.file, report.diagnostics, report.omitted, path, "an association file Apple"))
-            decider = { url in app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain) }
+            let matcher = AssociationMatcher(
+                file: try readable(report.file, report.diagnostics, report.omitted, path, "an association file Apple"))
+            decider = { url in
+                app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
+            }
         }
         var allOpened = true
         for text in urls {
@@ -71,7 +77,10 @@ struct MatchCommand: ParsableCommand {
             }
             let decisions = decider(url)
             if !decisions.contains(where: { $0.outcome == .match }) { allOpened = false }
-            StandardStreams.write(json ? MatchOutput.json(url: text, domain: domain, decisions) : MatchOutput.text(url: text, decisions, android: isAndroid))
+            StandardStreams.write(
+                json
+                    ? MatchOutput.json(url: text, domain: domain, decisions)
+                    : MatchOutput.text(url: text, decisions, android: isAndroid))
         }
         if !allOpened { throw CommandFailure.invalid }
     }
@@ -100,9 +109,12 @@ struct MatchCommand: ParsableCommand {
         guard let site = directory.site(forHost: domain!) else {
             let reason = HostName.normalize(domain!).flatMap { directory.skipped[$0] }
             StandardStreams.writeError(
-                "\(sites!): error: " + (reason ?? "no site folder serves \(domain!) (no exact folder, no matching *.domain folder)") + "\n")
+                "\(sites!): error: "
+                    + (reason ?? "no site folder serves \(domain!) (no exact folder, no matching *.domain folder)")
+                    + "\n")
             throw CommandFailure.unreadable
         }
-        return site.folder.appendingPathComponent(android ? SiteDirectory.androidFileName : SiteDirectory.appleFileName).path
+        return site.folder.appendingPathComponent(android ? SiteDirectory.androidFileName : SiteDirectory.appleFileName)
+            .path
     }
 }

@@ -11,7 +11,10 @@ enum MatchOutput {
     static func text(url: String, _ decisions: [MatchDecision], android: Bool = false) -> String {
         var out = url + "\n"
         if decisions.isEmpty {
-            out += android ? "  (no statement grants handle_all_urls to an android_app)\n" : "  (the file lists no app under applinks.details)\n"
+            out +=
+                android
+                ? "  (no statement grants handle_all_urls to an android_app)\n"
+                : "  (the file lists no app under applinks.details)\n"
         }
         let width = decisions.map(\.appID.count).max() ?? 0
         for decision in decisions {
@@ -48,7 +51,9 @@ enum MatchOutput {
                 try container.encode(reason, forKey: .reason)
             }
 
-            enum CodingKeys: String, CodingKey { case appID, decision, detailsIndex, componentIndex, ruleKind, rule, reason }
+            enum CodingKeys: String, CodingKey {
+                case appID, decision, detailsIndex, componentIndex, ruleKind, rule, reason
+            }
         }
         struct Document: Encodable {
             var url: String
@@ -66,7 +71,8 @@ enum MatchOutput {
         }
         let results = decisions.map {
             Result(
-                appID: $0.appID, decision: $0.outcome.rawValue, detailsIndex: $0.detailsIndex, componentIndex: $0.ruleIndex,
+                appID: $0.appID, decision: $0.outcome.rawValue, detailsIndex: $0.detailsIndex,
+                componentIndex: $0.ruleIndex,
                 ruleKind: $0.ruleKind?.label, rule: $0.rule?.compacted, reason: $0.reason)
         }
         return JSONOutput.encode(Document(url: url, domain: domain, results: results), pretty: false) + "\n"

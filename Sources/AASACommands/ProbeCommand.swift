@@ -1,7 +1,7 @@
-@preconcurrency import Glibc
 import AASAServer
 import ArgumentParser
 import Foundation
+@preconcurrency import Glibc
 
 /// `aasa-server probe [--cacert FILE] [--connect-to HOST:PORT] [--cdn] [--json] URL-or-DOMAIN...`
 struct ProbeCommand: ParsableCommand {
@@ -19,7 +19,9 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: "Trust this CA certificate (PEM) instead of the system store.")
     var cacert: String?
 
-    @Option(name: .customLong("connect-to"), help: "Dial HOST:PORT while sending the domain as SNI and Host (a staging host before DNS).")
+    @Option(
+        name: .customLong("connect-to"),
+        help: "Dial HOST:PORT while sending the domain as SNI and Host (a staging host before DNS).")
     var connectTo: String?
 
     @Flag(help: "Also fetch Apple's CDN copy and compare it with the origin's.")
@@ -45,14 +47,20 @@ struct ProbeCommand: ParsableCommand {
         // OpenSSL writes through the socket; a server that closes early must not kill us.
         signal(SIGPIPE, SIG_IGN)
         let prober = Prober(
-            client: ProbeClient(caFile: cacert, timeout: timeout), connectTo: connectTo.flatMap(Self.parseHostPort), checkCDN: cdn)
+            client: ProbeClient(caFile: cacert, timeout: timeout), connectTo: connectTo.flatMap(Self.parseHostPort),
+            checkCDN: cdn)
         let reports = targets.map(prober.probe)
-        StandardStreams.write(json ? ChecklistOutput.json(reports, list: "domains", subject: "domain", item: "name") : ChecklistOutput.text(reports))
+        StandardStreams.write(
+            json
+                ? ChecklistOutput.json(reports, list: "domains", subject: "domain", item: "name")
+                : ChecklistOutput.text(reports))
         if reports.contains(where: \.failed) { throw CommandFailure.invalid }
     }
 
     static func parseHostPort(_ text: String) -> (String, Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65535).contains(port)
+        else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host.isEmpty ? nil : (host, port)

@@ -32,7 +32,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "HTTPS listener, ADDR:PORT.")
     var https: String?
 
-    @Option(help: "Admin listener (health, metrics, status page), ADDR:PORT or off; loopback only unless --admin-public.")
+    @Option(
+        help: "Admin listener (health, metrics, status page), ADDR:PORT or off; loopback only unless --admin-public.")
     var admin: String?
 
     @Flag(help: "Allow the admin listener on a non-loopback address.")
@@ -63,7 +64,8 @@ struct ServeCommand: ParsableCommand {
         }
         if let admin = settings.admin, !admin.isLoopback, !settings.adminPublic {
             StandardStreams.writeError(
-                "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so pass --admin-public to really expose it\n")
+                "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so pass --admin-public to really expose it\n"
+            )
             throw CommandFailure.unreadable
         }
         let logger = EventLogger.make(format: settings.logFormat)
@@ -80,17 +82,20 @@ struct ServeCommand: ParsableCommand {
         }
         var certificates: CertificateStore?
         if settings.https != nil {
-            let loadedCertificates = CertificateStore.load(directory: settings.certs, defaultName: settings.defaultCertificate)
+            let loadedCertificates = CertificateStore.load(
+                directory: settings.certs, defaultName: settings.defaultCertificate)
             report.problems(loadedCertificates.problems)
             guard let store = loadedCertificates.store else {
-                report.notStarting("HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)")
+                report.notStarting(
+                    "HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)")
                 throw CommandFailure.invalid
             }
             certificates = store
         }
         StandardStreams.flush()
         let state = ServerState(
-            configuration: settings, content: ContentStore(table), certificates: certificates.map(CertificateBox.init), checks: loaded.checks,
+            configuration: settings, content: ContentStore(table), certificates: certificates.map(CertificateBox.init),
+            checks: loaded.checks,
             loops: settings.loopCount)
         let server = Server(state: state, logger: logger)
         let code: Int32
@@ -114,9 +119,10 @@ struct ServeCommand: ParsableCommand {
         try settings.applyEnvironment(environment)
         let flags: [(ServerConfiguration.Setting, String?)] = [
             (.sites, sites), (.certs, certs), (.http, http), (.https, https), (.admin, admin), (.workers, workers),
-            (.logFormat, logFormat), (.accessLog, accessLog), (.cacheControl, cacheControl), (.defaultCertificate, defaultCertificate),
+            (.logFormat, logFormat), (.accessLog, accessLog), (.cacheControl, cacheControl),
+            (.defaultCertificate, defaultCertificate),
         ]
-        for case let (setting, value?) in flags {
+        for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)
         }
         if adminPublic { settings.adminPublic = true }

@@ -12,17 +12,22 @@ struct ValidationOutput {
 
     /// Every error line printed: diagnostics, omitted ones, and one per unreadable path.
     var errorCount: Int {
-        results.reduce(unreadable.count) { $0 + $1.diagnostics.filter { $0.severity == .error }.count + $1.omitted.errors }
+        results.reduce(unreadable.count) {
+            $0 + $1.diagnostics.filter { $0.severity == .error }.count + $1.omitted.errors
+        }
     }
     var warningCount: Int {
-        results.reduce(warnings.count) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count + $1.omitted.warnings }
+        results.reduce(warnings.count) {
+            $0 + $1.diagnostics.filter { $0.severity == .warning }.count + $1.omitted.warnings
+        }
     }
 
     /// `PATH:LINE:COLUMN: error|warning: MESSAGE (at POINTER) [CODE]`, then a summary line.
     func text() -> String {
         var out = ""
         for result in results where result.readError == nil {
-            out += DiagnosticLines.render(result.diagnostics, path: result.path, omitted: result.omitted, includeInfo: verbose)
+            out += DiagnosticLines.render(
+                result.diagnostics, path: result.path, omitted: result.omitted, includeInfo: verbose)
         }
         out += warnings.map { $0.line + "\n" }.joined()
         for (path, reason) in unreadable {
@@ -37,7 +42,9 @@ struct ValidationOutput {
         let unreadablePaths = Set(unreadable.map(\.path))
         let checked = Set(results.map(\.path)).union(unreadablePaths).count
         let invalid = results.filter { !$0.isValid && !unreadablePaths.contains($0.path) }.count
-        let verdict = [invalid > 0 ? "\(invalid) invalid" : nil, unreadable.isEmpty ? nil : "\(unreadable.count) unreadable"].compactMap { $0 }
+        let verdict = [
+            invalid > 0 ? "\(invalid) invalid" : nil, unreadable.isEmpty ? nil : "\(unreadable.count) unreadable",
+        ].compactMap { $0 }
         return "\(plural(checked, "file")) checked: \(verdict.isEmpty ? "valid" : verdict.joined(separator: ", ")); "
             + "\(plural(errorCount, "error")), \(plural(warningCount, "warning"))\n"
     }
@@ -67,15 +74,20 @@ struct ValidationOutput {
                 bytes: result.byteCount, valid: result.isValid, readError: result.readError,
                 diagnostics: result.diagnostics.map {
                     DiagnosticJSON(
-                        code: $0.code.rawValue, severity: $0.severity.rawValue, message: $0.message, pointer: $0.pointer,
+                        code: $0.code.rawValue, severity: $0.severity.rawValue, message: $0.message,
+                        pointer: $0.pointer,
                         line: $0.location.line, column: $0.location.column)
                 }, omitted: result.omitted.count)
         }
         for (path, reason) in unreadable where !files.contains(where: { $0.path == path }) {
-            files.append(FileJSON(path: path, kind: "unknown", bytes: 0, valid: false, readError: reason, diagnostics: [], omitted: 0))
+            files.append(
+                FileJSON(
+                    path: path, kind: "unknown", bytes: 0, valid: false, readError: reason, diagnostics: [], omitted: 0)
+            )
         }
         let document = Document(
-            valid: unreadable.isEmpty && results.allSatisfy(\.isValid), errors: errorCount, warnings: warningCount, files: files)
+            valid: unreadable.isEmpty && results.allSatisfy(\.isValid), errors: errorCount, warnings: warningCount,
+            files: files)
         return JSONOutput.encode(document) + "\n"
     }
 

@@ -1,2 +1,3 @@
 import AASACommands
+
 AASACommand.run()

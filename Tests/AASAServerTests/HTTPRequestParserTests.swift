@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AASAServer
 
 @Suite("HTTP request parser")
@@ -30,17 +31,26 @@ struct HTTPRequestParserTests {
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nX-Folded: a\r\n continued\r\n\r\n", status: .badRequest),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", status: .badRequest),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\u{7F}\r\n\r\n", status: .badRequest),
-        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", status: .badRequest),
-        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", status: .badRequest),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+            status: .badRequest),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", status: .badRequest),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", status: .badRequest),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", status: .contentTooLarge),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", status: .notImplemented),
         Rejected(request: "GET / HTTP/2.0\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
         Rejected(request: "GET / HTTP/1.2\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
         Rejected(request: "GET / HTTQ/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
-        Rejected(request: "GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n", status: .uriTooLong),
-        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<70).map { "X-\($0): v\r\n" }.joined() + "\r\n", status: .requestHeaderFieldsTooLarge),
-        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 17000) + "\r\n\r\n", status: .requestHeaderFieldsTooLarge),
+        Rejected(
+            request: "GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n", status: .uriTooLong
+        ),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<70).map { "X-\($0): v\r\n" }.joined() + "\r\n",
+            status: .requestHeaderFieldsTooLarge),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 17000) + "\r\n\r\n",
+            status: .requestHeaderFieldsTooLarge),
     ]
 
     @Test("malformed and over-limit requests get the right 4xx/5xx", arguments: rejected)
@@ -67,7 +77,8 @@ struct HTTPRequestParserTests {
 
     @Test("fields are read case-insensitively; pipelined requests parse one after another")
     func fieldsAndPipelining() throws {
-        let text = "\r\nGET /a?x=1 HTTP/1.1\r\nHOST: Example.com\r\nconnection: Close\r\naccept-encoding: gzip\r\n\r\nHEAD /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+        let text =
+            "\r\nGET /a?x=1 HTTP/1.1\r\nHOST: Example.com\r\nconnection: Close\r\naccept-encoding: gzip\r\n\r\nHEAD /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
         let bytes = Array(text.utf8)
         try bytes.withUnsafeBufferPointer { buffer in
             let parser = HTTPRequestParser(limits: HTTPLimits())
@@ -112,11 +123,14 @@ struct RequestConditionsTests {
         return bytes.withUnsafeBufferPointer { RequestConditions.acceptsGzip($0, FieldRanges(ranges)) }
     }
 
-    @Test("Accept-Encoding", arguments: [
-        (["gzip"], true), (["gzip, deflate, br"], true), (["GZIP"], true), (["x-gzip"], true), (["*"], true),
-        (["gzip;q=0"], false), (["gzip; q=0.0"], false), (["gzip;q=0.5"], true), (["identity"], false), (["*;q=0"], false),
-        (["*", "gzip;q=0"], false), (["br", "gzip"], true), ([], false), (["deflate;q=1, gzip;q=0.001"], true),
-    ])
+    @Test(
+        "Accept-Encoding",
+        arguments: [
+            (["gzip"], true), (["gzip, deflate, br"], true), (["GZIP"], true), (["x-gzip"], true), (["*"], true),
+            (["gzip;q=0"], false), (["gzip; q=0.0"], false), (["gzip;q=0.5"], true), (["identity"], false),
+            (["*;q=0"], false),
+            (["*", "gzip;q=0"], false), (["br", "gzip"], true), ([], false), (["deflate;q=1, gzip;q=0.001"], true),
+        ])
     func acceptEncoding(_ values: [String], _ expected: Bool) {
         #expect(Self.gzip(values) == expected)
     }
@@ -124,9 +138,14 @@ struct RequestConditionsTests {
     @Test("If-None-Match uses weak comparison against either variant's tag")
     func ifNoneMatch() {
         let etags = [Array("\"abc-1\"".utf8), Array("\"abc-1-gz\"".utf8)]
-        for (header, expected) in [("\"abc-1\"", true), ("W/\"abc-1-gz\"", true), ("\"x\", \"abc-1\"", true), ("*", true), ("\"abc\"", false), ("abc-1", false)] {
+        for (header, expected) in [
+            ("\"abc-1\"", true), ("W/\"abc-1-gz\"", true), ("\"x\", \"abc-1\"", true), ("*", true), ("\"abc\"", false),
+            ("abc-1", false),
+        ] {
             let bytes = Array(header.utf8)
-            let matched = bytes.withUnsafeBufferPointer { RequestConditions.noneMatch($0, 0..<bytes.count, etags: etags) }
+            let matched = bytes.withUnsafeBufferPointer {
+                RequestConditions.noneMatch($0, 0..<bytes.count, etags: etags)
+            }
             #expect(matched == expected, "\(header)")
         }
     }
@@ -158,9 +177,13 @@ struct RequestConditionsTests {
         let bytes = Array(text.utf8)
         let whole = Self.outcome(HTTPRequestParserTests.parse(text, limits: limits))
         for length in 0..<bytes.count {
-            let partial = bytes[..<length].withUnsafeBufferPointer { HTTPRequestParser(limits: limits).parse($0, from: 0) }
+            let partial = bytes[..<length].withUnsafeBufferPointer {
+                HTTPRequestParser(limits: limits).parse($0, from: 0)
+            }
             let summary = Self.outcome(partial)
-            #expect(summary == "incomplete" || summary == whole, "\(length) of \(bytes.count) bytes: \(summary), whole: \(whole)")
+            #expect(
+                summary == "incomplete" || summary == whole,
+                "\(length) of \(bytes.count) bytes: \(summary), whole: \(whole)")
         }
     }
 
@@ -176,9 +199,11 @@ struct RequestConditionsTests {
     @Test(
         "HTTP dates with out-of-range or malformed numbers are invalid, never a trap",
         arguments: [
-            "Sun Nov  6 08:49:37 9888888888", "Sun, 06 Nov 9888888888 08:49:37 GMT", "Sunday, 06-Nov-9888888888 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 9888888888", "Sun, 06 Nov 9888888888 08:49:37 GMT",
+            "Sunday, 06-Nov-9888888888 08:49:37 GMT",
             "Sun, 06 Nov -9223372036854775808 08:49:37 GMT", "Sun, 99999999999999999999 Nov 1994 08:49:37 GMT",
-            "Sun, 06 Nov 1994 99999999999999999999:49:37 GMT", "Sun, 06 Nov 1994 08:49:-37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 99999999999999999999:49:37 GMT", "Sun, 06 Nov 1994 08:49:-37 GMT",
+            "Sun, +6 Nov 1994 08:49:37 GMT",
             "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 GMT trailing",
             "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Xyz 1994 08:49:37 GMT", "Sun Nov  6 08:49:37", "", ",", "Sun, ",
         ])
@@ -190,7 +215,8 @@ struct RequestConditionsTests {
     func hostKeys() {
         for (raw, expected) in [
             ("Example.COM", "example.com"), ("example.com.", "example.com"), ("example.com:8443", "example.com"),
-            ("../../etc", nil), ("a/b", nil), ("", nil), ("[::1]:80", nil), ("a..b", nil), ("example.com:80x", nil), (".", nil),
+            ("../../etc", nil), ("a/b", nil), ("", nil), ("[::1]:80", nil), ("a..b", nil), ("example.com:80x", nil),
+            (".", nil),
         ] as [(String, String?)] {
             let bytes = Array(raw.utf8)
             let key = bytes.withUnsafeBufferPointer { RequestTarget.hostKey($0, 0..<bytes.count) }

@@ -1,16 +1,22 @@
 import Foundation
 import Testing
+
 @testable import AssociationKit
 
 /// Every ADL code on a file that triggers it and on one that does not, Google's documented
 /// shapes, and Android's dynamic rules.
 @Suite("assetlinks.json")
 struct AssetLinksTests {
-    static let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+    static let fingerprint =
+        "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
     static let other = "B4:31:1F:FD:8A:3C:09:72:1E:6F:C5:2A:4B:77:D0:93:6E:15:02:C8:9A:41:7B:E3:5D:88:06:F1:2C:9E:4A:70"
 
-    static func statement(relation: String = #"["delegate_permission/common.handle_all_urls"]"#, target: String? = nil, extra: String = "") -> String {
-        let target = target ?? #"{"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(fingerprint)"]}"#
+    static func statement(
+        relation: String = #"["delegate_permission/common.handle_all_urls"]"#, target: String? = nil, extra: String = ""
+    ) -> String {
+        let target =
+            target
+            ?? #"{"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(fingerprint)"]}"#
         return #"{"relation": \#(relation), "target": \#(target)\#(extra)}"#
     }
 
@@ -32,18 +38,61 @@ struct AssetLinksTests {
         (.missingRelation, file(#"{"target": \#(app(fingerprints: "[\"\(fingerprint)\"]"))}"#), base),
         (.unknownRelation, file(statement(relation: #"["delegate_permission/common.handle_all_url"]"#)), base),
         (.missingTarget, file(#"{"relation": ["delegate_permission/common.handle_all_urls"]}"#), base),
-        (.unknownNamespace, file(statement(target: #"{"namespace": "ios_app", "package_name": "com.example.app"}"#)), base),
-        (.invalidPackageName, file(statement(target: app(package: "com.example.1app", fingerprints: "[\"\(fingerprint)\"]"))), base),
+        (
+            .unknownNamespace, file(statement(target: #"{"namespace": "ios_app", "package_name": "com.example.app"}"#)),
+            base
+        ),
+        (
+            .invalidPackageName,
+            file(statement(target: app(package: "com.example.1app", fingerprints: "[\"\(fingerprint)\"]"))), base
+        ),
         (.missingFingerprints, file(statement(target: app(fingerprints: "[]"))), base),
         (.lowercaseFingerprint, file(statement(target: app(fingerprints: "[\"\(fingerprint.lowercased())\"]"))), base),
-        (.sha1Fingerprint, file(statement(target: app(fingerprints: #"["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42"]"#))), base),
-        (.malformedFingerprint, file(statement(target: app(fingerprints: #"["FG6D6YPzc6bnNDH1hUaHdPIDcFeKjHBuVUgIRUUcOmk="]"#))), base),
-        (.duplicateFingerprint, file(statement(target: app(fingerprints: "[\"\(fingerprint)\", \"\(fingerprint)\"]"))), file(statement(target: app(fingerprints: "[\"\(fingerprint)\", \"\(other)\"]")))),
-        (.invalidWebSite, file(statement(), statement(relation: #"["delegate_permission/common.get_login_creds"]"#, target: #"{"namespace": "web", "site": "https://example.com/login"}"#)),
-         file(statement(), statement(relation: #"["delegate_permission/common.get_login_creds"]"#, target: #"{"namespace": "web", "site": "https://example.com"}"#))),
-        (.invalidInclude, file(statement(), #"{"include": "http://example.com/.well-known/more.json"}"#), file(statement(), #"{"include": "https://example.com/.well-known/more.json"}"#)),
-        (.malformedDynamicRules, file(statement(extra: rules(#"{"/": "/shop/*", "?": {"ref": 1}}"#))), file(statement(extra: rules(#"{"/": "/shop/*", "?": {"ref": "1"}}"#)))),
-        (.unknownAssetLinksKey, file(statement(target: #"{"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprint": ["\#(fingerprint)"], "sha256_cert_fingerprints": ["\#(fingerprint)"]}"#)), base),
+        (
+            .sha1Fingerprint,
+            file(
+                statement(
+                    target: app(fingerprints: #"["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42"]"#))),
+            base
+        ),
+        (
+            .malformedFingerprint,
+            file(statement(target: app(fingerprints: #"["FG6D6YPzc6bnNDH1hUaHdPIDcFeKjHBuVUgIRUUcOmk="]"#))), base
+        ),
+        (
+            .duplicateFingerprint,
+            file(statement(target: app(fingerprints: "[\"\(fingerprint)\", \"\(fingerprint)\"]"))),
+            file(statement(target: app(fingerprints: "[\"\(fingerprint)\", \"\(other)\"]")))
+        ),
+        (
+            .invalidWebSite,
+            file(
+                statement(),
+                statement(
+                    relation: #"["delegate_permission/common.get_login_creds"]"#,
+                    target: #"{"namespace": "web", "site": "https://example.com/login"}"#)),
+            file(
+                statement(),
+                statement(
+                    relation: #"["delegate_permission/common.get_login_creds"]"#,
+                    target: #"{"namespace": "web", "site": "https://example.com"}"#))
+        ),
+        (
+            .invalidInclude, file(statement(), #"{"include": "http://example.com/.well-known/more.json"}"#),
+            file(statement(), #"{"include": "https://example.com/.well-known/more.json"}"#)
+        ),
+        (
+            .malformedDynamicRules, file(statement(extra: rules(#"{"/": "/shop/*", "?": {"ref": 1}}"#))),
+            file(statement(extra: rules(#"{"/": "/shop/*", "?": {"ref": "1"}}"#)))
+        ),
+        (
+            .unknownAssetLinksKey,
+            file(
+                statement(
+                    target:
+                        #"{"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprint": ["\#(fingerprint)"], "sha256_cert_fingerprints": ["\#(fingerprint)"]}"#
+                )), base
+        ),
         (.assetLinksWrongType, file(statement(relation: #""delegate_permission/common.handle_all_urls""#)), base),
         (.noAppLinkStatement, file(statement(relation: #"["delegate_permission/common.get_login_creds"]"#)), base),
     ]
@@ -59,9 +108,13 @@ struct AssetLinksTests {
     func bothWays() {
         for (code, triggering, clean) in Self.cases {
             let found = AssetLinksValidator.validate(Array(triggering.utf8)).diagnostics
-            #expect(found.contains { $0.code == code && $0.severity == code.severity }, "\(code.rawValue) not reported: \(found.map(\.messageWithPointer))")
+            #expect(
+                found.contains { $0.code == code && $0.severity == code.severity },
+                "\(code.rawValue) not reported: \(found.map(\.messageWithPointer))")
             let cleanFound = AssetLinksValidator.validate(Array(clean.utf8)).diagnostics
-            #expect(!cleanFound.contains { $0.code == code }, "\(code.rawValue) reported on the clean file: \(cleanFound.map(\.messageWithPointer))")
+            #expect(
+                !cleanFound.contains { $0.code == code },
+                "\(code.rawValue) reported on the clean file: \(cleanFound.map(\.messageWithPointer))")
         }
     }
 
@@ -89,14 +142,21 @@ struct AssetLinksTests {
 
     @Test("fix-it messages say what to write")
     func fixIts() throws {
-        let noColons = Self.file(Self.statement(target: Self.app(fingerprints: "[\"\(Self.fingerprint.replacingOccurrences(of: ":", with: ""))\"]")))
-        let message = try #require(AssetLinksValidator.validate(Array(noColons.utf8)).diagnostics.first { $0.code == .malformedFingerprint }?.message)
+        let noColons = Self.file(
+            Self.statement(
+                target: Self.app(fingerprints: "[\"\(Self.fingerprint.replacingOccurrences(of: ":", with: ""))\"]")))
+        let message = try #require(
+            AssetLinksValidator.validate(Array(noColons.utf8)).diagnostics.first { $0.code == .malformedFingerprint }?
+                .message)
         #expect(message.contains(Self.fingerprint))
     }
 
-    static func decide(_ file: String, _ url: String, package: String = "com.example.app") throws -> MatchDecision.Outcome {
+    static func decide(_ file: String, _ url: String, package: String = "com.example.app") throws
+        -> MatchDecision.Outcome
+    {
         let parsed = try #require(AssetLinksValidator.validate(Array(file.utf8)).file)
-        return AssetLinksMatcher(file: parsed).decide(try MatchURL(url), package: package, domain: "example.com").outcome
+        return AssetLinksMatcher(file: parsed).decide(try MatchURL(url), package: package, domain: "example.com")
+            .outcome
     }
 
     @Test("Android decisions: whole site without rules, first rule wins, order-free query items")
@@ -104,7 +164,11 @@ struct AssetLinksTests {
         #expect(try Self.decide(Self.base, "https://example.com/anything") == .match)
         #expect(try Self.decide(Self.base, "https://example.com/anything", package: "com.other") == .noMatch)
         #expect(try Self.decide(Self.base, "https://evil.test/anything") == .noMatch)
-        let withRules = Self.file(Self.statement(extra: Self.rules(#"{"/": "/shop/private/*", "exclude": true}, {"/": "/shop/*", "?": {"ref": "?*", "id": "??"}}, {"\u0023": "app"}"#)))
+        let withRules = Self.file(
+            Self.statement(
+                extra: Self.rules(
+                    #"{"/": "/shop/private/*", "exclude": true}, {"/": "/shop/*", "?": {"ref": "?*", "id": "??"}}, {"\u0023": "app"}"#
+                )))
         #expect(try Self.decide(withRules, "https://example.com/shop/1?id=42&ref=mail") == .match)
         #expect(try Self.decide(withRules, "https://example.com/shop/1?ref=mail&id=42&other=1") == .match)
         #expect(try Self.decide(withRules, "https://example.com/shop/1?ref=mail&id=4") == .noMatch)

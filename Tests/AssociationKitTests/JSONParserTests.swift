@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AssociationKit
 
 @Suite("Strict JSON reader")
@@ -69,7 +70,8 @@ struct JSONParserTests {
 
     @Test("accepts what RFC 8259 allows, with positions and pointers")
     func acceptsValidJSON() throws {
-        let document = Self.parse("{\n  \"a/b\": [1, -0.5e+3, true, null, \"é\\u00e9\\uD83D\\uDE00\"],\n  \"t~\": {}\n}")
+        let document = Self.parse(
+            "{\n  \"a/b\": [1, -0.5e+3, true, null, \"é\\u00e9\\uD83D\\uDE00\"],\n  \"t~\": {}\n}")
         #expect(document.diagnostics.isEmpty)
         let root = try #require(document.root)
         let array = try #require(root["a/b"]?.arrayValue)

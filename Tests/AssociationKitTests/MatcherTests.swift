@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AssociationKit
 
 /// Decisions by Apple's rules; every example recorded from Apple's swcutil is a row.
@@ -33,24 +34,34 @@ struct MatcherTests {
         #"{"\u0023": "no_universal_links", "exclude": true}, {"/": "/buy/*"}, {"/": "/help/website/*", "exclude": true}, {"/": "/help/*", "?": {"articleNumber": "????"}}"#
     ).replacingFirst(#"["\#(app)"]"#, with: #"["\#(app)", "ABCDE12345.com.example.app2"]"#)
 
-    static let restaurant = components(#"{"/": "/$(lang)_$(region)/$(food)/"}"#, applinks: #""substitutionVariables": {"food": ["burrito", "pizza", "sushi", "samosa"]}, "#)
+    static let restaurant = components(
+        #"{"/": "/$(lang)_$(region)/$(food)/"}"#,
+        applinks: #""substitutionVariables": {"food": ["burrito", "pizza", "sushi", "samosa"]}, "#)
     static let loose = components(
-        #"{"/": "/Loose/*", "caseSensitive": false}, {"/": "/Strict/*"}"#, applinks: #""defaults": {"caseSensitive": false}, "#,
+        #"{"/": "/Loose/*", "caseSensitive": false}, {"/": "/Strict/*"}"#,
+        applinks: #""defaults": {"caseSensitive": false}, "#,
         entry: #""defaults": {"caseSensitive": true}, "#)
-    static let legacy = #"{"applinks": {"apps": [], "details": [{"appID": "\#(app)", "paths": ["NOT /wwdc/internal/*", "/wwdc/*"]}]}}"#
+    static let legacy =
+        #"{"applinks": {"apps": [], "details": [{"appID": "\#(app)", "paths": ["NOT /wwdc/internal/*", "/wwdc/*"]}]}}"#
 
     static let cases: [Case] = [
         // Apple's overview example (A-APPLINKS), first match wins.
         c("overview: /buy/42 matches", overview, "/buy/42", .match),
         c("overview: fragment exclusion comes first", overview, "/buy/42#no_universal_links", .exclude),
-        c("overview: specific exclusion before the general rule", overview, "/help/website/faq?articleNumber=4815", .exclude),
+        c(
+            "overview: specific exclusion before the general rule", overview, "/help/website/faq?articleNumber=4815",
+            .exclude),
         c("overview: four-character article number", overview, "/help/123?articleNumber=4815", .match),
         c("overview: three characters do not match ????", overview, "/help/123?articleNumber=481", .noMatch),
         c("overview: five characters do not match ????", overview, "/help/123?articleNumber=48159", .noMatch),
         c("overview: absent item is empty and fails ????", overview, "/help/123", .noMatch),
         c("overview: unmatched path", overview, "/elsewhere", .noMatch),
-        Case(name: "overview: second app ID matches too", file: overview, url: "https://example.com/buy/42", expected: .match, appID: "ABCDE12345.com.example.app2"),
-        Case(name: "overview: an unlisted app never matches", file: overview, url: "https://example.com/buy/42", expected: .noMatch, appID: "ZZZZZ99999.com.other.app"),
+        Case(
+            name: "overview: second app ID matches too", file: overview, url: "https://example.com/buy/42",
+            expected: .match, appID: "ABCDE12345.com.example.app2"),
+        Case(
+            name: "overview: an unlisted app never matches", file: overview, url: "https://example.com/buy/42",
+            expected: .noMatch, appID: "ZZZZZ99999.com.other.app"),
         // All specified parts must match (A-COMP).
         c("components: all parts match", one(#"{"/": "abc", "?": "def", "\u0023": "*"}"#), "/abc?def", .match),
         c("components: missing query fails", one(#"{"/": "/abc", "?": "def", "\u0023": "*"}"#), "/abc", .noMatch),
@@ -96,17 +107,37 @@ struct MatcherTests {
         c("app defaults override domain defaults", loose, "/strict/1", .noMatch),
         c("app defaults: exact case matches", loose, "/Strict/1", .match),
         c("misspelt casesensitive is ignored", one(#"{"/": "/foo/*", "casesensitive": false}"#), "/FOO/1", .noMatch),
-        c("domain caseSensitive true", components(#"{"/": "/foo"}"#, applinks: #""defaults": {"caseSensitive": true}, "#), "/FOO", .noMatch),
-        c("domain caseSensitive false", components(#"{"/": "/foo"}"#, applinks: #""defaults": {"caseSensitive": false}, "#), "/FOO", .match),
+        c(
+            "domain caseSensitive true",
+            components(#"{"/": "/foo"}"#, applinks: #""defaults": {"caseSensitive": true}, "#), "/FOO", .noMatch),
+        c(
+            "domain caseSensitive false",
+            components(#"{"/": "/foo"}"#, applinks: #""defaults": {"caseSensitive": false}, "#), "/FOO", .match),
         // Pattern keys and exclude in defaults (OBSERVED §5).
-        c("domain default path applies to components without /", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#), "/bar", .noMatch),
-        c("domain default path agrees", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#), "/foo/1", .match),
-        c("app default path applies", components(#"{"\u0023": "*"}"#, entry: #""defaults": {"/": "/foo/*"}, "#), "/bar", .noMatch),
-        c("domain default exclude", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"exclude": true}, "#), "/bar", .exclude),
-        c("domain default query", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"?": {"id": "??"}}, "#), "/bar?id=7", .noMatch),
-        c("domain default query violated", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"?": {"id": "??"}}, "#), "/bar?id=7777", .noMatch),
-        c("domain default query satisfied", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"?": {"id": "??"}}, "#), "/bar?id=77", .match),
-        c("component path overrides default path", components(#"{"/": "/bar"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#), "/bar", .match),
+        c(
+            "domain default path applies to components without /",
+            components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#), "/bar", .noMatch),
+        c(
+            "domain default path agrees", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#),
+            "/foo/1", .match),
+        c(
+            "app default path applies", components(#"{"\u0023": "*"}"#, entry: #""defaults": {"/": "/foo/*"}, "#),
+            "/bar", .noMatch),
+        c(
+            "domain default exclude", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"exclude": true}, "#),
+            "/bar", .exclude),
+        c(
+            "domain default query", components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"?": {"id": "??"}}, "#),
+            "/bar?id=7", .noMatch),
+        c(
+            "domain default query violated",
+            components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"?": {"id": "??"}}, "#), "/bar?id=7777", .noMatch),
+        c(
+            "domain default query satisfied",
+            components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"?": {"id": "??"}}, "#), "/bar?id=77", .match),
+        c(
+            "component path overrides default path",
+            components(#"{"/": "/bar"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#), "/bar", .match),
         // Query dictionary (OBSERVED §2.2).
         c("{b:*} matches without b", one(#"{"?": {"b": "*"}}"#), "/x?a=1", .match),
         c("{b:?*} needs b", one(#"{"?": {"b": "?*"}}"#), "/x?a=1", .noMatch),
@@ -150,12 +181,16 @@ struct MatcherTests {
         c("default compares encoded", one(#"{"/": "/a%20b"}"#), "/a%20b", .match),
         c("default: literal space never matches", one(#"{"/": "/a b"}"#), "/a%20b", .noMatch),
         c("false decodes the URL", one(#"{"/": "/a b", "percentEncoded": false}"#), "/a%20b", .match),
-        c("false: encoded pattern does not match", one(#"{"/": "/a%20b", "percentEncoded": false}"#), "/a%20b", .noMatch),
+        c(
+            "false: encoded pattern does not match", one(#"{"/": "/a%20b", "percentEncoded": false}"#), "/a%20b",
+            .noMatch),
         c("%2F is not a separator by default", one(#"{"/": "/a/b"}"#), "/a%2Fb", .noMatch),
         c("decoding erases the %2F distinction", one(#"{"/": "/a/b", "percentEncoded": false}"#), "/a%2Fb", .match),
         c("hex case is significant", one(#"{"/": "/caf%C3%A9"}"#), "/caf%c3%a9", .noMatch),
         c("hex as written matches", one(#"{"/": "/caf%C3%A9"}"#), "/caf%C3%A9", .match),
-        c("Unicode pattern with percentEncoded false", one(#"{"/": "/caf\u00e9", "percentEncoded": false}"#), "/caf%C3%A9", .match),
+        c(
+            "Unicode pattern with percentEncoded false", one(#"{"/": "/caf\u00e9", "percentEncoded": false}"#),
+            "/caf%C3%A9", .match),
         c("Unicode pattern by default does not match", one(#"{"/": "/caf\u00e9"}"#), "/caf%C3%A9", .noMatch),
         c("Unicode text with wildcard", one(#"{"/": "/café/*", "percentEncoded": false}"#), "/caf%C3%A9/menu", .match),
         c("? is one character after decoding", one(#"{"/": "/?/", "percentEncoded": false}"#), "/%C3%A9/", .match),
@@ -184,18 +219,41 @@ struct MatcherTests {
         c("xdigit rejects", one(#"{"/": "/id/$(xdigit)"}"#), "/id/g", .noMatch),
         c("lang accepts a three-letter code", one(#"{"/": "/$(lang)/"}"#), "/haw/", .match),
         c("variables follow caseSensitive", one(#"{"/": "/id/$(upper)", "caseSensitive": false}"#), "/id/q", .match),
-        c("values may hold wildcards", components(#"{"/": "/$(kind)/x"}"#, applinks: #""substitutionVariables": {"kind": ["a*z"]}, "#), "/abcz/x", .match),
-        c("wildcard value must still match", components(#"{"/": "/$(kind)/x"}"#, applinks: #""substitutionVariables": {"kind": ["a*z"]}, "#), "/abcy/x", .noMatch),
-        c("each occurrence is one value", components(#"{"/": "/$(f)-$(f)"}"#, applinks: #""substitutionVariables": {"f": ["a", "b"]}, "#), "/a-b", .match),
-        c("custom values fold too", components(#"{"/": "/$(f)", "caseSensitive": false}"#, applinks: #""substitutionVariables": {"f": ["Pizza"]}, "#), "/PIZZA", .match),
+        c(
+            "values may hold wildcards",
+            components(#"{"/": "/$(kind)/x"}"#, applinks: #""substitutionVariables": {"kind": ["a*z"]}, "#), "/abcz/x",
+            .match),
+        c(
+            "wildcard value must still match",
+            components(#"{"/": "/$(kind)/x"}"#, applinks: #""substitutionVariables": {"kind": ["a*z"]}, "#), "/abcy/x",
+            .noMatch),
+        c(
+            "each occurrence is one value",
+            components(#"{"/": "/$(f)-$(f)"}"#, applinks: #""substitutionVariables": {"f": ["a", "b"]}, "#), "/a-b",
+            .match),
+        c(
+            "custom values fold too",
+            components(
+                #"{"/": "/$(f)", "caseSensitive": false}"#, applinks: #""substitutionVariables": {"f": ["Pizza"]}, "#),
+            "/PIZZA", .match),
         c("undefined variable never matches", one(#"{"/": "/$(nope)"}"#), "/x", .noMatch),
-        c("empty variable never matches", components(#"{"/": "/$(v)*"}"#, applinks: #""substitutionVariables": {"v": []}, "#), "/x", .noMatch),
+        c(
+            "empty variable never matches",
+            components(#"{"/": "/$(v)*"}"#, applinks: #""substitutionVariables": {"v": []}, "#), "/x", .noMatch),
         // Order, exclusion, unknown keys (§2.5, §6).
-        c("exclude first blocks", one(#"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"#), "/a/private/x", .exclude),
-        c("general rule still matches", one(#"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"#), "/a/public", .match),
-        c("exclude after a broader rule is unreachable", one(#"{"/": "/a/*"}, {"/": "/a/private/*", "exclude": true}"#), "/a/private/x", .match),
+        c(
+            "exclude first blocks", one(#"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"#), "/a/private/x",
+            .exclude),
+        c(
+            "general rule still matches", one(#"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"#), "/a/public",
+            .match),
+        c(
+            "exclude after a broader rule is unreachable",
+            one(#"{"/": "/a/*"}, {"/": "/a/private/*", "exclude": true}"#), "/a/private/x", .match),
         c("unknown key beside a path", one(#"{"/": "/foo/*", "totallyUnknownKey": "x"}"#), "/foo/1", .match),
-        c("unknown key beside a path, other path", one(#"{"/": "/foo/*", "totallyUnknownKey": "x"}"#), "/bar", .noMatch),
+        c(
+            "unknown key beside a path, other path", one(#"{"/": "/foo/*", "totallyUnknownKey": "x"}"#), "/bar",
+            .noMatch),
         c("only unknown keys match everything", one(#"{"totallyUnknownKey": "x"}"#), "/anything", .match),
         c("{} matches everything", one(#"{}"#), "/anything", .match),
         c("nested unknown object", one(#"{"/": "/foo/*", "future": {"a": "b"}}"#), "/foo/1", .match),
@@ -204,16 +262,34 @@ struct MatcherTests {
         c("legacy NOT exclusion", legacy, "/wwdc/internal/notes", .exclude),
         c("legacy unmatched", legacy, "/other", .noMatch),
         c("legacy paths are case-sensitive", legacy, "/WWDC/2015", .noMatch),
-        c("details as a dictionary", #"{"applinks": {"apps": [], "details": {"\#(app)": {"paths": ["/wwdc/news/"]}}}}"#, "/wwdc/news/", .match),
-        c("appID singular with components", #"{"applinks": {"details": [{"appID": "\#(app)", "components": [{"/": "/x"}]}]}}"#, "/x", .match),
-        c("paths ignored when components exist", #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "paths": ["*"], "components": [{"/": "/x"}]}]}}"#, "/y", .noMatch),
-        c("entries are tried in order", #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/a"}]}, {"appIDs": ["\#(app)"], "components": [{"/": "/b"}]}]}}"#, "/b", .match),
+        c(
+            "details as a dictionary",
+            #"{"applinks": {"apps": [], "details": {"\#(app)": {"paths": ["/wwdc/news/"]}}}}"#, "/wwdc/news/", .match),
+        c(
+            "appID singular with components",
+            #"{"applinks": {"details": [{"appID": "\#(app)", "components": [{"/": "/x"}]}]}}"#, "/x", .match),
+        c(
+            "paths ignored when components exist",
+            #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "paths": ["*"], "components": [{"/": "/x"}]}]}}"#, "/y",
+            .noMatch),
+        c(
+            "entries are tried in order",
+            #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/a"}]}, {"appIDs": ["\#(app)"], "components": [{"/": "/b"}]}]}}"#,
+            "/b", .match),
         c("webcredentials alone never match URLs", #"{"webcredentials": {"apps": ["\#(app)"]}}"#, "/x", .noMatch),
         // Host (OBSERVED §3.4).
-        Case(name: "another host never matches", file: one(#"{"/": "/*"}"#), url: "https://evil.test/anything", expected: .noMatch),
-        Case(name: "hosts compare case-insensitively", file: one(#"{"/": "/*"}"#), url: "https://EXAMPLE.COM/x", expected: .match),
-        Case(name: "no domain skips the host check", file: one(#"{"/": "/*"}"#), url: "https://anywhere.test/x", expected: .match, domain: nil),
-        Case(name: "a port does not change the host", file: one(#"{"/": "/*"}"#), url: "https://example.com:443/x", expected: .match),
+        Case(
+            name: "another host never matches", file: one(#"{"/": "/*"}"#), url: "https://evil.test/anything",
+            expected: .noMatch),
+        Case(
+            name: "hosts compare case-insensitively", file: one(#"{"/": "/*"}"#), url: "https://EXAMPLE.COM/x",
+            expected: .match),
+        Case(
+            name: "no domain skips the host check", file: one(#"{"/": "/*"}"#), url: "https://anywhere.test/x",
+            expected: .match, domain: nil),
+        Case(
+            name: "a port does not change the host", file: one(#"{"/": "/*"}"#), url: "https://example.com:443/x",
+            expected: .match),
     ]
 
     static func decide(_ case_: Case) throws -> MatchDecision {
@@ -245,7 +321,8 @@ struct MatcherTests {
     @Test("the decision names the deciding entry and rule")
     func decidingRule() throws {
         let file = try #require(AssociationFileValidator.validate(Array(Self.overview.utf8)).file)
-        let decision = AssociationMatcher(file: file).decide(try MatchURL("https://example.com/help/website/faq"), appID: Self.app)
+        let decision = AssociationMatcher(file: file).decide(
+            try MatchURL("https://example.com/help/website/faq"), appID: Self.app)
         #expect(decision.outcome == .exclude)
         #expect(decision.detailsIndex == 0)
         #expect(decision.ruleIndex == 2)
@@ -256,7 +333,9 @@ struct MatcherTests {
     func hostilePattern() throws {
         // The text starts with "b" and the patterns end with "*", so the cheap filters pass
         // and the engines themselves run.
-        let file = Self.components(#"{"/": "/*a*a*a*a*a*a*a*a*b*"}, {"/": "/$(v)$(v)$(v)$(v)$(v)$(v)$(v)$(v)b*"}"#, applinks: #""substitutionVariables": {"v": ["a", "aa", "a*", "*a"]}, "#)
+        let file = Self.components(
+            #"{"/": "/*a*a*a*a*a*a*a*a*b*"}, {"/": "/$(v)$(v)$(v)$(v)$(v)$(v)$(v)$(v)b*"}"#,
+            applinks: #""substitutionVariables": {"v": ["a", "aa", "a*", "*a"]}, "#)
         let matcher = AssociationMatcher(file: try #require(AssociationFileValidator.validate(Array(file.utf8)).file))
         let url = try MatchURL("https://example.com/b" + String(repeating: "a", count: 5000))
         let clock = ContinuousClock()

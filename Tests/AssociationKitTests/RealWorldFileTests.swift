@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AssociationKit
 
 /// Files shaped like the ones teams ship: Apple's documented examples and the mistakes
@@ -82,22 +83,26 @@ struct RealWorldFileTests {
     @Test("pitfall: a file over 128 KB from thousands of paths")
     func oversized() {
         let paths = (0..<6000).map { "\"/product/\($0)/detail/*\"" }.joined(separator: ", ")
-        let text = #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": [\#(paths)]}]}}"#
+        let text =
+            #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": [\#(paths)]}]}}"#
         #expect(text.utf8.count > 131_072)
         #expect(Self.codes(text).contains(.fileTooLarge))
     }
 
     @Test("pitfall: an exclusion on a query item with * (element-call #1693)")
     func wildcardExclusion() {
-        let text = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"?": {"no_universal_links": "*"}, "exclude": true}, {"/": "/room/*"}]}]}}"#
+        let text =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"?": {"no_universal_links": "*"}, "exclude": true}, {"/": "/room/*"}]}]}}"#
         #expect(Self.codes(text).contains(.exclusionMatchesAbsentItem))
     }
 
     @Test("pitfall: iOS 12 clients and a modern-only file, and the compatible fix")
     func iOS12() {
-        let modern = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]}]}}"#
+        let modern =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]}]}}"#
         #expect(Self.codes(modern).contains(.modernOnly))
-        let both = #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a/*"], "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]}]}}"#
+        let both =
+            #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a/*"], "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]}]}}"#
         let codes = Self.codes(both)
         #expect(!codes.contains(.modernOnly))
         #expect(codes.contains(.pathsIgnored))
@@ -114,7 +119,10 @@ struct RealWorldFileTests {
     func model() throws {
         let report = AssociationFileValidator.validate(Array(Self.appleOverview.utf8))
         let appLinks = try #require(report.file?.appLinks)
-        #expect(appLinks.details.first?.appIDs.map(\.value) == ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app2"])
+        #expect(
+            appLinks.details.first?.appIDs.map(\.value) == [
+                "ABCDE12345.com.example.app", "ABCDE12345.com.example.app2",
+            ])
         #expect(appLinks.details.first?.components?.count == 4)
         #expect(report.file?.appClips?.apps.first?.value == "ABCDE12345.com.example.MyApp.Clip")
         let legacy = try #require(AssociationFileValidator.validate(Array(Self.appleLegacy.utf8)).file?.appLinks)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AssociationKit
 
 /// Every diagnostic code, on a file that triggers it and on a near-identical one that does not.
@@ -23,7 +24,9 @@ struct ValidatorTests {
     }
 
     /// A modern file with one entry for one app; `components` and `extra` fill the holes.
-    static func file(components: String = #"{"/": "/buy/*"}"#, entry: String = "", applinks: String = "", extra: String = "") -> String {
+    static func file(
+        components: String = #"{"/": "/buy/*"}"#, entry: String = "", applinks: String = "", extra: String = ""
+    ) -> String {
         """
         {"applinks": {\(applinks)"details": [{"appIDs": ["ABCDE12345.com.example.app"], \(entry)"components": [\(components)]}]}\(extra)}
         """
@@ -32,10 +35,13 @@ struct ValidatorTests {
     /// `$(v)` used `uses` times, v having 1,000 wildcard values `*0` … `*999`.
     static func expensive(uses: Int) -> String {
         let values = (0..<1_000).map { "\"*\($0)\"" }.joined(separator: ", ")
-        return file(components: #"{"/": "/"# + String(repeating: "$(v)", count: uses) + #""}"#, applinks: #""substitutionVariables": {"v": [\#(values)]}, "#)
+        return file(
+            components: #"{"/": "/"# + String(repeating: "$(v)", count: uses) + #""}"#,
+            applinks: #""substitutionVariables": {"v": [\#(values)]}, "#)
     }
 
-    static let legacy = #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/buy/*"]}]}}"#
+    static let legacy =
+        #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/buy/*"]}]}}"#
     static let base = file()
 
     static let cases: [Case] = [
@@ -45,7 +51,9 @@ struct ValidatorTests {
         Case(.jsonInvalidNumber, #"{"applinks": 01}"#, base),
         Case(.jsonNonFiniteNumber, #"{"applinks": NaN}"#, base),
         Case(.jsonControlCharacter, file(components: "{\"/\": \"/a\tb\"}"), base),
-        Case(.jsonInvalidUTF8, bytes: Array(file(components: #"{"/": "/a"#).utf8) + [0xFE] + Array(#""}]}]}}"#.utf8), clean: Array(base.utf8)),
+        Case(
+            .jsonInvalidUTF8, bytes: Array(file(components: #"{"/": "/a"#).utf8) + [0xFE] + Array(#""}]}]}}"#.utf8),
+            clean: Array(base.utf8)),
         Case(.jsonInvalidEscape, file(components: #"{"/": "/a\qb"}"#), base),
         Case(.jsonLoneSurrogate, file(components: #"{"/": "/a\uD83D"}"#), base),
         Case(.jsonTrailingContent, base + " {}", base),
@@ -54,50 +62,98 @@ struct ValidatorTests {
         Case(.jsonUnexpectedEnd, #"{"applinks": {"details": ["#, base),
         Case(.jsonDuplicateKey, file(components: #"{"/": "/a", "/": "/b"}"#), base),
 
-        Case(.fileTooLarge, file(components: #"{"/": "/a", "comment": "\#(String(repeating: "x", count: 131_072))"}"#), base),
+        Case(
+            .fileTooLarge, file(components: #"{"/": "/a", "comment": "\#(String(repeating: "x", count: 131_072))"}"#),
+            base),
         Case(.topLevelNotObject, "[]", base),
         Case(.noServices, #"{"comment": "nothing here"}"#, base),
         Case(.unknownKey, file(components: #"{"/": "/a", "casesensitive": false}"#), base),
         Case(.wrongType, file(components: #"{"/": "/a", "exclude": "true"}"#), base),
 
         Case(.noDetails, #"{"applinks": {"details": []}}"#, base),
-        Case(.detailsDictionary, #"{"applinks": {"apps": [], "details": {"ABCDE12345.com.example.app": {"paths": ["/a"]}}}}"#, legacy),
+        Case(
+            .detailsDictionary,
+            #"{"applinks": {"apps": [], "details": {"ABCDE12345.com.example.app": {"paths": ["/a"]}}}}"#, legacy),
         Case(.legacyAppsNotEmpty, legacy.replacingOccurrences(of: #""apps": []"#, with: #""apps": ["x"]"#), legacy),
         Case(.legacyAppsMissing, legacy.replacingOccurrences(of: #""apps": [], "#, with: ""), legacy),
         Case(.pathsIgnored, file(entry: #""paths": ["/a"], "#), base),
         Case(.modernOnly, base, legacy),
-        Case(.mixedFormats, #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "components": [{"/": "/a"}]}]}}"#, base),
+        Case(
+            .mixedFormats,
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "components": [{"/": "/a"}]}]}}"#, base),
         Case(.appIDAndAppIDs, file(entry: #""appID": "ABCDE12345.com.example.other", "#), base),
         Case(.detailWithoutApp, #"{"applinks": {"details": [{"components": [{"/": "/a"}]}]}}"#, base),
         Case(.detailWithoutRules, #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"]}]}}"#, base),
-        Case(.detailsOutsideApplinks, #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"], "details": []}}"#, #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#),
+        Case(
+            .detailsOutsideApplinks, #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"], "details": []}}"#,
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#),
 
         Case(.malformedAppID, base.replacingOccurrences(of: "ABCDE12345.com.example.app", with: "com_example"), base),
         Case(.unusualAppIDPrefix, base.replacingOccurrences(of: "ABCDE12345", with: "abcde12345"), base),
-        Case(.emptyAppList, #"{"webcredentials": {"apps": []}}"#, #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#),
-        Case(.duplicateAppID, base.replacingOccurrences(of: #"["ABCDE12345.com.example.app"]"#, with: #"["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"]"#), base),
-        Case(.appInSeveralDetails,
-             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}, {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/b"}]}]}}"#,
-             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}, {"appIDs": ["ABCDE12345.com.example.other"], "components": [{"/": "/b"}]}]}}"#),
+        Case(
+            .emptyAppList, #"{"webcredentials": {"apps": []}}"#,
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#),
+        Case(
+            .duplicateAppID,
+            base.replacingOccurrences(
+                of: #"["ABCDE12345.com.example.app"]"#,
+                with: #"["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"]"#), base),
+        Case(
+            .appInSeveralDetails,
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}, {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/b"}]}]}}"#,
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}, {"appIDs": ["ABCDE12345.com.example.other"], "components": [{"/": "/b"}]}]}}"#
+        ),
 
-        Case(.queryDictionaryIgnored, file(components: #"{"/": "/a", "?": {"id": "1", "flag": true}}"#), file(components: #"{"/": "/a", "?": {"id": "1", "flag": "true"}}"#)),
-        Case(.unreachableComponent, file(components: #"{"/": "/a/*"}, {"/": "/a/b"}"#), file(components: #"{"/": "/a/b"}, {"/": "/a/*"}"#)),
-        Case(.unreachableExclusion, file(components: #"{"/": "/a/*"}, {"/": "/a/private/*", "exclude": true}"#), file(components: #"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"#)),
-        Case(.exclusionMatchesAbsentItem, file(components: #"{"?": {"promo": "*"}, "exclude": true}, {"/": "/a"}"#), file(components: #"{"?": {"promo": "?*"}, "exclude": true}, {"/": "/a"}"#)),
-        Case(.unencodedPattern, file(components: #"{"/": "/café/*"}"#), file(components: #"{"/": "/café/*", "percentEncoded": false}"#)),
-        Case(.encodedPatternDecoded, file(components: #"{"/": "/a%20b", "percentEncoded": false}"#), file(components: #"{"/": "/a%20b"}"#)),
-        Case(.separatorInPathPattern, file(components: #"{"/": "/search?q=*"}"#), file(components: #"{"/": "/search", "?": {"q": "*"}}"#)),
+        Case(
+            .queryDictionaryIgnored, file(components: #"{"/": "/a", "?": {"id": "1", "flag": true}}"#),
+            file(components: #"{"/": "/a", "?": {"id": "1", "flag": "true"}}"#)),
+        Case(
+            .unreachableComponent, file(components: #"{"/": "/a/*"}, {"/": "/a/b"}"#),
+            file(components: #"{"/": "/a/b"}, {"/": "/a/*"}"#)),
+        Case(
+            .unreachableExclusion, file(components: #"{"/": "/a/*"}, {"/": "/a/private/*", "exclude": true}"#),
+            file(components: #"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"#)),
+        Case(
+            .exclusionMatchesAbsentItem, file(components: #"{"?": {"promo": "*"}, "exclude": true}, {"/": "/a"}"#),
+            file(components: #"{"?": {"promo": "?*"}, "exclude": true}, {"/": "/a"}"#)),
+        Case(
+            .unencodedPattern, file(components: #"{"/": "/café/*"}"#),
+            file(components: #"{"/": "/café/*", "percentEncoded": false}"#)),
+        Case(
+            .encodedPatternDecoded, file(components: #"{"/": "/a%20b", "percentEncoded": false}"#),
+            file(components: #"{"/": "/a%20b"}"#)),
+        Case(
+            .separatorInPathPattern, file(components: #"{"/": "/search?q=*"}"#),
+            file(components: #"{"/": "/search", "?": {"q": "*"}}"#)),
         Case(.componentMatchesEverything, file(components: #"{}"#), file(components: #"{"/": "*"}"#)),
-        Case(.malformedNotPrefix, legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT/buy/x", "/buy/*"]"#), legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT /buy/x", "/buy/*"]"#)),
-        Case(.patternStartsWithSeparator, file(components: #"{"/": "/a", "?": "?id=1"}"#), file(components: #"{"/": "/a", "?": "id=1"}"#)),
+        Case(
+            .malformedNotPrefix, legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT/buy/x", "/buy/*"]"#),
+            legacy.replacingOccurrences(of: #"["/buy/*"]"#, with: #"["NOT /buy/x", "/buy/*"]"#)),
+        Case(
+            .patternStartsWithSeparator, file(components: #"{"/": "/a", "?": "?id=1"}"#),
+            file(components: #"{"/": "/a", "?": "id=1"}"#)),
         Case(.expensivePattern, expensive(uses: 200), expensive(uses: 20)),
 
-        Case(.invalidVariableName, file(components: #"{"/": "/$(a(b)"}"#, applinks: #""substitutionVariables": {"a(b": ["x"]}, "#), file(components: #"{"/": "/$(ab)"}"#, applinks: #""substitutionVariables": {"ab": ["x"]}, "#)),
-        Case(.variableValueReferencesVariable, file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["$(digit)"]}, "#), file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["1"]}, "#)),
-        Case(.undefinedVariable, file(components: #"{"/": "/$(fod)"}"#, applinks: #""substitutionVariables": {"food": ["pizza"]}, "#), file(components: #"{"/": "/$(food)"}"#, applinks: #""substitutionVariables": {"food": ["pizza"]}, "#)),
+        Case(
+            .invalidVariableName,
+            file(components: #"{"/": "/$(a(b)"}"#, applinks: #""substitutionVariables": {"a(b": ["x"]}, "#),
+            file(components: #"{"/": "/$(ab)"}"#, applinks: #""substitutionVariables": {"ab": ["x"]}, "#)),
+        Case(
+            .variableValueReferencesVariable,
+            file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["$(digit)"]}, "#),
+            file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["1"]}, "#)),
+        Case(
+            .undefinedVariable,
+            file(components: #"{"/": "/$(fod)"}"#, applinks: #""substitutionVariables": {"food": ["pizza"]}, "#),
+            file(components: #"{"/": "/$(food)"}"#, applinks: #""substitutionVariables": {"food": ["pizza"]}, "#)),
         Case(.unterminatedVariable, file(components: #"{"/": "/$(lang"}"#), file(components: #"{"/": "/$(lang)"}"#)),
-        Case(.emptyVariable, file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": []}, "#), file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["x"]}, "#)),
-        Case(.variableShadowsPredefined, file(components: #"{"/": "/$(digit)"}"#, applinks: #""substitutionVariables": {"digit": ["1"]}, "#), file(components: #"{"/": "/$(digit)"}"#)),
+        Case(
+            .emptyVariable, file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": []}, "#),
+            file(components: #"{"/": "/$(v)"}"#, applinks: #""substitutionVariables": {"v": ["x"]}, "#)),
+        Case(
+            .variableShadowsPredefined,
+            file(components: #"{"/": "/$(digit)"}"#, applinks: #""substitutionVariables": {"digit": ["1"]}, "#),
+            file(components: #"{"/": "/$(digit)"}"#)),
         Case(.unusedVariable, file(applinks: #""substitutionVariables": {"v": ["x"]}, "#), base),
     ]
 
@@ -105,7 +161,9 @@ struct ValidatorTests {
     func everyCodeIsCovered() {
         let covered = Set(Self.cases.map(\.code))
         // ADL and EXP codes have their own tables (AssetLinksTests, ExpectationTests).
-        let missing = DiagnosticCode.allCases.filter { !$0.rawValue.hasPrefix("ADL") && !$0.rawValue.hasPrefix("EXP") && !covered.contains($0) }
+        let missing = DiagnosticCode.allCases.filter {
+            !$0.rawValue.hasPrefix("ADL") && !$0.rawValue.hasPrefix("EXP") && !covered.contains($0)
+        }
         #expect(missing.isEmpty, "no case for \(missing.map(\.rawValue))")
     }
 
@@ -119,7 +177,8 @@ struct ValidatorTests {
     @Test("the code is not reported on the clean file", arguments: cases)
     func doesNotTrigger(_ case_: Case) {
         let report = AssociationFileValidator.validate(case_.clean)
-        #expect(!report.diagnostics.contains { $0.code == case_.code }, "\(report.diagnostics.map(\.messageWithPointer))")
+        #expect(
+            !report.diagnostics.contains { $0.code == case_.code }, "\(report.diagnostics.map(\.messageWithPointer))")
     }
 
     @Test("a trailing comma on line 4 is an error on line 4 at the comma")
@@ -150,7 +209,9 @@ struct ValidatorTests {
 
     @Test("past 200 diagnostics a file's findings are counted, not listed, and still make it invalid")
     func diagnosticsAreCapped() {
-        let wrongTyped = Array(("{\"applinks\": {\"details\": [" + Array(repeating: "1", count: 5_000).joined(separator: ",") + "]}}").utf8)
+        let wrongTyped = Array(
+            ("{\"applinks\": {\"details\": [" + Array(repeating: "1", count: 5_000).joined(separator: ",") + "]}}").utf8
+        )
         let report = AssociationFileValidator.validate(wrongTyped)
         #expect(report.diagnostics.count == OmittedDiagnostics.limit)
         #expect(report.omitted.count > 4_000)
@@ -163,7 +224,8 @@ struct ValidatorTests {
 
     @Test("many unclosed $( are one unterminated-variable finding and literal text")
     func unclosedVariables() {
-        let report = AssociationFileValidator.validate(Array(Self.file(components: #"{"/": "/"# + String(repeating: "$(", count: 5_000) + #""}"#).utf8))
+        let report = AssociationFileValidator.validate(
+            Array(Self.file(components: #"{"/": "/"# + String(repeating: "$(", count: 5_000) + #""}"#).utf8))
         #expect(report.diagnostics.filter { $0.code == .unterminatedVariable }.count == 1)
         let syntax = PatternSyntax.tokenize("/$(a$(b)$(")
         #expect(syntax.variableNames == ["a$(b"])
@@ -172,13 +234,22 @@ struct ValidatorTests {
 
     @Test("a list of the wrong type is reported once, not also as empty; a quoted yes suggests true")
     func wording() {
-        for text in [#"{"webcredentials": {"apps": "ABCDE12345.com.example.app"}}"#, Self.file(entry: "").replacingOccurrences(of: #"["ABCDE12345.com.example.app"]"#, with: #""ABCDE12345.com.example.app""#)] {
-            let codes = AssociationFileValidator.validate(Array(text.utf8)).diagnostics.filter { $0.severity != .info }.map(\.code)
+        for text in [
+            #"{"webcredentials": {"apps": "ABCDE12345.com.example.app"}}"#,
+            Self.file(entry: "").replacingOccurrences(
+                of: #"["ABCDE12345.com.example.app"]"#, with: #""ABCDE12345.com.example.app""#),
+        ] {
+            let codes = AssociationFileValidator.validate(Array(text.utf8)).diagnostics.filter { $0.severity != .info }
+                .map(\.code)
             #expect(codes == [.wrongType], "\(text): \(codes)")
         }
-        let yes = AssociationFileValidator.validate(Array(Self.file(components: #"{"/": "/a", "exclude": "yes"}"#).utf8)).diagnostics
+        let yes = AssociationFileValidator.validate(
+            Array(Self.file(components: #"{"/": "/a", "exclude": "yes"}"#).utf8)
+        ).diagnostics
         #expect(yes.first { $0.code == .wrongType }?.message.contains("write true, without quotes") == true)
-        let quoted = AssociationFileValidator.validate(Array(Self.file(components: #"{"/": "/a", "exclude": "false"}"#).utf8)).diagnostics
+        let quoted = AssociationFileValidator.validate(
+            Array(Self.file(components: #"{"/": "/a", "exclude": "false"}"#).utf8)
+        ).diagnostics
         #expect(quoted.first { $0.code == .wrongType }?.message.contains("write false without quotes") == true)
     }
 

@@ -9,7 +9,8 @@ struct BinaryRunner {
     }
 
     /// The package root, for the example sites in Config/.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["AASA_SERVER_BIN"] { return URL(fileURLWithPath: path) }
@@ -19,14 +20,17 @@ struct BinaryRunner {
 
     /// `executable` runs instead of the binary (a shell that sets a limit, then execs it).
     static func run(
-        _ arguments: [String], in folder: URL = packageRoot, environment: [String: String] = [:], executable: URL? = nil,
+        _ arguments: [String], in folder: URL = packageRoot, environment: [String: String] = [:],
+        executable: URL? = nil,
         timeout: TimeInterval = 30
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout

@@ -25,14 +25,18 @@ enum Curl {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0, let split = data.range(of: Data("\r\n\r\n".utf8)) else {
-            throw Failure(description: "curl \(options) \(url): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            throw Failure(
+                description:
+                    "curl \(options) \(url): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+            )
         }
         let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(head[0].split(separator: " ")[1]) ?? 0
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Response(status: status, headers: headers, body: Data(data[split.upperBound...]))
     }

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 @Suite("descriptor exhaustion")
@@ -9,8 +9,11 @@ struct DescriptorLimitTests {
     @Test("running out of descriptors pauses accepting and never ends the server")
     func exhaustion() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
-        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--admin", "off", "--workers", "1"], descriptorLimit: 64)
+        try folder.write(
+            "sites/example.com/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--admin", "off", "--workers", "1"], descriptorLimit: 64)
         var clients: [RawClient] = []
         for _ in 0..<100 {
             let client = try RawClient(port: server.port, receiveTimeout: 0.5)
@@ -38,7 +41,9 @@ struct DescriptorLimitTests {
     @Test("the admin listener pauses accepting on EMFILE instead of spinning")
     func adminExhaustion() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write(
+            "sites/example.com/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         let server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "1"], descriptorLimit: 64)
         let adminPort = try #require(server.adminPort)
         var clients: [RawClient] = []
@@ -69,7 +74,9 @@ enum ProcessTimes {
         // Fields after the command name, which is in parentheses and may hold spaces.
         guard let close = text.lastIndex(of: ")") else { throw Unreadable() }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { throw Unreadable() }
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw Unreadable()
+        }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

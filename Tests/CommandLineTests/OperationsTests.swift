@@ -1,12 +1,14 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 /// Reload, the admin listener, metrics and the status page, on the real binary.
 @Suite("operations", .serialized)
 final class OperationsTests {
-    static let first = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
-    static let second = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
+    static let first =
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+    static let second =
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
 
     let folder: TemporaryFolder
     let server: RunningServer
@@ -16,8 +18,11 @@ final class OperationsTests {
     init() throws {
         folder = try TemporaryFolder()
         try folder.write("sites/example.com/apple-app-site-association", Self.first)
-        try folder.write("sites/other.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.other.app"]}}"#)
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("sites/www.example.com").path, withDestinationPath: "example.com")
+        try folder.write(
+            "sites/other.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.other.app"]}}"#
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("sites/www.example.com").path, withDestinationPath: "example.com")
         server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "2"])
         adminPort = try #require(server.adminPort)
     }
@@ -27,7 +32,8 @@ final class OperationsTests {
     }
 
     func fetch(_ host: String = "example.com") throws -> Curl.Response {
-        try Curl.request("http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
+        try Curl.request(
+            "http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
     }
 
     func admin(_ path: String) throws -> Curl.Response {
@@ -83,16 +89,24 @@ final class OperationsTests {
         server.signal(SIGHUP)
         #expect(
             try eventually(3) {
-                try Curl.request("http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: other.com"]).body
+                try Curl.request(
+                    "http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: other.com"]
+                ).body
                     == Data(newOther.utf8)
             })
         #expect(try fetch().body == Data(Self.first.utf8))
-        #expect(eventually(3) { server.errors.contains("reload partly applied; changed: other.com; kept their last good files: example.com") })
+        #expect(
+            eventually(3) {
+                server.errors.contains(
+                    "reload partly applied; changed: other.com; kept their last good files: example.com")
+            })
         let metrics = String(decoding: try admin("/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"aasa_reloads_total{result="partial"} "#))
         #expect(!metrics.contains(#"aasa_reloads_total{result="partial"} 0"#))
         let page = String(decoding: try admin("/").body, as: UTF8.self)
-        #expect(page.contains("The last reload was partly applied. Changed: other.com. Kept their last good files: example.com."))
+        #expect(
+            page.contains(
+                "The last reload was partly applied. Changed: other.com. Kept their last good files: example.com."))
     }
 
     @Test("SIGHUP reloads too; 50 reloads, one in five invalid, lose no request")
@@ -108,7 +122,9 @@ final class OperationsTests {
             }
             while !stop.isSet {
                 keepAlive.send("GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n")
-                guard let response = RawClient.readResponse(keepAlive), response.hasPrefix("HTTP/1.1 200 OK"), response.contains("applinks") else {
+                guard let response = RawClient.readResponse(keepAlive), response.hasPrefix("HTTP/1.1 200 OK"),
+                    response.contains("applinks")
+                else {
                     failures.increment()
                     guard let fresh = try? RawClient(port: port, receiveTimeout: 5) else { break }
                     keepAlive = fresh
@@ -149,7 +165,10 @@ final class OperationsTests {
         let response = try admin("/metrics")
         #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         let text = String(decoding: response.body, as: UTF8.self)
-        #expect(text.contains(#"aasa_requests_total{site="example.com",path="/.well-known/apple-app-site-association",status="200"}"#))
+        #expect(
+            text.contains(
+                #"aasa_requests_total{site="example.com",path="/.well-known/apple-app-site-association",status="200"}"#)
+        )
         #expect(text.contains(#"path="other",status="404""#))
         #expect(text.contains("aasa_process_resident_memory_bytes"))
         #expect(text.contains("aasa_open_connections"))
@@ -164,7 +183,10 @@ final class OperationsTests {
         #expect(page.contains("example.com"))
         #expect(page.contains("www.example.com"))
         #expect(page.contains("other.com"))
-        let tested = String(decoding: try admin("/?url=" + "https://example.com/buy/42".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!).body, as: UTF8.self)
+        let tested = String(
+            decoding: try admin(
+                "/?url=" + "https://example.com/buy/42".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            ).body, as: UTF8.self)
         #expect(tested.contains("ABCDE12345.com.example.app"))
         #expect(tested.contains(">match<"))
     }
@@ -191,17 +213,23 @@ struct ConfigMapTests {
     @Test("sites mounted from a ConfigMap load, and a ConfigMap update is served without a signal")
     func configMapSwap() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/..2026_11_22_10_00_00.000/example.com/apple-app-site-association", OperationsTests.first)
+        try folder.write(
+            "sites/..2026_11_22_10_00_00.000/example.com/apple-app-site-association", OperationsTests.first)
         let sites = folder.url.appendingPathComponent("sites")
-        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("..data").path, withDestinationPath: "..2026_11_22_10_00_00.000")
-        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("example.com").path, withDestinationPath: "..data/example.com")
+        try FileManager.default.createSymbolicLink(
+            atPath: sites.appendingPathComponent("..data").path, withDestinationPath: "..2026_11_22_10_00_00.000")
+        try FileManager.default.createSymbolicLink(
+            atPath: sites.appendingPathComponent("example.com").path, withDestinationPath: "..data/example.com")
         let server = try RunningServer(in: folder.url, ["--sites", "sites"])
         defer { _ = server.stop() }
         let url = "http://127.0.0.1:\(server.port)/apple-app-site-association"
         #expect(try Curl.request(url, ["-H", "Host: example.com"]).body == Data(OperationsTests.first.utf8))
-        try folder.write("sites/..2026_11_22_10_05_00.000/example.com/apple-app-site-association", OperationsTests.second)
-        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("..data_tmp").path, withDestinationPath: "..2026_11_22_10_05_00.000")
-        #expect(rename(sites.appendingPathComponent("..data_tmp").path, sites.appendingPathComponent("..data").path) == 0)
+        try folder.write(
+            "sites/..2026_11_22_10_05_00.000/example.com/apple-app-site-association", OperationsTests.second)
+        try FileManager.default.createSymbolicLink(
+            atPath: sites.appendingPathComponent("..data_tmp").path, withDestinationPath: "..2026_11_22_10_05_00.000")
+        #expect(
+            rename(sites.appendingPathComponent("..data_tmp").path, sites.appendingPathComponent("..data").path) == 0)
         let deadline = Date().addingTimeInterval(3)
         var body = Data()
         while Date() < deadline {
@@ -219,7 +247,8 @@ struct AdminAddressTests {
     func refusesPublic() throws {
         let folder = try TemporaryFolder()
         try folder.write("sites/example.com/apple-app-site-association", OperationsTests.first)
-        let refused = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "0.0.0.0:0"], in: folder.url)
+        let refused = try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "0.0.0.0:0"], in: folder.url)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--admin-public"))
         let forced = try RunningServer(in: folder.url, ["--sites", "sites", "--admin", "0.0.0.0:0", "--admin-public"])
@@ -268,7 +297,9 @@ enum PythonPrometheus {
         let parsed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "prometheus_client could not parse /metrics: " + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            throw Failure(
+                description: "prometheus_client could not parse /metrics: "
+                    + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         }
         return parsed
     }
@@ -283,8 +314,12 @@ enum Chromium {
     static func run(_ browser: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: browser)
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-chromium-\(UUID().uuidString)").path
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)"] + arguments
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aasa-chromium-\(UUID().uuidString)"
+        ).path
+        process.arguments =
+            ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)"]
+            + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -1,12 +1,13 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 /// `probe` against the project's own server (everything passes) and against nginx set up the
 /// ways real deployments break.
 @Suite("aasa-server probe", .serialized)
 final class ProbeTests {
-    static let apple = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+    static let apple =
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
 
     let folder: TemporaryFolder
     let certificates: TestCertificates
@@ -23,21 +24,38 @@ final class ProbeTests {
         try folder.write("root/.well-known/apple-app-site-association", Self.apple)
         try folder.write("root/apple-app-site-association", Self.apple)
         let padding = String(repeating: " ", count: 200 * 1024)
-        try folder.write("big/.well-known/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
+        try folder.write(
+            "big/.well-known/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
         var ports: [String: Int] = [:]
         for name in ["redirect", "plain", "big", "wrongName", "expired", "cdn"] { ports[name] = try Self.freePort() }
         self.ports = ports
-        nginx = try Nginx(in: folder, servers: [
-            Nginx.Server(port: ports["redirect"]!, certificate: "example.test", root: "root",
-                         extra: "location = /.well-known/apple-app-site-association { return 301 https://www.example.test/.well-known/apple-app-site-association; }"),
-            Nginx.Server(port: ports["plain"]!, certificate: "example.test", root: "root", extra: "default_type text/plain;"),
-            Nginx.Server(port: ports["big"]!, certificate: "example.test", root: "big", extra: "default_type application/json;"),
-            Nginx.Server(port: ports["wrongName"]!, certificate: "other.test", root: "root", extra: "default_type application/json;"),
-            Nginx.Server(port: ports["expired"]!, certificate: "expired.test", root: "root", extra: "default_type application/json;"),
-            // Origin and a stand-in for Apple's CDN on one address (probe --cdn dials it too).
-            Nginx.Server(port: ports["cdn"]!, certificate: "example.test", root: "root",
-                         extra: "default_type application/json; location = /a/v1/example.test { alias \(folder.url.path)/root/apple-app-site-association; }"),
-        ])
+        nginx = try Nginx(
+            in: folder,
+            servers: [
+                Nginx.Server(
+                    port: ports["redirect"]!, certificate: "example.test", root: "root",
+                    extra:
+                        "location = /.well-known/apple-app-site-association { return 301 https://www.example.test/.well-known/apple-app-site-association; }"
+                ),
+                Nginx.Server(
+                    port: ports["plain"]!, certificate: "example.test", root: "root", extra: "default_type text/plain;"),
+                Nginx.Server(
+                    port: ports["big"]!, certificate: "example.test", root: "big",
+                    extra: "default_type application/json;"),
+                Nginx.Server(
+                    port: ports["wrongName"]!, certificate: "other.test", root: "root",
+                    extra: "default_type application/json;"),
+                Nginx.Server(
+                    port: ports["expired"]!, certificate: "expired.test", root: "root",
+                    extra: "default_type application/json;"),
+                // Origin and a stand-in for Apple's CDN on one address (probe --cdn dials it too).
+                Nginx.Server(
+                    port: ports["cdn"]!, certificate: "example.test", root: "root",
+                    extra:
+                        "default_type application/json; location = /a/v1/example.test { alias \(folder.url.path)/root/apple-app-site-association; }"
+                ),
+            ])
     }
 
     deinit {
@@ -45,7 +63,9 @@ final class ProbeTests {
     }
 
     func probe(_ port: Int, _ extra: [String] = []) throws -> BinaryRunner.Output {
-        try BinaryRunner.run(["probe", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(port)", "--timeout", "3"] + extra + ["example.test"])
+        try BinaryRunner.run(
+            ["probe", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(port)", "--timeout", "3"] + extra
+                + ["example.test"])
     }
 
     static func freePort() throws -> Int {
@@ -55,8 +75,12 @@ final class ProbeTests {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -64,8 +88,16 @@ final class ProbeTests {
     func ownServer() throws {
         let sites = try TemporaryFolder()
         try sites.write("sites/example.test/apple-app-site-association", Self.apple)
-        try sites.write("sites/example.test/assetlinks.json", #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#)
-        let server = try RunningServer(in: sites.url, ["--sites", "sites", "--certs", certificates.directory.appendingPathComponent("example.test").path, "--https", "127.0.0.1:0", "--http", "off", "--default-certificate", "example.test"])
+        try sites.write(
+            "sites/example.test/assetlinks.json",
+            #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+        )
+        let server = try RunningServer(
+            in: sites.url,
+            [
+                "--sites", "sites", "--certs", certificates.directory.appendingPathComponent("example.test").path,
+                "--https", "127.0.0.1:0", "--http", "off", "--default-certificate", "example.test",
+            ])
         defer { _ = server.stop() }
         let output = try probe(server.port)
         #expect(output.status == 0, "\(output.stdout)")
@@ -81,7 +113,10 @@ final class ProbeTests {
     func redirect() throws {
         let output = try probe(ports["redirect"]!)
         #expect(output.status == 1)
-        #expect(output.stdout.contains("fail  apple-app-site-association: redirects (301) to https://www.example.test/.well-known/apple-app-site-association"))
+        #expect(
+            output.stdout.contains(
+                "fail  apple-app-site-association: redirects (301) to https://www.example.test/.well-known/apple-app-site-association"
+            ))
         #expect(output.stdout.contains(", 1 warning\n"), "\(output.stdout)")
     }
 
@@ -118,7 +153,11 @@ final class ProbeTests {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         listen(fd, 16)
         let started = Date()
         let output = try probe(port)
@@ -131,7 +170,9 @@ final class ProbeTests {
     func cdn() throws {
         let output = try probe(ports["cdn"]!, ["--cdn"])
         #expect(output.stdout.contains("pass  apple cdn: Apple's CDN copy equals the origin's"), "\(output.stdout)")
-        #expect(output.stdout.contains("(asked 127.0.0.1:\(ports["cdn"]!) as app-site-association.cdn-apple.com, through --connect-to)"))
+        #expect(
+            output.stdout.contains(
+                "(asked 127.0.0.1:\(ports["cdn"]!) as app-site-association.cdn-apple.com, through --connect-to)"))
     }
 
     @Test("usage errors exit 2")
@@ -202,7 +243,8 @@ final class Nginx {
             }
         }
         guard process.isRunning else {
-            let log = (try? String(contentsOf: folder.url.appendingPathComponent("nginx-error.log"), encoding: .utf8)) ?? ""
+            let log =
+                (try? String(contentsOf: folder.url.appendingPathComponent("nginx-error.log"), encoding: .utf8)) ?? ""
             throw RunningServer.StartFailure(description: "nginx did not start: \(log)")
         }
     }

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 
 /// The real `aasa-server serve` on a free loopback port, stopped with SIGTERM.
 final class RunningServer {
@@ -24,7 +24,8 @@ final class RunningServer {
         let serve = ["serve"] + http + admin + arguments
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BinaryRunner.binary.path] + serve
+            process.arguments =
+                ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BinaryRunner.binary.path] + serve
         } else {
             process.executableURL = BinaryRunner.binary
             process.arguments = serve
@@ -56,7 +57,8 @@ final class RunningServer {
         }
         guard let found else {
             process.terminate()
-            throw StartFailure(description: "the server did not start: \(String(decoding: stderr.get(), as: UTF8.self))")
+            throw StartFailure(
+                description: "the server did not start: \(String(decoding: stderr.get(), as: UTF8.self))")
         }
         port = found
     }

@@ -5,8 +5,11 @@ import Testing
 /// curl will not send.
 @Suite("aasa-server serve", .serialized)
 final class ServerTests {
-    static let apple = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"# + "\n" + String(repeating: " ", count: 600) + "\n"
-    static let android = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+    static let apple =
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        + "\n" + String(repeating: " ", count: 600) + "\n"
+    static let android =
+        #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
     static let staging = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.staging"]}}"#
 
     let folder: TemporaryFolder
@@ -18,10 +21,14 @@ final class ServerTests {
         try folder.write("sites/example.com/apple-app-site-association", Self.apple)
         try folder.write("sites/example.com/assetlinks.json", Self.android)
         try folder.write("sites/*.staging.example.com/apple-app-site-association", Self.staging)
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("sites/www.example.com").path, withDestinationPath: "example.com")
-        try folder.write("outside/apple-app-site-association", #"{"webcredentials": {"apps": ["SECRET1234.com.secret"]}}"#)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("sites/www.example.com").path, withDestinationPath: "example.com")
         try folder.write(
-            "config.json", #"{"sites": "sites", "timeouts": {"requestHead": 1, "keepAlive": 2, "write": 2, "shutdown": 5}, "workers": 2}"#)
+            "outside/apple-app-site-association", #"{"webcredentials": {"apps": ["SECRET1234.com.secret"]}}"#)
+        try folder.write(
+            "config.json",
+            #"{"sites": "sites", "timeouts": {"requestHead": 1, "keepAlive": 2, "write": 2, "shutdown": 5}, "workers": 2}"#
+        )
         server = try RunningServer(in: folder.url, ["--config", "config.json"])
     }
 
@@ -31,7 +38,9 @@ final class ServerTests {
 
     @Test("both Apple paths serve the exact bytes with the headers Apple and curl expect")
     func applePaths() throws {
-        for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association", "/apple-app-site-association?x=1"] {
+        for path in [
+            "/.well-known/apple-app-site-association", "/apple-app-site-association", "/apple-app-site-association?x=1",
+        ] {
             let response = try Curl.request(base + path, ["-H", "Host: example.com", "-A", "AASA-Bot/1.0.0"])
             #expect(response.status == 200)
             #expect(response.body == Data(Self.apple.utf8))
@@ -52,27 +61,48 @@ final class ServerTests {
 
     @Test("aliases, wildcards, case and ports pick the right site; unknown hosts get 404")
     func hosts() throws {
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: www.example.com"]).body == Data(Self.apple.utf8))
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: WWW.Example.COM.:443"]).body == Data(Self.apple.utf8))
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: pr-1.staging.example.com"]).body == Data(Self.staging.utf8))
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: a.b.staging.example.com"]).body == Data(Self.staging.utf8))
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: staging.example.com"]).status == 404)
+        #expect(
+            try Curl.request(base + "/apple-app-site-association", ["-H", "Host: www.example.com"]).body
+                == Data(Self.apple.utf8))
+        #expect(
+            try Curl.request(base + "/apple-app-site-association", ["-H", "Host: WWW.Example.COM.:443"]).body
+                == Data(Self.apple.utf8))
+        #expect(
+            try Curl.request(base + "/apple-app-site-association", ["-H", "Host: pr-1.staging.example.com"]).body
+                == Data(Self.staging.utf8))
+        #expect(
+            try Curl.request(base + "/apple-app-site-association", ["-H", "Host: a.b.staging.example.com"]).body
+                == Data(Self.staging.utf8))
+        #expect(
+            try Curl.request(base + "/apple-app-site-association", ["-H", "Host: staging.example.com"]).status == 404)
         #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: unknown.test"]).status == 404)
-        #expect(try Curl.request(base + "/.well-known/assetlinks.json", ["-H", "Host: pr-1.staging.example.com"]).status == 404)
+        #expect(
+            try Curl.request(base + "/.well-known/assetlinks.json", ["-H", "Host: pr-1.staging.example.com"]).status
+                == 404)
     }
 
     @Test("hostile Host values never reach a file outside the sites directory")
     func hostileHosts() throws {
-        for host in ["..", "../outside", "..%2Foutside", "outside/..", "sites", "/etc", "example.com/../outside", "*.staging.example.com", "."] {
-            let answer = try RawClient.exchange(port: server.port, "GET /apple-app-site-association HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+        for host in [
+            "..", "../outside", "..%2Foutside", "outside/..", "sites", "/etc", "example.com/../outside",
+            "*.staging.example.com", ".",
+        ] {
+            let answer = try RawClient.exchange(
+                port: server.port,
+                "GET /apple-app-site-association HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
             #expect(!answer.contains("SECRET"), "\(host)")
-            #expect(answer.statusLines.first == "HTTP/1.1 400 Bad Request" || answer.statusLines.first == "HTTP/1.1 404 Not Found", "\(host): \(answer.statusLines)")
+            #expect(
+                answer.statusLines.first == "HTTP/1.1 400 Bad Request"
+                    || answer.statusLines.first == "HTTP/1.1 404 Not Found", "\(host): \(answer.statusLines)")
         }
     }
 
     @Test("no redirect on any path; other paths are 404")
     func noRedirects() throws {
-        for path in ["/", "/.well-known/", "/.well-known/apple-app-site-association/", "/apple-app-site-association.json", "//apple-app-site-association", "/.well-known/apple-app-site-association%2F", "/index.html"] {
+        for path in [
+            "/", "/.well-known/", "/.well-known/apple-app-site-association/", "/apple-app-site-association.json",
+            "//apple-app-site-association", "/.well-known/apple-app-site-association%2F", "/index.html",
+        ] {
             let response = try Curl.request(base + path, ["-H", "Host: example.com", "--path-as-is"])
             #expect(response.status == 404, "\(path)")
             #expect(response.headers["location"] == nil)
@@ -85,7 +115,8 @@ final class ServerTests {
         // response is not mistaken for one.
         let pipelined = try RawClient.exchange(
             port: server.port,
-            "HEAD /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+            "HEAD /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n"
+        )
         #expect(pipelined.statusLines == ["HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
         #expect(!pipelined.contains("404 Not Found\n"))
         let head = try Curl.request(base + "/apple-app-site-association", ["-I", "-H", "Host: example.com"])
@@ -93,7 +124,8 @@ final class ServerTests {
         #expect(head.body.isEmpty)
         #expect(head.headers["content-length"] == String(Self.apple.utf8.count))
         for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
-            let response = try Curl.request(base + "/apple-app-site-association", ["-X", method, "-H", "Host: example.com"])
+            let response = try Curl.request(
+                base + "/apple-app-site-association", ["-X", method, "-H", "Host: example.com"])
             #expect(response.status == 405, "\(method)")
             #expect(response.headers["allow"] == "GET, HEAD")
         }
@@ -104,27 +136,45 @@ final class ServerTests {
         let first = try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com"])
         let etag = try #require(first.headers["etag"])
         let modified = try #require(first.headers["last-modified"])
-        let notModified = try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-None-Match: \(etag)"])
+        let notModified = try Curl.request(
+            base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-None-Match: \(etag)"])
         #expect(notModified.status == 304)
         #expect(notModified.body.isEmpty)
         #expect(notModified.headers["etag"] == etag)
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-None-Match: \"other\""]).status == 200)
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-Modified-Since: \(modified)"]).status == 304)
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-Modified-Since: Sat, 01 Jan 2000 00:00:00 GMT"]).status == 200)
+        #expect(
+            try Curl.request(
+                base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-None-Match: \"other\""]
+            ).status == 200)
+        #expect(
+            try Curl.request(
+                base + "/apple-app-site-association",
+                ["-H", "Host: example.com", "-H", "If-Modified-Since: \(modified)"]
+            ).status == 304)
+        #expect(
+            try Curl.request(
+                base + "/apple-app-site-association",
+                ["-H", "Host: example.com", "-H", "If-Modified-Since: Sat, 01 Jan 2000 00:00:00 GMT"]
+            ).status == 200)
         // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com", "-H", "If-None-Match: \"other\"", "-H", "If-Modified-Since: \(modified)"]).status == 200)
+        #expect(
+            try Curl.request(
+                base + "/apple-app-site-association",
+                ["-H", "Host: example.com", "-H", "If-None-Match: \"other\"", "-H", "If-Modified-Since: \(modified)"]
+            ).status == 200)
     }
 
     @Test("out-of-range dates in If-Modified-Since are ignored, and the server lives on")
     func hostileConditionalDates() throws {
         for date in [
-            "Sun Nov  6 08:49:37 9888888888", "Sun, 06 Nov 9888888888 08:49:37 GMT", "Sunday, 06-Nov-9888888888 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 9888888888", "Sun, 06 Nov 9888888888 08:49:37 GMT",
+            "Sunday, 06-Nov-9888888888 08:49:37 GMT",
             "Sun, 06 Nov -99999999999999999999 08:49:37 GMT", "Sun, 06 Nov 1994 99999999999:49:37 GMT",
         ] {
             for method in ["GET", "HEAD"] {
                 let answer = try RawClient.exchange(
                     port: server.port,
-                    "\(method) /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nIf-Modified-Since: \(date)\r\nConnection: close\r\n\r\n")
+                    "\(method) /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nIf-Modified-Since: \(date)\r\nConnection: close\r\n\r\n"
+                )
                 #expect(answer.statusLines == ["HTTP/1.1 200 OK"], "\(method) \(date)")
             }
         }
@@ -155,12 +205,14 @@ final class ServerTests {
 
     @Test("gzip when accepted and smaller; identity for gzip;q=0")
     func gzip() throws {
-        let compressed = try Curl.request(base + "/apple-app-site-association", ["--compressed", "-H", "Host: example.com"])
+        let compressed = try Curl.request(
+            base + "/apple-app-site-association", ["--compressed", "-H", "Host: example.com"])
         #expect(compressed.headers["content-encoding"] == "gzip")
         #expect(compressed.headers["vary"] == "Accept-Encoding")
         #expect(compressed.body == Data(Self.apple.utf8))
         #expect(Int(compressed.headers["content-length"] ?? "") ?? .max < Self.apple.utf8.count)
-        let refused = try Curl.request(base + "/apple-app-site-association", ["-H", "Accept-Encoding: gzip;q=0", "-H", "Host: example.com"])
+        let refused = try Curl.request(
+            base + "/apple-app-site-association", ["-H", "Accept-Encoding: gzip;q=0", "-H", "Host: example.com"])
         #expect(refused.headers["content-encoding"] == nil)
         #expect(refused.body == Data(Self.apple.utf8))
         #expect(refused.headers["vary"] == "Accept-Encoding")
@@ -170,14 +222,20 @@ final class ServerTests {
     func pipeliningAndHTTP10() throws {
         let pipelined = try RawClient.exchange(
             port: server.port,
-            "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\nHEAD /.well-known/assetlinks.json HTTP/1.1\r\nHost: example.com\r\n\r\nGET /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /.well-known/assetlinks.json HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
-        #expect(pipelined.statusLines == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
+            "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\nHEAD /.well-known/assetlinks.json HTTP/1.1\r\nHost: example.com\r\n\r\nGET /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /.well-known/assetlinks.json HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n"
+        )
+        #expect(
+            pipelined.statusLines == [
+                "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK",
+            ])
         #expect(pipelined.hasSuffix(Self.android))
-        let http10 = try RawClient.exchange(port: server.port, "GET /apple-app-site-association HTTP/1.0\r\nHost: example.com\r\n\r\n")
+        let http10 = try RawClient.exchange(
+            port: server.port, "GET /apple-app-site-association HTTP/1.0\r\nHost: example.com\r\n\r\n")
         #expect(http10.statusLines == ["HTTP/1.1 200 OK"])
         #expect(http10.contains("Connection: close\r\n"))
         let keepAlive = try RawClient(port: server.port, receiveTimeout: 1)
-        keepAlive.send("GET /apple-app-site-association HTTP/1.0\r\nHost: example.com\r\nConnection: keep-alive\r\n\r\n")
+        keepAlive.send(
+            "GET /apple-app-site-association HTTP/1.0\r\nHost: example.com\r\nConnection: keep-alive\r\n\r\n")
         let answer = keepAlive.readAll()
         #expect(!answer.closedByServer)
         #expect(String(decoding: answer.bytes, as: UTF8.self).contains("Connection: keep-alive\r\n"))
@@ -191,7 +249,10 @@ final class ServerTests {
             ("GET /apple-app-site-association HTTP/1.1\r\n\r\n", "400"),
             ("NOT HTTP AT ALL\r\n\r\n", "400"),
             ("GET /" + String(repeating: "a", count: 10_000) + " HTTP/1.1\r\nHost: example.com\r\n\r\n", "414"),
-            ("GET / HTTP/1.1\r\nHost: example.com\r\nX-Big: " + String(repeating: "b", count: 20_000) + "\r\n\r\n", "431"),
+            (
+                "GET / HTTP/1.1\r\nHost: example.com\r\nX-Big: " + String(repeating: "b", count: 20_000) + "\r\n\r\n",
+                "431"
+            ),
             ("GET / HTTP/1.1\r\nHost: example.com\r\n" + (0..<100).map { "X-\($0): v\r\n" }.joined() + "\r\n", "431"),
             ("GET / HTTP/1.1\r\nHost: example.com\r\nContent-Length: 4\r\n\r\nbody", "413"),
             ("GET / HTTP/1.1\r\nHost: example.com\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n", "400"),
@@ -202,7 +263,9 @@ final class ServerTests {
             client.send(request)
             let answer = client.readAll()
             let text = String(decoding: answer.bytes, as: UTF8.self)
-            #expect(text.statusLines.first?.hasPrefix("HTTP/1.1 \(status) ") == true, "\(request.prefix(30)): \(text.statusLines)")
+            #expect(
+                text.statusLines.first?.hasPrefix("HTTP/1.1 \(status) ") == true,
+                "\(request.prefix(30)): \(text.statusLines)")
             #expect(text.contains("Connection: close\r\n"))
             #expect(answer.closedByServer)
         }
@@ -227,7 +290,8 @@ final class ServerTests {
     func deadlinePrecision() throws {
         let folder = try TemporaryFolder()
         try folder.write("sites/example.com/apple-app-site-association", Self.staging)
-        try folder.write("config.json", #"{"sites": "sites", "timeouts": {"requestHead": 0.3, "keepAlive": 0.5}, "workers": 1}"#)
+        try folder.write(
+            "config.json", #"{"sites": "sites", "timeouts": {"requestHead": 0.3, "keepAlive": 0.5}, "workers": 1}"#)
         let quick = try RunningServer(in: folder.url, ["--config", "config.json"])
         defer { _ = quick.stop() }
         var late: [Double] = []
@@ -245,10 +309,14 @@ final class ServerTests {
 
     @Test("the access log has a line per request with host, path, status, bytes and user agent")
     func accessLog() throws {
-        _ = try Curl.request(base + "/apple-app-site-association?from=log", ["-H", "Host: example.com", "-A", "AASA-Bot/1.0.0"])
+        _ = try Curl.request(
+            base + "/apple-app-site-association?from=log", ["-H", "Host: example.com", "-A", "AASA-Bot/1.0.0"])
         usleep(200_000)
         let line = try #require(server.accessLog.split(separator: "\n").last { $0.contains("from=log") })
-        #expect(line.contains("127.0.0.1 \"example.com\" \"GET /apple-app-site-association?from=log HTTP/1.1\" 200 \(Self.apple.utf8.count) "))
+        #expect(
+            line.contains(
+                "127.0.0.1 \"example.com\" \"GET /apple-app-site-association?from=log HTTP/1.1\" 200 \(Self.apple.utf8.count) "
+            ))
         #expect(line.hasSuffix("\"AASA-Bot/1.0.0\""))
     }
 }

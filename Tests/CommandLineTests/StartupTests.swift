@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 @Suite("serve start-up")
@@ -7,10 +7,16 @@ struct StartupTests {
     @Test("an invalid site stops start-up with every diagnostic, exit 1")
     func invalidSite() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/good.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write(
+            "sites/good.test/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         try folder.write("sites/bad.test/apple-app-site-association", "{\n  \"applinks\": {\"details\": [],}\n}\n")
-        try folder.write("sites/worse.test/apple-app-site-association", #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
-        let output = try BinaryRunner.run(["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"], in: folder.url)
+        try folder.write(
+            "sites/worse.test/apple-app-site-association",
+            #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+        let output = try BinaryRunner.run(
+            ["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"],
+            in: folder.url)
         #expect(output.status == 1)
         #expect(output.stderr.contains("bad.test/apple-app-site-association:2:29: error: trailing comma"))
         #expect(output.stderr.contains("worse.test/apple-app-site-association:1:"))
@@ -21,26 +27,35 @@ struct StartupTests {
     @Test("a port another process listens on is a start-up error naming the listener, exit 1")
     func portInUse() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write(
+            "sites/example.com/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         let first = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "2"])
         defer { _ = first.stop() }
         let second = try BinaryRunner.run(
-            ["serve", "--sites", "sites", "--http", "127.0.0.1:\(first.port)", "--admin", "off", "--workers", "2"], in: folder.url,
+            ["serve", "--sites", "sites", "--http", "127.0.0.1:\(first.port)", "--admin", "off", "--workers", "2"],
+            in: folder.url,
             timeout: 10)
         #expect(second.status == 1)
-        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(first.port): address already in use"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("cannot listen on 127.0.0.1:\(first.port): address already in use"),
+            "\(second.stderr)")
         // The first server still gets every request.
         for _ in 0..<6 {
-            let answer = try Curl.request("http://127.0.0.1:\(first.port)/apple-app-site-association", ["-H", "Host: example.com"])
+            let answer = try Curl.request(
+                "http://127.0.0.1:\(first.port)/apple-app-site-association", ["-H", "Host: example.com"])
             #expect(answer.status == 200)
         }
-        let noListener = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "off"], in: folder.url, timeout: 10)
+        let noListener = try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--http", "off"], in: folder.url, timeout: 10)
         #expect(noListener.status == 1)
         #expect(noListener.stderr.contains("no listener: give --http or --https ADDR:PORT"))
         #expect(!noListener.stderr.contains("Invalid argument"))
     }
 
-    @Test("--version; start-up messages in our words; --log-format json covers start-up diagnostics; one timestamp format")
+    @Test(
+        "--version; start-up messages in our words; --log-format json covers start-up diagnostics; one timestamp format"
+    )
     func messages() throws {
         let version = try BinaryRunner.run(["--version"])
         #expect(version.status == 0)
@@ -50,50 +65,76 @@ struct StartupTests {
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("cannot read the sites directory: no such folder"), "\(missing.stderr)")
         #expect(!missing.stderr.contains("couldn"))
-        try folder.write("sites/bad.test/apple-app-site-association", #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
-        let json = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--log-format", "json"], in: folder.url)
+        try folder.write(
+            "sites/bad.test/apple-app-site-association",
+            #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+        let json = try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--log-format", "json"], in: folder.url)
         #expect(json.status == 1)
-        let events = json.stderr.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = json.stderr.split(separator: "\n").map {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(!events.isEmpty && events.allSatisfy { $0 != nil }, "\(json.stderr)")
-        #expect(events.contains { $0?["code"] as? String == "AASA201" && $0?["line"] as? String == "1" && $0?["level"] as? String == "error" })
+        #expect(
+            events.contains {
+                $0?["code"] as? String == "AASA201" && $0?["line"] as? String == "1"
+                    && $0?["level"] as? String == "error"
+            })
         #expect(events.contains { ($0?["message"] as? String)?.hasPrefix("not starting") == true })
-        try folder.write("good/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write(
+            "good/example.com/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         let server = try RunningServer(in: folder.url, ["--sites", "good"])
         _ = try Curl.request("http://127.0.0.1:\(server.port)/apple-app-site-association", ["-H", "Host: example.com"])
         #expect(server.stop() == 0)
         // Events and the access log start with the same UTC timestamp form.
         let stamp = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ /#
-        #expect(server.errors.split(separator: "\n").first { $0.contains("listening on http") }.map { $0.firstMatch(of: stamp) != nil } == true)
-        #expect(server.accessLog.split(separator: "\n").first.map { $0.firstMatch(of: stamp) != nil } == true, "\(server.accessLog)")
+        #expect(
+            server.errors.split(separator: "\n").first { $0.contains("listening on http") }.map {
+                $0.firstMatch(of: stamp) != nil
+            } == true)
+        #expect(
+            server.accessLog.split(separator: "\n").first.map { $0.firstMatch(of: stamp) != nil } == true,
+            "\(server.accessLog)")
     }
 
     @Test("an event loop that cannot be set up (no descriptor for its epoll set) fails start-up, exit 1")
     func loopSetupFailure() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write(
+            "sites/example.com/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         // ulimit in sh sets the hard limit too, so the server cannot raise it.
         let output = try BinaryRunner.run(
             [
-                "-c", "ulimit -n 12 && exec \"$0\" \"$@\"", BinaryRunner.binary.path, "serve", "--sites", "sites", "--http", "127.0.0.1:0",
+                "-c", "ulimit -n 12 && exec \"$0\" \"$@\"", BinaryRunner.binary.path, "serve", "--sites", "sites",
+                "--http", "127.0.0.1:0",
                 "--admin", "off", "--workers", "4",
             ], in: folder.url, executable: URL(fileURLWithPath: "/bin/sh"), timeout: 10)
         #expect(output.status == 1)
         #expect(output.stderr.contains("not starting: cannot start an event loop"), "\(output.stderr)")
     }
 
-    @Test("expectations.json: a broken promise stops start-up; a reload that would break one keeps the last good file; never served")
+    @Test(
+        "expectations.json: a broken promise stops start-up; a reload that would break one keeps the last good file; never served"
+    )
     func expectations() throws {
         let folder = try TemporaryFolder()
-        let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
-        let breaking = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
-        let promise = #"{"apple": [{"url": "https://example.com/buy/1", "app": "ABCDE12345.com.example.app", "expect": "match"}]}"#
+        let good =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        let breaking =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
+        let promise =
+            #"{"apple": [{"url": "https://example.com/buy/1", "app": "ABCDE12345.com.example.app", "expect": "match"}]}"#
         try folder.write("sites/example.com/apple-app-site-association", breaking)
         try folder.write("sites/example.com/expectations.json", "\n" + promise)
-        let refused = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "off"], in: folder.url)
+        let refused = try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "off"], in: folder.url)
         #expect(refused.status == 1)
         #expect(
             refused.stderr.contains(
-                "sites/example.com/expectations.json:2:12: error: https://example.com/buy/1 ABCDE12345.com.example.app: expected match, got no_match"),
+                "sites/example.com/expectations.json:2:12: error: https://example.com/buy/1 ABCDE12345.com.example.app: expected match, got no_match"
+            ),
             "\(refused.stderr)")
         #expect(refused.stderr.contains("[EXP001]"))
         try folder.write("sites/example.com/apple-app-site-association", good)
@@ -106,8 +147,10 @@ struct StartupTests {
         try folder.write("sites/example.com/apple-app-site-association", breaking)
         server.signal(SIGHUP)
         #expect(
-            eventually(3) { server.errors.contains("reload refused; kept their last good files: example.com") }, "\(server.errors)")
-        #expect(try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com"]).body == Data(good.utf8))
+            eventually(3) { server.errors.contains("reload refused; kept their last good files: example.com") },
+            "\(server.errors)")
+        #expect(
+            try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com"]).body == Data(good.utf8))
     }
 
     /// Waits up to `seconds` for `condition`.
@@ -120,11 +163,15 @@ struct StartupTests {
     @Test("a log reader that stops reading never stalls serving: lines are kept, then dropped and counted")
     func slowAccessLogReader() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write(
+            "sites/example.com/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
         // The access log goes to a pipe nobody reads (64 KiB of room); events are read so the port is known.
         let process = Process()
         process.executableURL = BinaryRunner.binary
-        process.arguments = ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--workers", "1"]
+        process.arguments = [
+            "serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--workers", "1",
+        ]
         process.currentDirectoryURL = folder.url
         let unread = Pipe()
         let events = Pipe()
@@ -167,7 +214,8 @@ struct StartupTests {
         #expect(received.components(separatedBy: "HTTP/1.1 200 OK\r\n").count - 1 == 3_001, "\(received.prefix(300))")
         let metrics = String(decoding: try Curl.request("http://127.0.0.1:\(admin)/metrics").body, as: UTF8.self)
         let dropped = metrics.split(separator: "\n").first { $0.hasPrefix("aasa_access_log_dropped_total ") }
-        #expect(dropped.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 > 0 } == true, "\(dropped ?? "no series")")
+        #expect(
+            dropped.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 > 0 } == true, "\(dropped ?? "no series")")
     }
 
     @Test("SIGTERM while a slow reader is mid-response: the response completes, then the server exits 0")
@@ -175,14 +223,16 @@ struct StartupTests {
         let folder = try TemporaryFolder()
         // 60 pipelined answers of 120 KB: 7 MB, more than the socket buffers hold, so the
         // server still has most of them to write when it is told to stop.
-        let body = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + String(repeating: " ", count: 120_000)
+        let body =
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + String(repeating: " ", count: 120_000)
         try folder.write("sites/example.com/apple-app-site-association", body)
         let server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "1"])
         let idle = try RawClient(port: server.port, receiveTimeout: 5)
         idle.send("GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n")
         #expect(RawClient.readResponse(idle) != nil)
         let slow = try RawClient(port: server.port, receiveTimeout: 10, receiveBuffer: 4096)
-        let request = "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nAccept-Encoding: identity\r\n\r\n"
+        let request =
+            "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nAccept-Encoding: identity\r\n\r\n"
         slow.send(String(repeating: request, count: 60))
         usleep(300_000)
         server.signal(SIGTERM)
@@ -202,8 +252,12 @@ struct StartupTests {
     func oversized() throws {
         let folder = try TemporaryFolder()
         let padding = String(repeating: " ", count: 140_000)
-        try folder.write("sites/big.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
-        let output = try BinaryRunner.run(["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"], in: folder.url)
+        try folder.write(
+            "sites/big.test/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
+        let output = try BinaryRunner.run(
+            ["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"],
+            in: folder.url)
         #expect(output.status == 1)
         #expect(output.stderr.contains("[AASA001]"))
     }
@@ -217,18 +271,22 @@ struct StartupTests {
         #expect(unknown.stderr.contains("unknown setting \"unknownSetting\""))
         let badAddress = try BinaryRunner.run(["serve", "--http", "localhost"], in: folder.url)
         #expect(badAddress.status == 2)
-        let missingSites = try BinaryRunner.run(["serve", "--sites", "nowhere", "--http", "127.0.0.1:0"], in: folder.url)
+        let missingSites = try BinaryRunner.run(
+            ["serve", "--sites", "nowhere", "--http", "127.0.0.1:0"], in: folder.url)
         #expect(missingSites.status == 2)
         #expect(missingSites.stderr.contains("cannot read the sites directory"))
         // Precedence, seen in which sites folder start-up tries to read: flag over AASA_* over file.
         try folder.write("layers.json", #"{"sites": "from-file", "http": "127.0.0.1:0"}"#)
         let fileOnly = try BinaryRunner.run(["serve", "--config", "layers.json"], in: folder.url)
         #expect(fileOnly.stderr.contains("from-file: error: cannot read the sites directory"), "\(fileOnly.stderr)")
-        let environment = try BinaryRunner.run(["serve", "--config", "layers.json"], in: folder.url, environment: ["AASA_SITES": "from-env"])
-        #expect(environment.stderr.contains("from-env: error: cannot read the sites directory"), "\(environment.stderr)")
+        let environment = try BinaryRunner.run(
+            ["serve", "--config", "layers.json"], in: folder.url, environment: ["AASA_SITES": "from-env"])
+        #expect(
+            environment.stderr.contains("from-env: error: cannot read the sites directory"), "\(environment.stderr)")
         #expect(!environment.stderr.contains("from-file"))
         let flag = try BinaryRunner.run(
-            ["serve", "--config", "layers.json", "--sites", "from-flag"], in: folder.url, environment: ["AASA_SITES": "from-env"])
+            ["serve", "--config", "layers.json", "--sites", "from-flag"], in: folder.url,
+            environment: ["AASA_SITES": "from-env"])
         #expect(flag.stderr.contains("from-flag: error: cannot read the sites directory"), "\(flag.stderr)")
         #expect(!flag.stderr.contains("from-env") && !flag.stderr.contains("from-file"))
     }
@@ -237,7 +295,8 @@ struct StartupTests {
     func manySites() throws {
         let folder = try TemporaryFolder()
         let sites = folder.url.appendingPathComponent("sites")
-        let body = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        let body =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
         for index in 0..<10_000 {
             try folder.write("sites/site\(index).example.com/apple-app-site-association", body)
         }
@@ -245,7 +304,8 @@ struct StartupTests {
         let server = try RunningServer(in: folder.url, ["--sites", sites.path, "--workers", "1"])
         let loadTime = Date().timeIntervalSince(started)
         #expect(loadTime < 30, "took \(loadTime) s")
-        let response = try Curl.request("http://127.0.0.1:\(server.port)/apple-app-site-association", ["-H", "Host: site9999.example.com"])
+        let response = try Curl.request(
+            "http://127.0.0.1:\(server.port)/apple-app-site-association", ["-H", "Host: site9999.example.com"])
         #expect(response.status == 200)
         #expect(server.stop() == 0)
     }

@@ -1,11 +1,12 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 /// HTTPS with real certificates, curl and openssl s_client as a user checks a deployment.
 @Suite("aasa-server serve over HTTPS", .serialized)
 final class TLSTests {
-    static let apple = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+    static let apple =
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
     static let wild = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.wild"]}}"#
 
     let folder: TemporaryFolder
@@ -16,12 +17,17 @@ final class TLSTests {
     init() throws {
         folder = try TemporaryFolder()
         try folder.write("sites/example.test/apple-app-site-association", Self.apple)
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("sites/www.example.test").path, withDestinationPath: "example.test")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("sites/www.example.test").path,
+            withDestinationPath: "example.test")
         try folder.write("sites/*.wild.test/apple-app-site-association", Self.wild)
         certificates = try TestCertificates(in: folder)
         try certificates.issue("example.test", names: ["example.test", "www.example.test"])
         try certificates.issue("wild.test", names: ["*.wild.test"])
-        try folder.write("config.json", #"{"sites": "sites", "certs": "certs", "https": "127.0.0.1:0", "defaultCertificate": "example.test", "workers": 2, "timeouts": {"handshake": 2}}"#)
+        try folder.write(
+            "config.json",
+            #"{"sites": "sites", "certs": "certs", "https": "127.0.0.1:0", "defaultCertificate": "example.test", "workers": 2, "timeouts": {"handshake": 2}}"#
+        )
         server = try RunningServer(in: folder.url, ["--config", "config.json"])
         let text = server.errors
         let range = try #require(text.range(of: "info listening on https://127.0.0.1:"))
@@ -32,9 +38,12 @@ final class TLSTests {
         _ = server.stop()
     }
 
-    func curl(_ host: String, _ path: String = "/.well-known/apple-app-site-association", _ options: [String] = []) throws -> Curl.Response {
+    func curl(_ host: String, _ path: String = "/.well-known/apple-app-site-association", _ options: [String] = [])
+        throws -> Curl.Response
+    {
         try Curl.request(
-            "https://\(host):\(securePort)\(path)", ["--cacert", certificates.caFile, "--resolve", "\(host):\(securePort):127.0.0.1"] + options)
+            "https://\(host):\(securePort)\(path)",
+            ["--cacert", certificates.caFile, "--resolve", "\(host):\(securePort):127.0.0.1"] + options)
     }
 
     @Test("curl verifies two domains with two certificates, one of them a wildcard")
@@ -51,17 +60,26 @@ final class TLSTests {
     @Test("openssl s_client: SNI picks the certificate, it verifies, and only TLS 1.2+ is spoken")
     func sClient() throws {
         let wildcard = try TestCertificates.openssl(
-            ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "a.wild.test", "-CAfile", certificates.caFile, "-verify_return_error"], input: "")
+            [
+                "s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "a.wild.test", "-CAfile",
+                certificates.caFile, "-verify_return_error",
+            ], input: "")
         #expect(wildcard.output.contains("CN = *.wild.test") || wildcard.output.contains("CN=*.wild.test"))
         #expect(wildcard.output.contains("Verify return code: 0 (ok)"))
-        let noSNI = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-noservername", "-CAfile", certificates.caFile], input: "")
+        let noSNI = try TestCertificates.openssl(
+            ["s_client", "-connect", "127.0.0.1:\(securePort)", "-noservername", "-CAfile", certificates.caFile],
+            input: "")
         #expect(noSNI.output.contains("CN = example.test") || noSNI.output.contains("CN=example.test"))
-        let tls12 = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-tls1_2"], input: "")
+        let tls12 = try TestCertificates.openssl(
+            ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-tls1_2"], input: "")
         #expect(tls12.output.contains("TLSv1.2"))
-        let tls11 = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-tls1_1"], input: "")
+        let tls11 = try TestCertificates.openssl(
+            ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-tls1_1"], input: "")
         #expect(tls11.status != 0)
         #expect(tls11.output.contains("protocol version"))
-        let alpn = try TestCertificates.openssl(["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-alpn", "h2,http/1.1"], input: "")
+        let alpn = try TestCertificates.openssl(
+            ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-alpn", "h2,http/1.1"],
+            input: "")
         #expect(alpn.output.contains("ALPN protocol: http/1.1"))
     }
 
@@ -71,7 +89,10 @@ final class TLSTests {
         // also name the curves the client accepts for the ECDSA certificate, RFC 8422 §5.1).
         func handshake(_ groups: String, _ version: String = "-tls1_3") throws -> (status: Int32, output: String) {
             try TestCertificates.openssl(
-                ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", version, "-groups", groups], input: "")
+                [
+                    "s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", version,
+                    "-groups", groups,
+                ], input: "")
         }
         for group in ["X25519", "P-256", "P-384"] {
             #expect(try handshake(group).status == 0, "\(group) refused")
@@ -110,7 +131,8 @@ final class TLSTests {
         let garbage = try RawClient(port: securePort, receiveTimeout: 6)
         garbage.send((0..<512).map { _ in UInt8.random(in: 0...255) })
         #expect(garbage.readAll().closedByServer)
-        let plain = try RawClient.exchange(port: securePort, "GET /apple-app-site-association HTTP/1.1\r\nHost: example.test\r\n\r\n", timeout: 3)
+        let plain = try RawClient.exchange(
+            port: securePort, "GET /apple-app-site-association HTTP/1.1\r\nHost: example.test\r\n\r\n", timeout: 3)
         #expect(!plain.contains("applinks"))
         #expect(try curl("example.test").status == 200)
         // A stalled handshake is closed at its deadline (2 s here).
@@ -146,7 +168,10 @@ final class TLSTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let url = "https://example.test:\(securePort)/apple-app-site-association"
-        process.arguments = ["curl", "-sS", "-v", "-o", "/dev/null", "-o", "/dev/null", "--cacert", certificates.caFile, "--resolve", "example.test:\(securePort):127.0.0.1", url, url]
+        process.arguments = [
+            "curl", "-sS", "-v", "-o", "/dev/null", "-o", "/dev/null", "--cacert", certificates.caFile, "--resolve",
+            "example.test:\(securePort):127.0.0.1", url, url,
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -161,8 +186,12 @@ final class TLSTests {
 @Suite("HTTPS start-up")
 struct TLSStartupTests {
     static func start(_ folder: TemporaryFolder) throws -> BinaryRunner.Output {
-        try folder.write("sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
-        return try BinaryRunner.run(["serve", "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"], in: folder.url)
+        try folder.write(
+            "sites/example.test/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        return try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"], in: folder.url
+        )
     }
 
     @Test("a Kubernetes TLS Secret mounted as a folder loads once, by its tls.crt and tls.key names")
@@ -177,15 +206,20 @@ struct TLSStartupTests {
         let stamped = secret.appendingPathComponent("..2026_11_23_08_00_00.000000001")
         try FileManager.default.createDirectory(at: stamped, withIntermediateDirectories: true)
         let issued = certificates.directory.appendingPathComponent("staging")
-        try FileManager.default.moveItem(at: issued.appendingPathComponent("fullchain.pem"), to: stamped.appendingPathComponent("tls.crt"))
-        try FileManager.default.moveItem(at: issued.appendingPathComponent("privkey.pem"), to: stamped.appendingPathComponent("tls.key"))
+        try FileManager.default.moveItem(
+            at: issued.appendingPathComponent("fullchain.pem"), to: stamped.appendingPathComponent("tls.crt"))
+        try FileManager.default.moveItem(
+            at: issued.appendingPathComponent("privkey.pem"), to: stamped.appendingPathComponent("tls.key"))
         try FileManager.default.removeItem(at: issued)
-        try FileManager.default.createSymbolicLink(atPath: secret.appendingPathComponent("..data").path, withDestinationPath: stamped.lastPathComponent)
+        try FileManager.default.createSymbolicLink(
+            atPath: secret.appendingPathComponent("..data").path, withDestinationPath: stamped.lastPathComponent)
         for name in ["tls.crt", "tls.key"] {
-            try FileManager.default.createSymbolicLink(atPath: secret.appendingPathComponent(name).path, withDestinationPath: "..data/\(name)")
+            try FileManager.default.createSymbolicLink(
+                atPath: secret.appendingPathComponent(name).path, withDestinationPath: "..data/\(name)")
         }
         try folder.write("sites/secret.test/apple-app-site-association", TLSTests.wild)
-        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         defer { _ = server.stop() }
         let range = try #require(server.errors.range(of: "info listening on https://127.0.0.1:"))
         let port = try #require(Int(server.errors[range.upperBound...].prefix { $0.isNumber }))
@@ -194,7 +228,9 @@ struct TLSStartupTests {
             ["--cacert", certificates.caFile, "--resolve", "secret.test:\(port):127.0.0.1"])
         #expect(response.status == 200)
         let metrics = try Curl.request("http://127.0.0.1:\(try #require(server.adminPort))/metrics").body
-        let expiry = String(decoding: metrics, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("aasa_certificate_expiry_timestamp_seconds{") }
+        let expiry = String(decoding: metrics, as: UTF8.self).split(separator: "\n").filter {
+            $0.hasPrefix("aasa_certificate_expiry_timestamp_seconds{")
+        }
         #expect(expiry.count == 2, "\(expiry)")
         #expect(expiry.contains { $0.contains("certificate=\"secret\"") })
         _ = try PythonPrometheus.parse(String(decoding: metrics, as: UTF8.self))
@@ -206,7 +242,8 @@ struct TLSStartupTests {
         let certificates = try TestCertificates(in: folder)
         for name in ["a.test", "b.test", "c.test"] { try certificates.issue(name, names: [name]) }
         try folder.write("sites/a.test/apple-app-site-association", TLSTests.wild)
-        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         defer { _ = server.stop() }
         func reload(_ times: Int) {
             let before = server.errors.components(separatedBy: "info reloaded").count
@@ -217,7 +254,8 @@ struct TLSStartupTests {
             }
         }
         func residentKiB() -> Int {
-            let status = (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let status =
+                (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
         }
@@ -244,13 +282,16 @@ struct TLSStartupTests {
         let certificates = try TestCertificates(in: folder)
         try certificates.issue("a.test", names: ["a.test"])
         try certificates.issue("b.test", names: ["b.test"])
-        let otherKey = try String(contentsOf: certificates.directory.appendingPathComponent("b.test/privkey.pem"), encoding: .utf8)
-        try otherKey.write(to: certificates.directory.appendingPathComponent("a.test/privkey.pem"), atomically: true, encoding: .utf8)
+        let otherKey = try String(
+            contentsOf: certificates.directory.appendingPathComponent("b.test/privkey.pem"), encoding: .utf8)
+        try otherKey.write(
+            to: certificates.directory.appendingPathComponent("a.test/privkey.pem"), atomically: true, encoding: .utf8)
         let output = try Self.start(folder)
         #expect(output.status == 1)
         let folderPath = certificates.directory.appendingPathComponent("a.test").standardizedFileURL.path
         #expect(
-            output.stderr.contains("the private key \(folderPath)/privkey.pem does not match the certificate \(folderPath)/fullchain.pem"),
+            output.stderr.contains(
+                "the private key \(folderPath)/privkey.pem does not match the certificate \(folderPath)/fullchain.pem"),
             "\(output.stderr)")
     }
 
@@ -266,12 +307,16 @@ struct TLSStartupTests {
         let soon = try TemporaryFolder()
         let soonCertificates = try TestCertificates(in: soon)
         try soonCertificates.issue("soon.test", names: ["soon.test"], days: 5)
-        try soon.write("sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
-        let server = try RunningServer(in: soon.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        try soon.write(
+            "sites/example.test/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        let server = try RunningServer(
+            in: soon.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         #expect(server.errors.contains("warning: the certificate expires"))
         // The log and the status page count the days alike.
         let days = try #require(server.errors.firstMatch(of: #/, in (\d+) days/#)?.1)
-        let page = String(decoding: try Curl.request("http://127.0.0.1:\(try #require(server.adminPort))/").body, as: UTF8.self)
+        let page = String(
+            decoding: try Curl.request("http://127.0.0.1:\(try #require(server.adminPort))/").body, as: UTF8.self)
         #expect(page.contains("(\(days) days)"), "\(days)")
         #expect(server.stop() == 0)
     }

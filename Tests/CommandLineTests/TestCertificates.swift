@@ -12,9 +12,11 @@ struct TestCertificates {
 
     init(in folder: TemporaryFolder) throws {
         directory = folder.url.appendingPathComponent("certs")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("ca"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("ca"), withIntermediateDirectories: true)
         try Self.openssl([
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30", "-subj", "/CN=test CA",
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30", "-subj",
+            "/CN=test CA",
             "-keyout", directory.appendingPathComponent("ca/ca-key.pem").path, "-out", caFile,
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
         ])
@@ -28,13 +30,19 @@ struct TestCertificates {
         let request = target.appendingPathComponent("request.csr").path
         let certificate = target.appendingPathComponent("cert.pem").path
         let extensions = target.appendingPathComponent("ext.cnf").path
-        try ("subjectAltName=" + names.map { "DNS:\($0)" }.joined(separator: ",") + "\nextendedKeyUsage=serverAuth\n").write(toFile: extensions, atomically: true, encoding: .utf8)
-        try Self.openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=\(names[0])", "-keyout", key, "-out", request])
+        try ("subjectAltName=" + names.map { "DNS:\($0)" }.joined(separator: ",") + "\nextendedKeyUsage=serverAuth\n")
+            .write(toFile: extensions, atomically: true, encoding: .utf8)
         try Self.openssl([
-            "x509", "-req", "-in", request, "-CA", caFile, "-CAkey", directory.appendingPathComponent("ca/ca-key.pem").path, "-CAcreateserial",
+            "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=\(names[0])",
+            "-keyout", key, "-out", request,
+        ])
+        try Self.openssl([
+            "x509", "-req", "-in", request, "-CA", caFile, "-CAkey",
+            directory.appendingPathComponent("ca/ca-key.pem").path, "-CAcreateserial",
             "-days", String(days), "-out", certificate, "-extfile", extensions,
         ])
-        let chain = try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: caFile, encoding: .utf8)
+        let chain =
+            try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: caFile, encoding: .utf8)
         try chain.write(toFile: target.appendingPathComponent("fullchain.pem").path, atomically: true, encoding: .utf8)
     }
 

@@ -3,7 +3,8 @@ import Testing
 
 @Suite("aasa-server validate")
 struct ValidateCommandTests {
-    static let valid = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+    static let valid =
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
 
     @Test("the example sites validate, exit 0")
     func exampleSites() throws {
@@ -44,21 +45,30 @@ struct ValidateCommandTests {
         try folder.write("sites/android.test/assetlinks", "[]")
         try folder.write("elsewhere/apple-app-site-association", Self.valid)
         let sites = folder.url.appendingPathComponent("sites")
-        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("out.test").path, withDestinationPath: "../elsewhere")
-        try FileManager.default.createSymbolicLink(atPath: sites.appendingPathComponent("gone.test").path, withDestinationPath: "missing.test")
+        try FileManager.default.createSymbolicLink(
+            atPath: sites.appendingPathComponent("out.test").path, withDestinationPath: "../elsewhere")
+        try FileManager.default.createSymbolicLink(
+            atPath: sites.appendingPathComponent("gone.test").path, withDestinationPath: "missing.test")
         let output = try BinaryRunner.run(["validate", "sites"], in: folder.url)
         #expect(output.status == 1)
         #expect(output.stdout.contains("sites/list.test/apple-app-site-association:1:1: error: "))
         #expect(output.stdout.contains("[AASA002]"))
-        #expect(output.stdout.contains("sites/good.test/apple-app-site-association.json: warning: never served: the file must be named apple-app-site-association"))
-        #expect(output.stdout.contains("sites/android.test/assetlinks: warning: never served: the file must be named assetlinks.json"))
+        #expect(
+            output.stdout.contains(
+                "sites/good.test/apple-app-site-association.json: warning: never served: the file must be named apple-app-site-association"
+            ))
+        #expect(
+            output.stdout.contains(
+                "sites/android.test/assetlinks: warning: never served: the file must be named assetlinks.json"))
         #expect(output.stdout.contains("sites/out.test: warning: the link out.test leads outside the sites folder"))
         #expect(output.stdout.contains("sites/gone.test: warning: the link gone.test -> missing.test is dangling"))
         #expect(output.stdout.contains("2 files checked: 1 invalid; 1 error, 4 warnings"), "\(output.stdout)")
-        let match = try BinaryRunner.run(["match", "--sites", "sites", "--domain", "out.test", "https://out.test/a"], in: folder.url)
+        let match = try BinaryRunner.run(
+            ["match", "--sites", "sites", "--domain", "out.test", "https://out.test/a"], in: folder.url)
         #expect(match.status == 2)
         #expect(match.stderr.contains("the link out.test leads outside the sites folder"), "\(match.stderr)")
-        let serve = try BinaryRunner.run(["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "off"], in: folder.url)
+        let serve = try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "off"], in: folder.url)
         #expect(serve.status == 1)
         #expect(serve.stderr.contains("sites/good.test/apple-app-site-association.json: warning: never served"))
         #expect(serve.stderr.contains("sites/out.test: warning: the link out.test leads outside the sites folder"))
@@ -71,15 +81,20 @@ struct ValidateCommandTests {
         let output = try BinaryRunner.run(["validate", "bad.json", "missing.json"], in: folder.url)
         #expect(output.status == 2)
         #expect(output.stdout.contains("missing.json: error: no such file or directory"))
-        #expect(output.stdout.hasSuffix("2 files checked: 1 invalid, 1 unreadable; 2 errors, 0 warnings\n"), "\(output.stdout)")
+        #expect(
+            output.stdout.hasSuffix("2 files checked: 1 invalid, 1 unreadable; 2 errors, 0 warnings\n"),
+            "\(output.stdout)")
     }
 
     @Test("site folders and sites directories are walked; aliases are not checked twice")
     func directories() throws {
         let folder = try TemporaryFolder()
         try folder.write("sites/good.test/apple-app-site-association", Self.valid)
-        try folder.write("sites/bad.test/apple-app-site-association", #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": []}]}}"#)
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("sites/www.good.test").path, withDestinationPath: "good.test")
+        try folder.write(
+            "sites/bad.test/apple-app-site-association",
+            #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": []}]}}"#)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("sites/www.good.test").path, withDestinationPath: "good.test")
         let sites = folder.url.appendingPathComponent("sites").path
         let output = try BinaryRunner.run(["validate", sites])
         #expect(output.status == 1)
@@ -93,7 +108,10 @@ struct ValidateCommandTests {
     @Test("--json prints one document with positions, pointers and codes")
     func json() throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("f.json", #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "casesensitive": false}]}]}}"#)
+        let path = try folder.write(
+            "f.json",
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "casesensitive": false}]}]}}"#
+        )
         let output = try BinaryRunner.run(["validate", "--json", path])
         #expect(output.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
@@ -132,7 +150,10 @@ struct ValidateCommandTests {
         let output = try BinaryRunner.run(["validate", garbage])
         #expect(output.status == 1)
         #expect(output.stdout.contains("error:"))
-        let big = try folder.write("big", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}, "x": ""# + String(repeating: "a", count: 140_000) + "\"}")
+        let big = try folder.write(
+            "big",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}, "x": ""#
+                + String(repeating: "a", count: 140_000) + "\"}")
         let oversized = try BinaryRunner.run(["validate", big])
         #expect(oversized.status == 1)
         #expect(oversized.stdout.contains("[AASA001]"))
@@ -140,7 +161,9 @@ struct ValidateCommandTests {
 
     @Test("--help works for the command and every subcommand, exit 0")
     func help() throws {
-        for arguments in [["--help"], ["serve", "--help"], ["validate", "--help"], ["match", "--help"], ["probe", "--help"]] {
+        for arguments in [
+            ["--help"], ["serve", "--help"], ["validate", "--help"], ["match", "--help"], ["probe", "--help"],
+        ] {
             let output = try BinaryRunner.run(arguments)
             #expect(output.status == 0, "\(arguments)")
             #expect(output.stdout.contains("USAGE:"), "\(arguments)")
@@ -153,7 +176,8 @@ struct ValidateCommandTests {
         #expect(output.status == 0)
         let codes = output.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
         #expect(codes.count >= 50)
-        let readme = try String(contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for code in codes {
             #expect(readme.contains("`\(code)`"), "README does not list \(code)")
         }

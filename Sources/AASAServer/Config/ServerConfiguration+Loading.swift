@@ -8,14 +8,16 @@ extension ServerConfiguration {
 
     /// The settings a source may give, each by its name in the config file.
     public enum Setting: String, CaseIterable, Sendable {
-        case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl, defaultCertificate
+        case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl,
+            defaultCertificate
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
-            "AASA_" + rawValue.reduce(into: "") { name, character in
-                if character.isUppercase { name += "_" }
-                name += character.uppercased()
-            }
+            "AASA_"
+                + rawValue.reduce(into: "") { name, character in
+                    if character.isUppercase { name += "_" }
+                    name += character.uppercased()
+                }
         }
     }
 
@@ -23,7 +25,9 @@ extension ServerConfiguration {
     public mutating func apply(_ setting: Setting, _ value: String, source: String) throws(Problem) {
         func address() throws(Problem) -> SocketAddress? {
             if value.isEmpty || value == "off" { return nil }
-            do { return try SocketAddress(parsing: value) } catch { throw Problem(description: "\(source): \(error.description)") }
+            do { return try SocketAddress(parsing: value) } catch {
+                throw Problem(description: "\(source): \(error.description)")
+            }
         }
         switch setting {
         case .sites: sites = value
@@ -32,20 +36,30 @@ extension ServerConfiguration {
         case .https: https = try address()
         case .admin: admin = try address()
         case .workers:
-            guard let count = Int(value), (0...1024).contains(count) else { throw Problem(description: "\(source): workers must be 0 (one per core) to 1024") }
+            guard let count = Int(value), (0...1024).contains(count) else {
+                throw Problem(description: "\(source): workers must be 0 (one per core) to 1024")
+            }
             workers = count
         case .logFormat:
-            guard let format = LogFormat(rawValue: value) else { throw Problem(description: "\(source): log format must be text or json") }
+            guard let format = LogFormat(rawValue: value) else {
+                throw Problem(description: "\(source): log format must be text or json")
+            }
             logFormat = format
         case .accessLog:
-            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else { throw Problem(description: "\(source): access log must be on or off") }
+            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
+                throw Problem(description: "\(source): access log must be on or off")
+            }
             accessLog = flag
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
-            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else { throw Problem(description: "\(source): adminPublic must be true or false") }
+            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
+                throw Problem(description: "\(source): adminPublic must be true or false")
+            }
             adminPublic = flag
         case .cacheControl:
-            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw Problem(description: "\(source): cache control must be printable ASCII") }
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                throw Problem(description: "\(source): cache control must be printable ASCII")
+            }
             cacheControl = value
         }
     }
@@ -53,7 +67,9 @@ extension ServerConfiguration {
     /// Reads `AASA_*` variables.
     public mutating func applyEnvironment(_ environment: [String: String]) throws(Problem) {
         for setting in Setting.allCases {
-            if let value = environment[setting.environmentName] { try apply(setting, value, source: setting.environmentName) }
+            if let value = environment[setting.environmentName] {
+                try apply(setting, value, source: setting.environmentName)
+            }
         }
     }
 
@@ -61,7 +77,9 @@ extension ServerConfiguration {
     /// misspelt setting must not be silently ignored. Relative paths in the file are relative
     /// to the file's own folder.
     public mutating func applyFile(at path: String) throws(Problem) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "\(path): cannot read the config file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(description: "\(path): cannot read the config file")
+        }
         try applyFile(contents: [UInt8](data), path: path)
     }
 
@@ -70,7 +88,9 @@ extension ServerConfiguration {
         let document = JSONDocument.parse(contents)
         guard let root = document.root, let members = root.members else {
             let lines = DiagnosticLines.render(document.diagnostics, path: path)
-            throw Problem(description: lines.isEmpty ? "\(path): the config file must hold a JSON object" : String(lines.dropLast()))
+            throw Problem(
+                description: lines.isEmpty
+                    ? "\(path): the config file must hold a JSON object" : String(lines.dropLast()))
         }
         let folder = (path as NSString).deletingLastPathComponent
         for member in members {
@@ -80,7 +100,10 @@ extension ServerConfiguration {
             case "limits": try applyLimits(member.value, place: place)
             default:
                 guard let setting = Setting(rawValue: member.key) else {
-                    throw Problem(description: "\(place): unknown setting \"\(member.key)\" (known: \((Setting.allCases.map(\.rawValue) + ["timeouts", "limits"]).joined(separator: ", ")))")
+                    throw Problem(
+                        description:
+                            "\(place): unknown setting \"\(member.key)\" (known: \((Setting.allCases.map(\.rawValue) + ["timeouts", "limits"]).joined(separator: ", ")))"
+                    )
                 }
                 let text: String
                 switch member.value.kind {
@@ -90,7 +113,9 @@ extension ServerConfiguration {
                 case .null: text = "off"
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
-                let resolved = (setting == .sites || setting == .certs) && !text.hasPrefix("/") ? (folder as NSString).appendingPathComponent(text) : text
+                let resolved =
+                    (setting == .sites || setting == .certs) && !text.hasPrefix("/")
+                    ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }
         }
@@ -98,26 +123,37 @@ extension ServerConfiguration {
 
     private mutating func applyTimeouts(_ value: JSONValue, place: String) throws(Problem) {
         for (key, number) in try numbers(value, place: place) {
-            guard number > 0 && number <= 3600 else { throw Problem(description: "\(place): timeouts.\(key) must be between 0 and 3600 seconds") }
+            guard number > 0 && number <= 3600 else {
+                throw Problem(description: "\(place): timeouts.\(key) must be between 0 and 3600 seconds")
+            }
             switch key {
             case "handshake": timeouts.handshake = number
             case "requestHead": timeouts.requestHead = number
             case "keepAlive": timeouts.keepAlive = number
             case "write": timeouts.write = number
             case "shutdown": timeouts.shutdown = number
-            default: throw Problem(description: "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, shutdown)")
+            default:
+                throw Problem(
+                    description:
+                        "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, shutdown)"
+                )
             }
         }
     }
 
     private mutating func applyLimits(_ value: JSONValue, place: String) throws(Problem) {
         for (key, number) in try numbers(value, place: place) {
-            guard number >= 1 && number <= 1_048_576 && number == number.rounded() else { throw Problem(description: "\(place): limits.\(key) must be a whole number from 1 to 1048576") }
+            guard number >= 1 && number <= 1_048_576 && number == number.rounded() else {
+                throw Problem(description: "\(place): limits.\(key) must be a whole number from 1 to 1048576")
+            }
             switch key {
             case "requestLineBytes": limits.requestLineBytes = Int(number)
             case "headerBytes": limits.headerBytes = Int(number)
             case "headerCount": limits.headerCount = Int(number)
-            default: throw Problem(description: "\(place): unknown limit \"\(key)\" (known: requestLineBytes, headerBytes, headerCount)")
+            default:
+                throw Problem(
+                    description:
+                        "\(place): unknown limit \"\(key)\" (known: requestLineBytes, headerBytes, headerCount)")
             }
         }
     }
@@ -126,7 +162,9 @@ extension ServerConfiguration {
         guard let members = value.members else { throw Problem(description: "\(place): must be an object of numbers") }
         var result: [(String, Double)] = []
         for member in members {
-            guard case .number(let number, _) = member.value.kind else { throw Problem(description: "\(place): \(member.key) must be a number") }
+            guard case .number(let number, _) = member.value.kind else {
+                throw Problem(description: "\(place): \(member.key) must be a number")
+            }
             result.append((member.key, number))
         }
         return result

@@ -32,6 +32,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 
 extension HTTPLimits: Equatable {
     public static func == (lhs: HTTPLimits, rhs: HTTPLimits) -> Bool {
-        lhs.requestLineBytes == rhs.requestLineBytes && lhs.headerBytes == rhs.headerBytes && lhs.headerCount == rhs.headerCount
+        lhs.requestLineBytes == rhs.requestLineBytes && lhs.headerBytes == rhs.headerBytes
+            && lhs.headerCount == rhs.headerCount
     }
 }

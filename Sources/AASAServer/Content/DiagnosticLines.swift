@@ -4,11 +4,13 @@ import AssociationKit
 /// the one format `validate`, `match` and the server's start-up and reload reports share.
 public enum DiagnosticLines {
     public static func render(
-        _ diagnostics: [Diagnostic], path: String, omitted: OmittedDiagnostics = OmittedDiagnostics(), includeInfo: Bool = false
+        _ diagnostics: [Diagnostic], path: String, omitted: OmittedDiagnostics = OmittedDiagnostics(),
+        includeInfo: Bool = false
     ) -> String {
         var out = ""
         for diagnostic in diagnostics where includeInfo || diagnostic.severity != .info {
-            out += "\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): "
+            out +=
+                "\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): "
                 + "\(diagnostic.messageWithPointer) [\(diagnostic.code.rawValue)]\n"
         }
         if omitted.count > 0 { out += "\(path): note: \(summary(of: omitted))\n" }

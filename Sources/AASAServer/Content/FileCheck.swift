@@ -38,11 +38,13 @@ public struct FileCheck: Sendable {
     /// good Android one), else by its content (Android's is a JSON array, Apple's an object).
     public static func kind(ofFileAt path: String, bytes: [UInt8]? = nil) -> Kind {
         if let kind = Kind(rawValue: (path as NSString).lastPathComponent) { return kind }
-        let content = bytes ?? FileHandle(forReadingAtPath: path).map { handle in
-            defer { try? handle.close() }
-            return [UInt8]((try? handle.read(upToCount: 256)) ?? Data())
-        } ?? []
-        return content.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[") ? .android : .apple
+        let content =
+            bytes ?? FileHandle(forReadingAtPath: path).map { handle in
+                defer { try? handle.close() }
+                return [UInt8]((try? handle.read(upToCount: 256)) ?? Data())
+            } ?? []
+        return content.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[")
+            ? .android : .apple
     }
 
     /// The decoded files of a site, for checking its expectations without parsing them again.
@@ -68,27 +70,35 @@ public struct FileCheck: Sendable {
         modified = seconds.isFinite ? Int(min(max(seconds, 0), 253_402_300_799)) : 0
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
-            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
+            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (
+                0, [], OmittedDiagnostics(), nil, nil, nil
+            )
             readError = attributes == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
             return
         }
         // The size is checked again on the bytes read: the file may grow after the stat.
-        let data = size > Self.readLimit ? nil : FileHandle(forReadingAtPath: path).flatMap { handle in
-            defer { try? handle.close() }
-            return try? handle.read(upToCount: Self.readLimit + 1) ?? Data()
-        }
+        let data =
+            size > Self.readLimit
+            ? nil
+            : FileHandle(forReadingAtPath: path).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: Self.readLimit + 1) ?? Data()
+            }
         if size > Self.readLimit || (data?.count ?? 0) > Self.readLimit {
             (byteCount, omitted, bytes, readError) = (max(size, data?.count ?? 0), OmittedDiagnostics(), nil, nil)
             (appleFile, androidFile) = (nil, nil)
             diagnostics = [
                 Diagnostic(
-                    .fileTooLarge, "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
+                    .fileTooLarge,
+                    "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
                     at: .start, pointer: "")
             ]
             return
         }
         guard let data else {
-            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
+            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (
+                0, [], OmittedDiagnostics(), nil, nil, nil
+            )
             readError = "cannot read the file (permission denied?)"
             return
         }
@@ -111,7 +121,8 @@ public struct FileCheck: Sendable {
             let site = siblings ?? Self.siblings(in: folder)
             // A wildcard site's URLs may have any host below it; an exact site's must be it.
             let name = (folder as NSString).lastPathComponent.lowercased()
-            let report = ExpectationChecker.check(content, apple: site.apple, android: site.android, domain: name.hasPrefix("*.") ? nil : name)
+            let report = ExpectationChecker.check(
+                content, apple: site.apple, android: site.android, domain: name.hasPrefix("*.") ? nil : name)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             (bytes, appleFile, androidFile) = (content, nil, nil)
         }
@@ -120,7 +131,9 @@ public struct FileCheck: Sendable {
     /// The valid files of the site folder `folder`, decoded.
     static func siblings(in folder: String) -> Siblings {
         let apple = FileCheck(path: (folder as NSString).appendingPathComponent(Kind.apple.rawValue), kind: .apple)
-        let android = FileCheck(path: (folder as NSString).appendingPathComponent(Kind.android.rawValue), kind: .android)
-        return Siblings(apple: apple.isValid ? apple.appleFile : nil, android: android.isValid ? android.androidFile : nil)
+        let android = FileCheck(
+            path: (folder as NSString).appendingPathComponent(Kind.android.rawValue), kind: .android)
+        return Siblings(
+            apple: apple.isValid ? apple.appleFile : nil, android: android.isValid ? android.androidFile : nil)
     }
 }

@@ -19,7 +19,8 @@ enum Gzip {
         // deflateInit2 is a macro: call deflateInit2_ with the library's own version string.
         // windowBits 15 + 16 selects the gzip wrapper instead of zlib's.
         let initialized = deflateInit2_(
-            &stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            &stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(),
+            Int32(MemoryLayout<z_stream>.size))
         guard initialized == Z_OK else { throw Failure(code: initialized) }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)

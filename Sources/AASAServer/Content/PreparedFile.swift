@@ -40,7 +40,9 @@ public final class PreparedFile: Sendable {
             let headers200 =
                 "Server: aasa-server\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
                 + (encoding.map { "Content-Encoding: \($0)\r\n" } ?? "") + common
-            return Variant(body: body, etag: Array(etag.utf8), headers200: Array(headers200.utf8), headers304: Array(("Server: aasa-server\r\n" + common).utf8))
+            return Variant(
+                body: body, etag: Array(etag.utf8), headers200: Array(headers200.utf8),
+                headers304: Array(("Server: aasa-server\r\n" + common).utf8))
         }
         identity = variant(body, etag: tag, encoding: nil)
         gzip = gzipBody.map { variant($0, etag: String(tag.dropLast()) + "-gz\"", encoding: "gzip") }

@@ -33,7 +33,9 @@ public enum SiteLoader {
         do {
             directory = try SiteDirectory(root: root)
         } catch {
-            return Result(table: nil, checks: [], problems: [LoadProblem(root.path, .error, unreadableReason(root))], isValid: false)
+            return Result(
+                table: nil, checks: [], problems: [LoadProblem(root.path, .error, unreadableReason(root))],
+                isValid: false)
         }
         var checks: [FileCheck] = []
         var contents: [String: SiteContent] = [:]
@@ -62,7 +64,9 @@ public enum SiteLoader {
             }
             // A file that would break a promised link never ships: failed expectations make
             // the site invalid, so start-up stops and a reload keeps the last good files.
-            if FileManager.default.fileExists(atPath: site.folder.appendingPathComponent(ExpectationChecker.fileName).path) {
+            if FileManager.default.fileExists(
+                atPath: site.folder.appendingPathComponent(ExpectationChecker.fileName).path)
+            {
                 let check = FileCheck(
                     path: (shown as NSString).appendingPathComponent(ExpectationChecker.fileName), kind: .expectations,
                     siblings: FileCheck.Siblings(apple: appleFile, android: androidFile))
@@ -70,13 +74,21 @@ public enum SiteLoader {
                 siteIsValid = siteIsValid && check.isValid
             }
             for (name, expected) in SiteDirectory.misnamedFiles(in: site.folder) {
-                problems.append(LoadProblem((shown as NSString).appendingPathComponent(name), .warning, "never served: the file must be named \(expected)"))
+                problems.append(
+                    LoadProblem(
+                        (shown as NSString).appendingPathComponent(name), .warning,
+                        "never served: the file must be named \(expected)"))
             }
             if siteChecks == 0 {
-                problems.append(LoadProblem(shown, .warning, "the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404"))
+                problems.append(
+                    LoadProblem(
+                        shown, .warning,
+                        "the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404"
+                    ))
             }
             if siteIsValid {
-                contents[site.name] = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android], appleFile: appleFile)
+                contents[site.name] = SiteContent(
+                    name: site.name, apple: prepared[.apple], android: prepared[.android], appleFile: appleFile)
             } else if let last = previous?.content(named: site.name) {
                 contents[site.name] = last
                 kept.append(site.name)
@@ -91,8 +103,13 @@ public enum SiteLoader {
         var wildcards: [String: SiteContent] = [:]
         for site in directory.sites {
             guard let content = contents[site.aliasOf ?? site.name] else {
-                if site.aliasOf != nil && !directory.sites.contains(where: { $0.name == site.aliasOf && $0.aliasOf == nil }) {
-                    problems.append(LoadProblem(root.appendingPathComponent(site.name).path, .error, "alias of \(site.aliasOf ?? "?"), which is not a site folder here"))
+                if site.aliasOf != nil
+                    && !directory.sites.contains(where: { $0.name == site.aliasOf && $0.aliasOf == nil })
+                {
+                    problems.append(
+                        LoadProblem(
+                            root.appendingPathComponent(site.name).path, .error,
+                            "alias of \(site.aliasOf ?? "?"), which is not a site folder here"))
                 }
                 continue
             }
@@ -103,7 +120,8 @@ public enum SiteLoader {
             }
         }
         let valid = checks.allSatisfy(\.isValid) && !problems.hasErrors
-        var result = Result(table: SiteTable(exact: exact, wildcards: wildcards), checks: checks, problems: problems, isValid: valid)
+        var result = Result(
+            table: SiteTable(exact: exact, wildcards: wildcards), checks: checks, problems: problems, isValid: valid)
         result.keptSites = kept
         result.refusedSites = refused
         return result

@@ -27,7 +27,8 @@ public final class SiteTable: Sendable {
     public func changedNames(since other: SiteTable) -> [String] {
         Set(names).union(other.names).filter { name in
             let (new, old) = (content(named: name), other.content(named: name))
-            return new?.apple?.etag != old?.apple?.etag || new?.android?.etag != old?.android?.etag || (new == nil) != (old == nil)
+            return new?.apple?.etag != old?.apple?.etag || new?.android?.etag != old?.android?.etag
+                || (new == nil) != (old == nil)
         }.sorted()
     }
 

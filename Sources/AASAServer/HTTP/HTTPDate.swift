@@ -10,7 +10,8 @@ enum HTTPDate {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+        return
+            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
@@ -19,7 +20,8 @@ enum HTTPDate {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     private static func two(_ value: Int32) -> String {
@@ -62,7 +64,8 @@ enum HTTPDate {
             else { return nil }
             date = (day, month, year, clock)
         }
-        guard reader.atEnd, (1...31).contains(date.day), (0...23).contains(date.clock.0), (0...59).contains(date.clock.1),
+        guard reader.atEnd, (1...31).contains(date.day), (0...23).contains(date.clock.0),
+            (0...59).contains(date.clock.1),
             (0...60).contains(date.clock.2)
         else { return nil }
         var parts = tm()
@@ -90,7 +93,9 @@ private struct DateReader {
     }
 
     mutating func skipLetters() {
-        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") {
+        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"),
+            (bytes[index] | 0x20) <= UInt8(ascii: "z")
+        {
             index += 1
         }
     }
@@ -99,7 +104,9 @@ private struct DateReader {
     mutating func digits(_ count: ClosedRange<Int>) -> Int? {
         var value = 0
         var read = 0
-        while read < count.upperBound, index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+        while read < count.upperBound, index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
+            bytes[index] <= UInt8(ascii: "9")
+        {
             value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
             index += 1
             read += 1

@@ -31,7 +31,9 @@ struct HTTPRequestParser {
         guard headEnd > 0 else {
             return buffer.count > headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
         }
-        guard var head = parseRequestLine(buffer, lineStart..<trimCR(buffer, requestLineEnd)) else { return .failure(.badRequest) }
+        guard var head = parseRequestLine(buffer, lineStart..<trimCR(buffer, requestLineEnd)) else {
+            return .failure(.badRequest)
+        }
         if case .failure(let status) = versionCheck(buffer, head) { return .failure(status) }
         var line = requestLineEnd + 1
         var count = 0
@@ -69,14 +71,17 @@ struct HTTPRequestParser {
         for index in range where buffer[index] == UInt8(ascii: " ") {
             if firstSpace < 0 { firstSpace = index } else if secondSpace < 0 { secondSpace = index } else { return nil }
         }
-        guard firstSpace > range.lowerBound, secondSpace > firstSpace + 1, secondSpace < range.upperBound - 1 else { return nil }
+        guard firstSpace > range.lowerBound, secondSpace > firstSpace + 1, secondSpace < range.upperBound - 1 else {
+            return nil
+        }
         let methodRange = range.lowerBound..<firstSpace
         guard methodRange.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return nil }
         let targetRange = (firstSpace + 1)..<secondSpace
         guard targetRange.allSatisfy({ buffer[$0] > 0x20 && buffer[$0] != 0x7F }) else { return nil }
         let versionRange = (secondSpace + 1)..<range.upperBound
         let method: HTTPRequestHead.Method =
-            HTTPToken.equals(buffer, methodRange, "GET") ? .get : HTTPToken.equals(buffer, methodRange, "HEAD") ? .head : .other
+            HTTPToken.equals(buffer, methodRange, "GET")
+            ? .get : HTTPToken.equals(buffer, methodRange, "HEAD") ? .head : .other
         return HTTPRequestHead(
             method: method, methodRange: methodRange, targetRange: targetRange,
             isHTTP11: HTTPToken.equals(buffer, versionRange, "HTTP/1.1"))
@@ -89,7 +94,8 @@ struct HTTPRequestParser {
         let version = start..<lineEnd
         if HTTPToken.equals(buffer, version, "HTTP/1.0") { return nil }
         // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3); another major version is 505.
-        let isWellFormed = version.count == 8 && HTTPToken.equals(buffer, version.lowerBound..<(version.lowerBound + 5), "HTTP/")
+        let isWellFormed =
+            version.count == 8 && HTTPToken.equals(buffer, version.lowerBound..<(version.lowerBound + 5), "HTTP/")
             && HTTPToken.isDigit(buffer[version.lowerBound + 5]) && buffer[version.lowerBound + 6] == UInt8(ascii: ".")
             && HTTPToken.isDigit(buffer[version.lowerBound + 7])
         return .failure(isWellFormed ? .httpVersionNotSupported : .badRequest)
@@ -97,8 +103,12 @@ struct HTTPRequestParser {
 
     /// `field-name ":" OWS field-value OWS` (RFC 9112 §5). Whitespace before the colon and
     /// obsolete line folding are rejected (§5.1, §5.2).
-    private func parseField(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into head: inout HTTPRequestHead) -> Bool {
-        guard let colon = range.first(where: { buffer[$0] == UInt8(ascii: ":") }), colon > range.lowerBound else { return false }
+    private func parseField(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into head: inout HTTPRequestHead)
+        -> Bool
+    {
+        guard let colon = range.first(where: { buffer[$0] == UInt8(ascii: ":") }), colon > range.lowerBound else {
+            return false
+        }
         let name = range.lowerBound..<colon
         guard name.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return false }
         var valueStart = colon + 1
@@ -106,7 +116,9 @@ struct HTTPRequestParser {
         while valueStart < valueEnd, buffer[valueStart] == 0x20 || buffer[valueStart] == 0x09 { valueStart += 1 }
         while valueEnd > valueStart, buffer[valueEnd - 1] == 0x20 || buffer[valueEnd - 1] == 0x09 { valueEnd -= 1 }
         let value = valueStart..<valueEnd
-        for index in value where (buffer[index] < 0x20 && buffer[index] != 0x09) || buffer[index] == 0x7F { return false }
+        for index in value where (buffer[index] < 0x20 && buffer[index] != 0x09) || buffer[index] == 0x7F {
+            return false
+        }
         switch name.count {
         case 4 where HTTPToken.equalsIgnoringCase(buffer, name, "host"):
             head.hostRange = value
@@ -125,7 +137,9 @@ struct HTTPRequestParser {
         case 17 where HTTPToken.equalsIgnoringCase(buffer, name, "if-modified-since"):
             head.ifModifiedSinceRange = value
         case 14 where HTTPToken.equalsIgnoringCase(buffer, name, "content-length"):
-            guard !value.isEmpty, value.count < 19, value.allSatisfy({ HTTPToken.isDigit(buffer[$0]) }) else { return false }
+            guard !value.isEmpty, value.count < 19, value.allSatisfy({ HTTPToken.isDigit(buffer[$0]) }) else {
+                return false
+            }
             let length = value.reduce(0) { $0 * 10 + Int(buffer[$1] - UInt8(ascii: "0")) }
             // Differing repeated lengths are a smuggling attempt (RFC 9112 §6.3 item 5).
             if let existing = head.contentLength, existing != length { return false }

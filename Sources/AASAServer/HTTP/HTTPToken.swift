@@ -4,10 +4,13 @@ enum HTTPToken {
     @inline(__always)
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"),
             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default:
@@ -28,23 +31,31 @@ enum HTTPToken {
     static func equals(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString) -> Bool {
         guard range.count == literal.utf8CodeUnitCount else { return false }
         return literal.withUTF8Buffer { expected in
-            for offset in 0..<expected.count where buffer[range.lowerBound + offset] != expected[offset] { return false }
+            for offset in 0..<expected.count where buffer[range.lowerBound + offset] != expected[offset] {
+                return false
+            }
             return true
         }
     }
 
     /// Compares with a lower-case literal, folding ASCII case in the buffer.
-    static func equalsIgnoringCase(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString) -> Bool {
+    static func equalsIgnoringCase(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString)
+        -> Bool
+    {
         guard range.count == literal.utf8CodeUnitCount else { return false }
         return literal.withUTF8Buffer { expected in
-            for offset in 0..<expected.count where lower(buffer[range.lowerBound + offset]) != expected[offset] { return false }
+            for offset in 0..<expected.count where lower(buffer[range.lowerBound + offset]) != expected[offset] {
+                return false
+            }
             return true
         }
     }
 
     /// Calls `body` with each element of a comma-separated list, trimmed of whitespace
     /// (RFC 9110 §5.6.1); empty elements are skipped.
-    static func forEachListElement(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Void) {
+    static func forEachListElement(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Void
+    ) {
         var start = range.lowerBound
         while start <= range.upperBound {
             var end = start

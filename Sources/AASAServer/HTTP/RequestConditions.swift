@@ -8,10 +8,14 @@ enum RequestConditions {
         ranges.forEach { range in
             HTTPToken.forEachListElement(buffer, range) { element in
                 var nameEnd = element.lowerBound
-                while nameEnd < element.upperBound, buffer[nameEnd] != UInt8(ascii: ";"), buffer[nameEnd] != 0x20, buffer[nameEnd] != 0x09 { nameEnd += 1 }
+                while nameEnd < element.upperBound, buffer[nameEnd] != UInt8(ascii: ";"), buffer[nameEnd] != 0x20,
+                    buffer[nameEnd] != 0x09
+                { nameEnd += 1 }
                 let name = element.lowerBound..<nameEnd
                 let accepted = qualityIsNonZero(buffer, nameEnd..<element.upperBound)
-                if HTTPToken.equalsIgnoringCase(buffer, name, "gzip") || HTTPToken.equalsIgnoringCase(buffer, name, "x-gzip") {
+                if HTTPToken.equalsIgnoringCase(buffer, name, "gzip")
+                    || HTTPToken.equalsIgnoringCase(buffer, name, "x-gzip")
+                {
                     gzip = accepted
                 } else if HTTPToken.equals(buffer, name, "*") {
                     wildcard = accepted
@@ -28,11 +32,16 @@ enum RequestConditions {
             if HTTPToken.lower(buffer[index]) == UInt8(ascii: "q") {
                 var cursor = index + 1
                 while cursor < parameters.upperBound, buffer[cursor] == 0x20 { cursor += 1 }
-                guard cursor < parameters.upperBound, buffer[cursor] == UInt8(ascii: "=") else { index += 1; continue }
+                guard cursor < parameters.upperBound, buffer[cursor] == UInt8(ascii: "=") else {
+                    index += 1
+                    continue
+                }
                 cursor += 1
                 while cursor < parameters.upperBound, buffer[cursor] == 0x20 { cursor += 1 }
                 var sawNonZero = false
-                while cursor < parameters.upperBound, HTTPToken.isDigit(buffer[cursor]) || buffer[cursor] == UInt8(ascii: ".") {
+                while cursor < parameters.upperBound,
+                    HTTPToken.isDigit(buffer[cursor]) || buffer[cursor] == UInt8(ascii: ".")
+                {
                     if buffer[cursor] > UInt8(ascii: "0") && buffer[cursor] <= UInt8(ascii: "9") { sawNonZero = true }
                     cursor += 1
                 }
@@ -53,7 +62,9 @@ enum RequestConditions {
                 matched = true
                 return
             }
-            if tag.count > 2 && buffer[tag.lowerBound] == UInt8(ascii: "W") && buffer[tag.lowerBound + 1] == UInt8(ascii: "/") {
+            if tag.count > 2 && buffer[tag.lowerBound] == UInt8(ascii: "W")
+                && buffer[tag.lowerBound + 1] == UInt8(ascii: "/")
+            {
                 tag = (tag.lowerBound + 2)..<tag.upperBound
             }
             for etag in etags where etag.count == tag.count {

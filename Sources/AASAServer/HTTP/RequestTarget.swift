@@ -13,18 +13,25 @@ struct RequestTarget {
             return
         }
         let schemeLength: Int
-        if target.count > 7 && HTTPToken.equalsIgnoringCase(buffer, target.lowerBound..<(target.lowerBound + 7), "http://") {
+        if target.count > 7
+            && HTTPToken.equalsIgnoringCase(buffer, target.lowerBound..<(target.lowerBound + 7), "http://")
+        {
             schemeLength = 7
-        } else if target.count > 8 && HTTPToken.equalsIgnoringCase(buffer, target.lowerBound..<(target.lowerBound + 8), "https://") {
+        } else if target.count > 8
+            && HTTPToken.equalsIgnoringCase(buffer, target.lowerBound..<(target.lowerBound + 8), "https://")
+        {
             schemeLength = 8
         } else {
             return nil
         }
         let authorityStart = target.lowerBound + schemeLength
         var slash = authorityStart
-        while slash < target.upperBound, buffer[slash] != UInt8(ascii: "/"), buffer[slash] != UInt8(ascii: "?") { slash += 1 }
+        while slash < target.upperBound, buffer[slash] != UInt8(ascii: "/"), buffer[slash] != UInt8(ascii: "?") {
+            slash += 1
+        }
         hostRange = authorityStart..<slash
-        pathRange = slash < target.upperBound && buffer[slash] == UInt8(ascii: "/") ? slash..<target.upperBound : slash..<slash
+        pathRange =
+            slash < target.upperBound && buffer[slash] == UInt8(ascii: "/") ? slash..<target.upperBound : slash..<slash
     }
 
     /// The host as the site table keys it: lower-cased, without port or trailing dot. Nil
@@ -50,7 +57,8 @@ struct RequestTarget {
             var count = 0
             while start < end {
                 let byte = HTTPToken.lower(buffer[start])
-                let allowed = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || HTTPToken.isDigit(byte)
+                let allowed =
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || HTTPToken.isDigit(byte)
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
                 // Empty labels ("..", a leading ".") are not host names.
                 guard allowed, !(byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".")) else { return nil }

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import AssociationKit
+@preconcurrency import Glibc
 import Logging
 
 /// swift-log events as JSON lines on stderr (`--log-format json`); text is `TextLogHandler`.
@@ -19,12 +19,16 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields = [
-            ("time", HTTPDate.iso8601(Int(time(nil)))), ("level", event.level.rawValue), ("label", label), ("message", "\(event.message)"),
+            ("time", HTTPDate.iso8601(Int(time(nil)))), ("level", event.level.rawValue), ("label", label),
+            ("message", "\(event.message)"),
         ]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: {
+            $0.key < $1.key
+        }) {
             fields.append((key, "\(value)"))
         }
-        let line = "{" + fields.map { JSONValue.quoted($0.0) + ":" + JSONValue.quoted($0.1) }.joined(separator: ",") + "}\n"
+        let line =
+            "{" + fields.map { JSONValue.quoted($0.0) + ":" + JSONValue.quoted($0.1) }.joined(separator: ",") + "}\n"
         fputs(line, stderr)
     }
 }

@@ -15,8 +15,16 @@ final class DeadlineQueue {
     }
 
     func remove(_ connection: Connection) {
-        if let previous = connection.queuePrevious { previous.queueNext = connection.queueNext } else { head = connection.queueNext }
-        if let next = connection.queueNext { next.queuePrevious = connection.queuePrevious } else { tail = connection.queuePrevious }
+        if let previous = connection.queuePrevious {
+            previous.queueNext = connection.queueNext
+        } else {
+            head = connection.queueNext
+        }
+        if let next = connection.queueNext {
+            next.queuePrevious = connection.queuePrevious
+        } else {
+            tail = connection.queuePrevious
+        }
         connection.queuePrevious = nil
         connection.queueNext = nil
     }

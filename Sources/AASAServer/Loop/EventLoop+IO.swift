@@ -23,7 +23,8 @@ extension EventLoop {
                 }
                 guard let count = receive(on: connection) else { return }
                 if count == 0 { break }
-                let bytes = UnsafeBufferPointer(start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+                let bytes = UnsafeBufferPointer(
+                    start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
                 consume(bytes, on: connection, now: now)
                 // A short plain read emptied the socket's queue; anything that arrives later
                 // raises a new edge, so the read that would only say EAGAIN is skipped (as
@@ -95,7 +96,9 @@ extension EventLoop {
     /// OpenSSL's reason text without the code and location: `wrong version number`,
     /// `unsupported protocol`, `no shared cipher` … (a small, bounded label set).
     static func handshakeFailureReason(_ message: String) -> String {
-        guard let last = message.split(separator: ":").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty else { return "other" }
+        guard let last = message.split(separator: ":").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty else {
+            return "other"
+        }
         return String(last.prefix(48))
     }
 
@@ -115,7 +118,8 @@ extension EventLoop {
     func stopWatchingWrites(_ connection: Connection) {
         guard connection.watchingWrites else { return }
         connection.watchingWrites = false
-        try? epoll.modify(connection.fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
+        try? epoll.modify(
+            connection.fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
     }
 
     func outputBacklog(_ connection: Connection) -> Int {
@@ -228,7 +232,10 @@ extension EventLoop {
             }
             while offset + sent < raw.count {
                 do {
-                    switch try Posix.send(connection.fd, UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]), more: connection.closeAfterWrite) {
+                    switch try Posix.send(
+                        connection.fd, UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]),
+                        more: connection.closeAfterWrite)
+                    {
                     case .processed(let count): sent += count
                     case .wouldBlock: return sent
                     }

@@ -34,12 +34,14 @@ extension EventLoop {
         let pathLabel = served?.label ?? "other"
         guard let file else {
             count(site: siteName, path: pathLabel, status: .notFound)
-            respondWithError(.notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
+            respondWithError(
+                .notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
         }
         guard head.method != .other else {
             count(site: siteName, path: pathLabel, status: .methodNotAllowed)
-            respondWithError(.methodNotAllowed, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
+            respondWithError(
+                .methodNotAllowed, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
         }
         let useGzip = file.gzip != nil && RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges)
@@ -63,7 +65,9 @@ extension EventLoop {
             if useGzip { counted.gzipResponses += 1 } else { counted.identityResponses += 1 }
         }
         count(site: siteName, path: pathLabel, status: status)
-        log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0, started: started)
+        log(
+            head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0,
+            started: started)
     }
 
     private func count(site: String, path: String, status: HTTPStatus) {
@@ -71,7 +75,9 @@ extension EventLoop {
     }
 
     /// RFC 9110 §13.1.2: If-None-Match wins; If-Modified-Since counts only without it.
-    private func isNotModified(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ file: PreparedFile) -> Bool {
+    private func isNotModified(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ file: PreparedFile)
+        -> Bool
+    {
         if let range = head.ifNoneMatchRange {
             return RequestConditions.noneMatch(buffer, range, etags: file.etags)
         }
@@ -86,7 +92,8 @@ extension EventLoop {
     /// A short response of the server's own. Malformed requests (no `head`) and every 4xx but
     /// 404/405 close the connection afterwards.
     func respondWithError(
-        _ status: HTTPStatus, to connection: Connection, head: HTTPRequestHead? = nil, buffer: UnsafeBufferPointer<UInt8>? = nil,
+        _ status: HTTPStatus, to connection: Connection, head: HTTPRequestHead? = nil,
+        buffer: UnsafeBufferPointer<UInt8>? = nil,
         keepAlive: Bool = false, started: UInt64? = nil
     ) {
         let closing = !keepAlive
@@ -103,26 +110,34 @@ extension EventLoop {
         }
         if head == nil { count(site: "-", path: "other", status: status) }
         if let head, let buffer {
-            log(head, buffer, connection, status: status.rawValue, bytes: sendsBody ? response.body.count : 0, started: started ?? MonotonicClock.now())
+            log(
+                head, buffer, connection, status: status.rawValue, bytes: sendsBody ? response.body.count : 0,
+                started: started ?? MonotonicClock.now())
         } else {
             let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             accessLog.record(
                 AccessLog.Entry(
-                    client: connection.client, host: empty, method: empty, path: empty, isHTTP11: true, status: status.rawValue,
+                    client: connection.client, host: empty, method: empty, path: empty, isHTTP11: true,
+                    status: status.rawValue,
                     bytes: response.body.count, durationNanoseconds: 0, userAgent: empty),
                 time: dates.logTime)
         }
     }
 
-    private func log(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ connection: Connection, status: Int, bytes: Int, started: UInt64) {
+    private func log(
+        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ connection: Connection, status: Int,
+        bytes: Int, started: UInt64
+    ) {
         guard accessLog.enabled else { return }
         func slice(_ range: Range<Int>?) -> UnsafeBufferPointer<UInt8> {
             range.map { UnsafeBufferPointer(rebasing: buffer[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
         }
         accessLog.record(
             AccessLog.Entry(
-                client: connection.client, host: slice(head.hostRange), method: slice(head.methodRange), path: slice(head.targetRange),
-                isHTTP11: head.isHTTP11, status: status, bytes: bytes, durationNanoseconds: MonotonicClock.now() &- started,
+                client: connection.client, host: slice(head.hostRange), method: slice(head.methodRange),
+                path: slice(head.targetRange),
+                isHTTP11: head.isHTTP11, status: status, bytes: bytes,
+                durationNanoseconds: MonotonicClock.now() &- started,
                 userAgent: slice(head.userAgentRange)),
             time: dates.logTime)
     }

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import CSystemShims
+@preconcurrency import Glibc
 
 /// One event loop: one thread, one epoll set, one SO_REUSEPORT listener, and the
 /// connections it accepted (lwan's and h2o's per-core loops). Nothing here is shared with
@@ -42,7 +42,8 @@ final class EventLoop {
     var certificateGeneration = 0
 
     init(
-        listener: Int32, secureListener: Int32 = -1, certificates: CertificateBox? = nil, control: LoopControl, store: ContentStore,
+        listener: Int32, secureListener: Int32 = -1, certificates: CertificateBox? = nil, control: LoopControl,
+        store: ContentStore,
         settings: LoopSettings, statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
         epoll = try Epoll()
@@ -60,8 +61,12 @@ final class EventLoop {
         table = store.table
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
-        if listener >= 0 { try epoll.add(listener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.listenerTag) }
-        if secureListener >= 0 { try epoll.add(secureListener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.secureListenerTag) }
+        if listener >= 0 {
+            try epoll.add(listener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.listenerTag)
+        }
+        if secureListener >= 0 {
+            try epoll.add(secureListener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.secureListenerTag)
+        }
         try epoll.add(control.wakeUp.fd, events: Epoll.readable, data: Self.wakeTag)
     }
 
@@ -147,7 +152,9 @@ final class EventLoop {
         let fd = Int32(truncatingIfNeeded: data & 0xFFFF_FFFF)
         let generation = UInt32(truncatingIfNeeded: data >> 32)
         // A stale event for a descriptor closed (and maybe reused) earlier in this batch.
-        guard fd >= 0, Int(fd) < connections.count, let connection = connections[Int(fd)], connection.generation == generation else { return }
+        guard fd >= 0, Int(fd) < connections.count, let connection = connections[Int(fd)],
+            connection.generation == generation
+        else { return }
         // A handshake goes on whichever way the socket became ready.
         if events & (Epoll.readable | Epoll.hangUp) != 0 || connection.isHandshaking {
             readAndServe(connection, now: now)

@@ -7,13 +7,17 @@ public enum Listener {
     ///   listener has one socket, and must fail if another process holds its port.
     ///   - listening: false binds without listening (the probe in `openGroup`).
     public static func open(
-        _ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10, reusePort: Bool = true, listening: Bool = true
+        _ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10, reusePort: Bool = true,
+        listening: Bool = true
     ) throws(SystemError) -> Int32 {
-        let fd = try Posix.socket(domain: address.family == .ipv4 ? AF_INET : AF_INET6, type: Int32(SOCK_STREAM.rawValue))
+        let fd = try Posix.socket(
+            domain: address.family == .ipv4 ? AF_INET : AF_INET6, type: Int32(SOCK_STREAM.rawValue))
         do {
             try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
             if reusePort { try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEPORT, value: 1) }
-            if address.family == .ipv6 { try Posix.setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1) }
+            if address.family == .ipv6 {
+                try Posix.setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1)
+            }
             // Responses are written whole, so Nagle's algorithm would only add latency;
             // accepted sockets inherit the option, which saves a call per connection.
             try Posix.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
@@ -38,10 +42,13 @@ public enum Listener {
     /// bind fails with EADDRINUSE exactly when anything else listens there (SO_REUSEADDR
     /// still ignores connections in TIME_WAIT, socket(7)). The probe is closed before our
     /// group binds; the window between the two is the only one an outsider could use.
-    public static func openGroup(_ address: SocketAddress, count: Int) throws(ListenError) -> (fds: [Int32], port: Int) {
+    public static func openGroup(_ address: SocketAddress, count: Int) throws(ListenError) -> (fds: [Int32], port: Int)
+    {
         var fds: [Int32] = []
         do {
-            if address.port != 0 { Posix.close(try open(address, deferAcceptSeconds: 0, reusePort: false, listening: false)) }
+            if address.port != 0 {
+                Posix.close(try open(address, deferAcceptSeconds: 0, reusePort: false, listening: false))
+            }
             let first = try open(address)
             fds.append(first)
             let port = Posix.localPort(first)

@@ -1,6 +1,6 @@
-@preconcurrency import Glibc
 import Dispatch
 import Foundation
+@preconcurrency import Glibc
 import Logging
 
 /// Starts one event loop per worker, each on its own thread with its own listeners, plus the
@@ -40,10 +40,14 @@ public final class Server {
             throw StartFailure(description: "no listener: give --http or --https ADDR:PORT")
         }
         let count = state.statistics.count
-        let plain = try configuration.http.map { address throws(ListenError) in try Listener.openGroup(address, count: count) }
+        let plain = try configuration.http.map { address throws(ListenError) in
+            try Listener.openGroup(address, count: count)
+        }
         let secure: (fds: [Int32], port: Int)?
         do {
-            secure = try configuration.https.map { address throws(ListenError) in try Listener.openGroup(address, count: count) }
+            secure = try configuration.https.map { address throws(ListenError) in
+                try Listener.openGroup(address, count: count)
+            }
         } catch {
             plain?.fds.forEach(Posix.close)
             throw error
@@ -92,16 +96,22 @@ public final class Server {
         loops.removeAll()
         let loopControls = controls
         let reloader = Reloader(state: state, logger: logger) { loopControls.forEach { $0.wake() } }
-        for (scheme, address, port) in [("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port)] {
+        for (scheme, address, port) in [
+            ("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port),
+        ] {
             guard let address, let port else { continue }
-            logger.info("listening on \(scheme)://\(address.with(port: port))", metadata: ["loops": "\(count)", "sites": "\(state.content.table.count)"])
+            logger.info(
+                "listening on \(scheme)://\(address.with(port: port))",
+                metadata: ["loops": "\(count)", "sites": "\(state.content.table.count)"])
         }
         if let admin, let address = configuration.admin {
             let adminServer = AdminServer(fd: admin, state: state)
             spawn("aasa-admin") { adminServer.run() }
             logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
         }
-        let watcher = FileWatcher(paths: [configuration.sites] + (configuration.https != nil ? [configuration.certs] : [])) {
+        let watcher = FileWatcher(
+            paths: [configuration.sites] + (configuration.https != nil ? [configuration.certs] : [])
+        ) {
             reloader.reload(reason: "files changed")
         }
         spawn("aasa-watch") { watcher.run() }
@@ -116,7 +126,9 @@ public final class Server {
             // A failed loop sends SIGTERM to wake this thread (LoopControl.onFailure).
             let failures = controls.compactMap(\.failure)
             if failures.isEmpty {
-                logger.info("stopping: finishing responses in flight", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+                logger.info(
+                    "stopping: finishing responses in flight",
+                    metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
             } else {
                 logger.critical("stopping: an event loop failed: \(failures.joined(separator: "; "))")
             }

@@ -1,6 +1,6 @@
-@preconcurrency import Glibc
 import CSystemShims
 import Foundation
+@preconcurrency import Glibc
 
 /// The admin listener (loopback by default): `/healthz`, `/readyz`, `/metrics` and the status
 /// page at `/`. Admin traffic is a person or a scraper now and then, so one thread serves
@@ -26,7 +26,7 @@ final class AdminServer: Sendable {
                     serve(client)
                     Posix.close(client)
                 }
-            } catch where error.errno == EMFILE || error.errno == ENFILE {
+            } catch  where error.errno == EMFILE || error.errno == ENFILE {
                 // Out of descriptors: the connection stays queued and poll would report it
                 // again at once, so pause as the event loops do (EventLoop+Accept.swift).
                 usleep(100_000)
@@ -51,13 +51,19 @@ final class AdminServer: Sendable {
         switch path {
         case "/healthz": response = AdminResponse(status: .ok, text: "ok\n")
         case "/readyz":
-            response = state.content.table.count > 0 || state.reloads.checks.isEmpty
-                ? AdminResponse(status: .ok, text: "ready\n") : AdminResponse(status: .serviceUnavailable, text: "no sites loaded\n")
+            response =
+                state.content.table.count > 0 || state.reloads.checks.isEmpty
+                ? AdminResponse(status: .ok, text: "ready\n")
+                : AdminResponse(status: .serviceUnavailable, text: "no sites loaded\n")
         case "/metrics":
-            response = AdminResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(MetricsReport.render(state).utf8))
+            response = AdminResponse(
+                status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                body: Array(MetricsReport.render(state).utf8))
         case "/":
             let tested = QueryString.value(of: "url", in: query)
-            response = AdminResponse(status: .ok, contentType: "text/html; charset=utf-8", body: Array(StatusPage.render(state, testing: tested).utf8))
+            response = AdminResponse(
+                status: .ok, contentType: "text/html; charset=utf-8",
+                body: Array(StatusPage.render(state, testing: tested).utf8))
         default: response = AdminResponse(status: .notFound, text: "not found\n")
         }
         write(client, response, headOnly: parts[0] == "HEAD")
@@ -79,7 +85,8 @@ final class AdminServer: Sendable {
     }
 
     private func write(_ client: Int32, _ response: AdminResponse, headOnly: Bool = false) {
-        let head = "HTTP/1.1 \(response.status.rawValue) \(response.status.reason)\r\nContent-Type: \(response.contentType)\r\n"
+        let head =
+            "HTTP/1.1 \(response.status.rawValue) \(response.status.reason)\r\nContent-Type: \(response.contentType)\r\n"
             + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
         var bytes = Array(head.utf8)
         if !headOnly { bytes += response.body }
@@ -87,7 +94,9 @@ final class AdminServer: Sendable {
         while offset < bytes.count {
             var poller = pollfd(fd: client, events: Int16(POLLOUT), revents: 0)
             guard poll(&poller, 1, Self.timeoutMilliseconds) > 0 else { return }
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { return }
             offset += sent
         }
@@ -119,7 +128,8 @@ enum QueryString {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.first.map(String.init) == name else { continue }
             let raw = parts.count > 1 ? String(parts[1]) : ""
-            return (raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw).trimmingCharacters(in: .whitespaces)
+            return (raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw).trimmingCharacters(
+                in: .whitespaces)
         }
         return nil
     }

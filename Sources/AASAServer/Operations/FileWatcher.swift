@@ -1,6 +1,6 @@
-@preconcurrency import Glibc
 import CSystemShims
 import Foundation
+@preconcurrency import Glibc
 import Synchronization
 
 /// Watches the sites and certificates folders with inotify(7) and calls back once changes
@@ -65,7 +65,9 @@ final class FileWatcher: Sendable {
     private func watchAll(_ fd: Int32) {
         // Not IN_ATTRIB: reading a file after a change updates its access time, and the
         // reload's own reads would trigger another reload.
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+        let mask = UInt32(
+            IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+                | IN_MOVE_SELF)
         var folders: Set<String> = []
         for path in paths {
             let root = URL(fileURLWithPath: path).resolvingSymlinksInPath().path

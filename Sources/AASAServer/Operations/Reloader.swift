@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Logging
 import Synchronization
 
@@ -25,11 +25,13 @@ public final class Reloader: Sendable {
             let configuration = state.configuration
             let now = Int(time(nil))
             let loaded = SiteLoader.load(
-                URL(fileURLWithPath: configuration.sites), cacheControl: configuration.cacheControl, previous: state.content.table)
+                URL(fileURLWithPath: configuration.sites), cacheControl: configuration.cacheControl,
+                previous: state.content.table)
             var certificates: CertificateStore?
             var certificateProblems: [LoadProblem] = []
             if state.certificates != nil {
-                let result = CertificateStore.load(directory: configuration.certs, defaultName: configuration.defaultCertificate)
+                let result = CertificateStore.load(
+                    directory: configuration.certs, defaultName: configuration.defaultCertificate)
                 certificates = result.store
                 certificateProblems = result.problems
             }
@@ -69,7 +71,9 @@ public final class Reloader: Sendable {
             let metadata: Logger.Metadata = ["reason": "\(reason)", "sites": "\(state.content.table.count)"]
             switch result {
             case "ok":
-                logger.info("reloaded; changed: \(changed.isEmpty ? "nothing" : changed.joined(separator: ", "))", metadata: metadata)
+                logger.info(
+                    "reloaded; changed: \(changed.isEmpty ? "nothing" : changed.joined(separator: ", "))",
+                    metadata: metadata)
             case "partial":
                 logger.warning(
                     "reload partly applied; changed: \(changed.joined(separator: ", ")); kept their last good files: \(keptText)",

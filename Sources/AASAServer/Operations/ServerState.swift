@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 import Synchronization
 
 /// Everything the admin listener shows and reloads change, shared by the main thread, the
@@ -34,7 +34,10 @@ public final class ServerState: Sendable {
     public let statistics: [LoopStatistics]
     private let record: Mutex<ReloadRecord>
 
-    public init(configuration: ServerConfiguration, content: ContentStore, certificates: CertificateBox?, checks: [FileCheck], loops: Int) {
+    public init(
+        configuration: ServerConfiguration, content: ContentStore, certificates: CertificateBox?, checks: [FileCheck],
+        loops: Int
+    ) {
         self.configuration = configuration
         self.content = content
         self.certificates = certificates

@@ -1,6 +1,6 @@
-@preconcurrency import Glibc
 import AssociationKit
 import Foundation
+@preconcurrency import Glibc
 
 /// The status page: every site with its aliases, files, ETags, validity and diagnostics; the
 /// certificates with their names and expiry; the last reload; and a URL tester that answers
@@ -21,17 +21,21 @@ enum StatusPage {
             <h1>aasa-server</h1>
 
             """
-        html += "<p>Up since \(escape(HTTPDate.format(state.started))). Last reload attempt \(escape(HTTPDate.format(reloads.lastAttempt))); "
+        html +=
+            "<p>Up since \(escape(HTTPDate.format(state.started))). Last reload attempt \(escape(HTTPDate.format(reloads.lastAttempt))); "
         html += "\(reloads.succeeded) succeeded, \(reloads.partial) partly applied, \(reloads.failed) failed.</p>\n"
         if reloads.lastResult == "partial" {
-            html += "<p class=\"warn\" id=\"reload-partial\">The last reload was partly applied. Changed: "
+            html +=
+                "<p class=\"warn\" id=\"reload-partial\">The last reload was partly applied. Changed: "
                 + "\(escape(reloads.lastChanged.joined(separator: ", "))). Kept their last good files: "
                 + "\(escape(reloads.lastKept.joined(separator: ", "))).</p><pre>\(escape(reloads.lastFailure))</pre>\n"
         } else if !reloads.lastFailure.isEmpty {
-            html += "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep serving:</p><pre>\(escape(reloads.lastFailure))</pre>\n"
+            html +=
+                "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep serving:</p><pre>\(escape(reloads.lastFailure))</pre>\n"
         }
         html += testerSection(table, url: url)
-        html += "<h2>Sites</h2>\n<table id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th><th>Diagnostics</th></tr>\n"
+        html +=
+            "<h2>Sites</h2>\n<table id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th><th>Diagnostics</th></tr>\n"
         let aliases = aliasesBySite(table)
         let checksBySite = Dictionary(grouping: reloads.checks, by: { SiteFiles.site(of: $0.path) })
         for name in table.names where aliases[name] != nil {
@@ -41,27 +45,44 @@ enum StatusPage {
             for check in rows {
                 let served = check.flatMap { $0.kind == .apple ? content?.apple : content?.android }
                 let valid = check?.isValid ?? false
-                let status = check == nil ? "<span class=\"warn\">no file</span>"
-                    : valid ? "<span class=\"ok\">valid</span>" : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
-                let diagnostics = check.map { DiagnosticLines.render($0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted, includeInfo: true) + ($0.readError ?? "") } ?? ""
-                html += "<tr class=\"site\"><td>\(escape(name))</td><td>\(escape((aliases[name] ?? []).joined(separator: ", ")))</td>"
-                html += "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td><td><code>\(escape(served?.etag ?? "-"))</code></td>"
+                let status =
+                    check == nil
+                    ? "<span class=\"warn\">no file</span>"
+                    : valid
+                        ? "<span class=\"ok\">valid</span>"
+                        : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
+                let diagnostics =
+                    check.map {
+                        DiagnosticLines.render(
+                            $0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted, includeInfo: true)
+                            + ($0.readError ?? "")
+                    } ?? ""
+                html +=
+                    "<tr class=\"site\"><td>\(escape(name))</td><td>\(escape((aliases[name] ?? []).joined(separator: ", ")))</td>"
+                html +=
+                    "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td><td><code>\(escape(served?.etag ?? "-"))</code></td>"
                 html += "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"
             }
         }
         html += "</table>\n"
         if let store = state.certificates?.current {
-            html += "<h2>Certificates</h2>\n<table id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
+            html +=
+                "<h2>Certificates</h2>\n<table id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
             let now = Int(time(nil))
             for certificate in store.certificates {
                 let days = CertificateStore.daysLeft(certificate.notAfter, now: now)
                 let marker = days < 14 ? "warn" : "ok"
                 let isDefault = certificate.folder == store.defaultCertificate.folder ? " (default)" : ""
-                html += "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td><td>\(escape(certificate.names.joined(separator: ", ")))</td>"
-                html += "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) days)</td></tr>\n"
+                html +=
+                    "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td><td>\(escape(certificate.names.joined(separator: ", ")))</td>"
+                html +=
+                    "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) days)</td></tr>\n"
             }
             html += "</table>\n"
-            if !reloads.certificateProblems.isEmpty { html += "<pre class=\"warn\">\(escape(reloads.certificateProblems.map(\.line).joined(separator: "\n")))</pre>\n" }
+            if !reloads.certificateProblems.isEmpty {
+                html +=
+                    "<pre class=\"warn\">\(escape(reloads.certificateProblems.map(\.line).joined(separator: "\n")))</pre>\n"
+            }
         }
         html += "</body></html>\n"
         return html
@@ -82,14 +103,18 @@ enum StatusPage {
             return html + "<p class=\"bad\" id=\"tester-error\">\(escape(error.description))</p>\n"
         }
         guard let site = table.site(forHost: parsed.host), let matcher = site.matcher else {
-            return html + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for \(escape(parsed.host)).</p>\n"
+            return html
+                + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for \(escape(parsed.host)).</p>\n"
         }
         html += "<table id=\"tester\"><tr><th>App</th><th>Decision</th><th>Rule</th><th>Why</th></tr>\n"
         let decisions = matcher.decideAll(parsed, domain: parsed.host)
-        if decisions.isEmpty { html += "<tr><td colspan=\"4\">The file lists no app under applinks.details.</td></tr>\n" }
+        if decisions.isEmpty {
+            html += "<tr><td colspan=\"4\">The file lists no app under applinks.details.</td></tr>\n"
+        }
         for decision in decisions {
             let marker = decision.outcome == .match ? "ok" : decision.outcome == .exclude ? "warn" : "bad"
-            html += "<tr class=\"decision\"><td>\(escape(decision.appID))</td><td class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
+            html +=
+                "<tr class=\"decision\"><td>\(escape(decision.appID))</td><td class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
             html += "<td><code>\(escape(decision.rule ?? "-"))</code></td><td>\(escape(decision.reason))</td></tr>\n"
         }
         return html + "</table>\n"

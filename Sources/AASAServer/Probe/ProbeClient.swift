@@ -1,7 +1,7 @@
-@preconcurrency import Glibc
 import COpenSSL
 import COpenSSLShims
 import Foundation
+@preconcurrency import Glibc
 
 /// A one-request HTTPS client built on the project's OpenSSL layer, for `probe`: blocking
 /// sockets with a deadline on every step, verification done by OpenSSL but reported rather
@@ -28,19 +28,25 @@ public struct ProbeClient: Sendable {
 
     /// GETs `path` from `host` (sent as SNI and Host), dialling `address` (`host:port` or a
     /// `--connect-to` target).
-    public func fetch(host: String, port: Int, address: (String, Int), path: String, userAgent: String) -> Result<(Connection, ProbeResponse), ProbeFailure> {
+    public func fetch(host: String, port: Int, address: (String, Int), path: String, userAgent: String) -> Result<
+        (Connection, ProbeResponse), ProbeFailure
+    > {
         let fd: Int32
         switch connect(address.0, address.1) {
         case .success(let socket): fd = socket
         case .failure(let failure): return .failure(failure)
         }
         defer { Glibc.close(fd) }
-        guard let context = SSL_CTX_new(TLS_client_method()) else { return .failure(ProbeFailure(stage: .tls, message: "SSL_CTX_new failed")) }
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            return .failure(ProbeFailure(stage: .tls, message: "SSL_CTX_new failed"))
+        }
         defer { SSL_CTX_free(context) }
         COpenSSLShims_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
         if let caFile {
             guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
-                return .failure(ProbeFailure(stage: .tls, message: OpenSSLError.drain("cannot load --cacert \(caFile)").description))
+                return .failure(
+                    ProbeFailure(stage: .tls, message: OpenSSLError.drain("cannot load --cacert \(caFile)").description)
+                )
             }
         } else {
             SSL_CTX_set_default_verify_paths(context)
@@ -54,7 +60,9 @@ public struct ProbeClient: Sendable {
         SSL_set1_host(ssl, host)
         let handshake = perform(ssl, fd, deadline: deadline()) { SSL_connect($0) }
         guard handshake == .done else {
-            let reason = handshake == .timedOut ? "no TLS answer within \(seconds) s" : OpenSSLError.drain("TLS handshake failed").description
+            let reason =
+                handshake == .timedOut
+                ? "no TLS answer within \(seconds) s" : OpenSSLError.drain("TLS handshake failed").description
             return .failure(ProbeFailure(stage: .tls, message: reason))
         }
         let verify = SSL_get_verify_result(ssl)
@@ -66,7 +74,8 @@ public struct ProbeClient: Sendable {
         var alpnLength: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &alpnData, &alpnLength)
         if let alpnData, alpnLength > 0 {
-            connection.alpn = String(decoding: UnsafeBufferPointer(start: alpnData, count: Int(alpnLength)), as: UTF8.self)
+            connection.alpn = String(
+                decoding: UnsafeBufferPointer(start: alpnData, count: Int(alpnLength)), as: UTF8.self)
         }
         if let certificate = SSL_get1_peer_certificate(ssl) {
             connection.certificateNames = CertificateStore.dnsNames(certificate)
@@ -82,7 +91,10 @@ public struct ProbeClient: Sendable {
             perform(ssl, fd, deadline: responseDeadline) { SSL_write($0, bytes.baseAddress, Int32(bytes.count)) }
         }
         guard sent == .done else {
-            let reason = sent == .timedOut ? "the request could not be sent within \(seconds) s" : OpenSSLError.drain("sending the request failed").description
+            let reason =
+                sent == .timedOut
+                ? "the request could not be sent within \(seconds) s"
+                : OpenSSLError.drain("sending the request failed").description
             return .failure(ProbeFailure(stage: .http, message: reason))
         }
         return readResponse(ssl, fd, deadline: responseDeadline).map { (connection, $0) }
@@ -90,7 +102,9 @@ public struct ProbeClient: Sendable {
 
     /// Reads until the response is complete, the server closes, the response breaks a rule
     /// or a bound (`ProbeResponse`), or the deadline passes, whichever comes first.
-    private func readResponse(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64) -> Result<ProbeResponse, ProbeFailure> {
+    private func readResponse(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64) -> Result<
+        ProbeResponse, ProbeFailure
+    > {
         var raw: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -102,7 +116,9 @@ public struct ProbeClient: Sendable {
                 }
             }
             if step == .timedOut {
-                let message = raw.isEmpty ? "no HTTP answer within \(seconds) s" : "the response did not finish within \(seconds) s"
+                let message =
+                    raw.isEmpty
+                    ? "no HTTP answer within \(seconds) s" : "the response did not finish within \(seconds) s"
                 return .failure(ProbeFailure(stage: .http, message: message))
             }
             // A close, clean or not, ends the response; what arrived is judged as it is.
@@ -121,7 +137,8 @@ public struct ProbeClient: Sendable {
     /// Runs one TLS call on the non-blocking socket, waiting in poll(2) for what OpenSSL
     /// asks (SSL_get_error(3)) until `deadline`: so a peer that trickles bytes cannot keep
     /// any step alive past its deadline.
-    private func perform(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64, _ call: (OpaquePointer) -> Int32) -> Step {
+    private func perform(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64, _ call: (OpaquePointer) -> Int32) -> Step
+    {
         while true {
             ERR_clear_error()
             let result = call(ssl)
@@ -161,7 +178,9 @@ public struct ProbeClient: Sendable {
         }
         defer { freeaddrinfo(list) }
         let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(ProbeFailure(stage: .tcp, message: "socket: \(String(cString: strerror(errno)))")) }
+        guard fd >= 0 else {
+            return .failure(ProbeFailure(stage: .tcp, message: "socket: \(String(cString: strerror(errno)))"))
+        }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         if Glibc.connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 && errno != EINPROGRESS {
@@ -172,7 +191,9 @@ public struct ProbeClient: Sendable {
         var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         var socketError: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard poll(&poller, 1, Int32(clamping: Int(timeout * 1000))) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) == 0, socketError == 0 else {
+        guard poll(&poller, 1, Int32(clamping: Int(timeout * 1000))) == 1,
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) == 0, socketError == 0
+        else {
             let reason = socketError != 0 ? String(cString: strerror(socketError)) : "timed out after \(seconds) s"
             Glibc.close(fd)
             return .failure(ProbeFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))

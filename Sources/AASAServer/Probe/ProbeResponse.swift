@@ -32,7 +32,9 @@ public struct ProbeResponse: Sendable {
             guard closed else { return nil }
             throw failure(raw.isEmpty ? "the server closed without answering" : "no complete HTTP response head")
         }
-        guard headEnd.lowerBound <= headLimit else { throw failure("the response head is over \(headLimit / 1024) KiB") }
+        guard headEnd.lowerBound <= headLimit else {
+            throw failure("the response head is over \(headLimit / 1024) KiB")
+        }
         let lines = raw[..<headEnd.lowerBound].split(separator: 10, omittingEmptySubsequences: false).map { line in
             String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
         }
@@ -42,7 +44,8 @@ public struct ProbeResponse: Sendable {
             guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else {
                 throw failure("malformed header line \"\(line.prefix(80))\"")
             }
-            headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         var response = ProbeResponse(status: status, headers: headers, body: [], wireBytes: 0)
         let rest = raw[headEnd.upperBound...]
@@ -73,7 +76,8 @@ public struct ProbeResponse: Sendable {
     private func framedBody(_ rest: ArraySlice<UInt8>, closed: Bool) throws(ProbeFailure) -> [UInt8]? {
         if status == 204 || status == 304 { return [] }
         if let encoding = header("transfer-encoding") {
-            guard encoding.lowercased().split(separator: ",").last?.trimmingCharacters(in: .whitespaces) == "chunked" else {
+            guard encoding.lowercased().split(separator: ",").last?.trimmingCharacters(in: .whitespaces) == "chunked"
+            else {
                 throw Self.failure("unsupported Transfer-Encoding \"\(encoding.prefix(80))\"")
             }
             guard let body = try Self.dechunk(rest) else {
@@ -88,14 +92,17 @@ public struct ProbeResponse: Sendable {
                 throw Self.failure("invalid Content-Length \"\(lengths.joined(separator: ", ").prefix(80))\"")
             }
             guard length <= Self.bodyLimit else {
-                throw Self.failure("Content-Length \(length) is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)")
+                throw Self.failure(
+                    "Content-Length \(length) is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)"
+                )
             }
             if rest.count >= length { return Array(rest.prefix(length)) }
             if closed { throw Self.failure("the body ended after \(rest.count) of \(length) bytes") }
             return nil
         }
         guard rest.count <= Self.bodyLimit else {
-            throw Self.failure("the body is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)")
+            throw Self.failure(
+                "the body is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)")
         }
         return closed ? Array(rest) : nil
     }
@@ -103,7 +110,8 @@ public struct ProbeResponse: Sendable {
     /// 1 to 18 decimal digits and nothing else (so it fits an Int).
     static func decimal(_ text: String) -> Int? {
         let digits = text.utf8
-        guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
             return nil
         }
         return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
@@ -129,7 +137,8 @@ public struct ProbeResponse: Sendable {
                 size = size * 16 + value
                 cursor += 1
             }
-            let afterSize = cursor == lineEnd.lowerBound || bytes[cursor] == UInt8(ascii: ";") || bytes[cursor] == 0x20
+            let afterSize =
+                cursor == lineEnd.lowerBound || bytes[cursor] == UInt8(ascii: ";") || bytes[cursor] == 0x20
                 || bytes[cursor] == 0x09
             guard (1...15).contains(digits), afterSize else {
                 let text = String(decoding: bytes[index..<lineEnd.lowerBound].prefix(40), as: UTF8.self)
@@ -139,13 +148,16 @@ public struct ProbeResponse: Sendable {
                 // The last chunk, then trailer fields, then an empty line (RFC 9112 §7.1.2).
                 let trailers = bytes[lineEnd.lowerBound...]
                 guard trailers.firstRange(of: [13, 10, 13, 10]) != nil else {
-                    if trailers.count > headLimit { throw failure("the trailer section is over \(headLimit / 1024) KiB") }
+                    if trailers.count > headLimit {
+                        throw failure("the trailer section is over \(headLimit / 1024) KiB")
+                    }
                     return nil
                 }
                 return result
             }
             guard size <= bodyLimit - result.count else {
-                throw failure("the chunked body is over the \(bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)")
+                throw failure(
+                    "the chunked body is over the \(bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)")
             }
             let dataStart = lineEnd.upperBound
             guard bytes.endIndex - dataStart >= size + 2 else { return nil }

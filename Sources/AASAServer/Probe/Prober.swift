@@ -1,6 +1,6 @@
-@preconcurrency import Glibc
-import Foundation
 import AssociationKit
+import Foundation
+@preconcurrency import Glibc
 
 /// Checks a live deployment the way Apple's CDN and Android's verifier fetch it (HTTPS,
 /// no redirect, application/json): TCP and TLS, the certificate for the name, each file's status (a redirect is a
@@ -26,7 +26,9 @@ public struct Prober: Sendable {
     public func probe(_ target: String) -> ProbeReport {
         var host = target
         var port = 443
-        if let schemeEnd = target.range(of: "://") { host = String(target[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }) }
+        if let schemeEnd = target.range(of: "://") {
+            host = String(target[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        }
         if let colon = host.lastIndex(of: ":"), let number = Int(host[host.index(after: colon)...]) {
             port = number
             host = String(host[..<colon])
@@ -49,11 +51,17 @@ public struct Prober: Sendable {
             if root.status == 200 && root.body == wellKnown.body {
                 report.add("root path", .pass, "/apple-app-site-association serves the same bytes")
             } else if (300..<400).contains(root.status) {
-                report.add("root path", .fail, "/apple-app-site-association redirects (\(root.status)) to \(root.header("location") ?? "?"); Apple never follows redirects")
+                report.add(
+                    "root path", .fail,
+                    "/apple-app-site-association redirects (\(root.status)) to \(root.header("location") ?? "?"); Apple never follows redirects"
+                )
             } else if root.status == 200 {
-                report.add("root path", .fail, "/apple-app-site-association serves different bytes than /.well-known/apple-app-site-association")
+                report.add(
+                    "root path", .fail,
+                    "/apple-app-site-association serves different bytes than /.well-known/apple-app-site-association")
             } else {
-                report.add("root path", .warn, "/apple-app-site-association answers \(root.status) (only old clients read it)")
+                report.add(
+                    "root path", .warn, "/apple-app-site-association answers \(root.status) (only old clients read it)")
             }
         case .failure(let failure):
             report.add("root path", .warn, failure.message)
@@ -62,7 +70,12 @@ public struct Prober: Sendable {
         switch fetch(host, port, address, "/.well-known/apple-app-site-association", Self.unusualUserAgent) {
         case .success(let (_, other)):
             let same = other.status == wellKnown.status && other.body == wellKnown.body
-            report.add("user agent", same ? .pass : .fail, same ? "\"\(Self.unusualUserAgent)\" gets the same answer" : "\"\(Self.unusualUserAgent)\" gets \(other.status) and other bytes; Apple's CDN fetches with its own agent (TN3155)")
+            report.add(
+                "user agent", same ? .pass : .fail,
+                same
+                    ? "\"\(Self.unusualUserAgent)\" gets the same answer"
+                    : "\"\(Self.unusualUserAgent)\" gets \(other.status) and other bytes; Apple's CDN fetches with its own agent (TN3155)"
+            )
         case .failure(let failure):
             report.add("user agent", .fail, "\"\(Self.unusualUserAgent)\": \(failure.message)")
         }
@@ -70,7 +83,8 @@ public struct Prober: Sendable {
         switch fetch(host, port, address, "/.well-known/assetlinks.json", Self.userAgent) {
         case .success(let (_, android)):
             if android.status == 404 {
-                report.add("assetlinks.json", .warn, "/.well-known/assetlinks.json is 404 (fine if there is no Android app)")
+                report.add(
+                    "assetlinks.json", .warn, "/.well-known/assetlinks.json is 404 (fine if there is no Android app)")
             } else {
                 _ = checkFile("assetlinks.json", android, kind: .android, into: &report)
             }
@@ -86,13 +100,16 @@ public struct Prober: Sendable {
             case .success(let (_, cdn)):
                 if cdn.status != 200 {
                     report.add(
-                        "apple cdn", .fail, "Apple's CDN answers \(cdn.status)" + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "") + asked)
+                        "apple cdn", .fail,
+                        "Apple's CDN answers \(cdn.status)"
+                            + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "") + asked)
                 } else if let validBody, cdn.body == validBody {
                     report.add("apple cdn", .pass, "Apple's CDN copy equals the origin's" + asked)
                 } else {
                     report.add(
                         "apple cdn", .warn,
-                        "Apple's CDN copy differs from the origin's (it refreshes within about 24 h; devices check about weekly)" + asked)
+                        "Apple's CDN copy differs from the origin's (it refreshes within about 24 h; devices check about weekly)"
+                            + asked)
                 }
             case .failure(let failure):
                 report.add("apple cdn", .fail, "cannot reach Apple's CDN: \(failure.message)" + asked)
@@ -101,11 +118,15 @@ public struct Prober: Sendable {
         return report
     }
 
-    private func fetch(_ host: String, _ port: Int, _ address: (String, Int), _ path: String, _ agent: String) -> Result<(ProbeClient.Connection, ProbeResponse), ProbeFailure> {
+    private func fetch(_ host: String, _ port: Int, _ address: (String, Int), _ path: String, _ agent: String)
+        -> Result<(ProbeClient.Connection, ProbeResponse), ProbeFailure>
+    {
         client.fetch(host: host, port: port, address: address, path: path, userAgent: agent)
     }
 
-    private func recordConnectionFailure(_ failure: ProbeFailure, address: (String, Int), into report: inout ProbeReport) {
+    private func recordConnectionFailure(
+        _ failure: ProbeFailure, address: (String, Int), into report: inout ProbeReport
+    ) {
         switch failure.stage {
         case .resolve, .tcp:
             report.add("tcp", .fail, failure.message)
@@ -122,7 +143,9 @@ public struct Prober: Sendable {
     private func checkCertificate(_ connection: ProbeClient.Connection, host: String, into report: inout ProbeReport) {
         let days = CertificateStore.daysLeft(connection.certificateNotAfter)
         if let error = connection.verifyError {
-            report.add("certificate", .fail, "not trusted for \(host): \(error) (names: \(connection.certificateNames.joined(separator: ", ")))")
+            report.add(
+                "certificate", .fail,
+                "not trusted for \(host): \(error) (names: \(connection.certificateNames.joined(separator: ", ")))")
         } else if days < 14 {
             report.add("certificate", .warn, "valid for \(host), but expires in \(days) days")
         } else {
@@ -131,10 +154,15 @@ public struct Prober: Sendable {
     }
 
     /// Status, type, size and content of one file; returns its body when it validated.
-    private func checkFile(_ name: String, _ response: ProbeResponse, kind: FileCheck.Kind, into report: inout ProbeReport) -> [UInt8]? {
+    private func checkFile(
+        _ name: String, _ response: ProbeResponse, kind: FileCheck.Kind, into report: inout ProbeReport
+    ) -> [UInt8]? {
         guard response.status == 200 else {
             if (300..<400).contains(response.status) {
-                report.add(name, .fail, "redirects (\(response.status)) to \(response.header("location") ?? "?"); redirects are never followed")
+                report.add(
+                    name, .fail,
+                    "redirects (\(response.status)) to \(response.header("location") ?? "?"); redirects are never followed"
+                )
             } else {
                 report.add(name, .fail, "answers \(response.status), not 200")
             }
@@ -142,24 +170,36 @@ public struct Prober: Sendable {
         }
         report.add("\(name) status", .pass, "200, no redirect")
         let type = response.header("content-type") ?? "(none)"
-        let isJSON = type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } == "application/json"
+        let isJSON =
+            type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            == "application/json"
         report.add("\(name) content type", isJSON ? .pass : .fail, isJSON ? type : "\(type), not application/json")
         let size = response.body.count
         let fits = size <= AssociationFileValidator.maximumSize
         let encoded = response.header("content-encoding").map { ", \(response.wireBytes) sent as \($0)" } ?? ""
-        report.add("\(name) size", fits ? .pass : .fail, fits ? "\(size) bytes\(encoded)" : "\(size) bytes, over 128 KiB (131072); Apple ignores it")
+        report.add(
+            "\(name) size", fits ? .pass : .fail,
+            fits ? "\(size) bytes\(encoded)" : "\(size) bytes, over 128 KiB (131072); Apple ignores it")
         // The size has its own line above; the body is at most ProbeResponse.bodyLimit.
         let (found, omitted) =
             kind == .apple
-            ? { let report = AssociationFileValidator.validate(response.body); return (report.diagnostics, report.omitted) }()
-            : { let report = AssetLinksValidator.validate(response.body); return (report.diagnostics, report.omitted) }()
+            ? {
+                let report = AssociationFileValidator.validate(response.body)
+                return (report.diagnostics, report.omitted)
+            }()
+            : {
+                let report = AssetLinksValidator.validate(response.body)
+                return (report.diagnostics, report.omitted)
+            }()
         let diagnostics = found.filter { $0.code != .fileTooLarge }
         let problems = DiagnosticLines.render(diagnostics, path: name, omitted: omitted)
         if diagnostics.hasErrors || omitted.errors > 0 {
             report.add("\(name) content", .fail, "invalid:\n" + problems)
             return nil
         }
-        report.add("\(name) content", problems.isEmpty ? .pass : .warn, problems.isEmpty ? "valid" : "valid, with warnings:\n" + problems)
+        report.add(
+            "\(name) content", problems.isEmpty ? .pass : .warn,
+            problems.isEmpty ? "valid" : "valid, with warnings:\n" + problems)
         return response.body
     }
 }

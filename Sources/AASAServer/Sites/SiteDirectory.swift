@@ -1,5 +1,5 @@
-import Foundation
 import AssociationKit
+import Foundation
 
 /// A sites directory: one folder per domain, symbolic links as aliases, `*.domain` folders
 /// as wildcards (README, "Sites layout"). The listing is read once; a host is then looked up in
@@ -56,7 +56,10 @@ public struct SiteDirectory: Sendable {
                     + "move the folder into the sites folder, or link to a site folder there"
                 continue
             }
-            sites.append(Site(name: name.lowercased(), folder: resolved, aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
+            sites.append(
+                Site(
+                    name: name.lowercased(), folder: resolved,
+                    aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
         }
         self.sites = sites
         self.skipped = skipped

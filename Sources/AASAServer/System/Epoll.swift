@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import CSystemShims
+@preconcurrency import Glibc
 
 /// One epoll instance (epoll(7)). Events carry `fd | generation << 32` in `data.u64`, so an
 /// event for a descriptor that was closed and reused in the same batch is recognised and

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import CSystemShims
+@preconcurrency import Glibc
 
 /// Thin, errno-exact wrappers over the system calls the server uses (swift-nio's
 /// `System.swift` is the model). Each reads `errno` right after a failed call, retries
@@ -30,7 +30,9 @@ enum Posix {
     }
 
     static func socket(domain: Int32, type: Int32) throws(SystemError) -> Int32 {
-        try check("socket") { Glibc.socket(domain, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        try check("socket") {
+            Glibc.socket(domain, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
     }
 
     static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) throws(SystemError) {
@@ -52,7 +54,9 @@ enum Posix {
         let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let result = try checkNonBlocking("accept4") {
             withUnsafeMutablePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Int(CSystemShims_accept4(fd, $0, &length, flags)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Int(CSystemShims_accept4(fd, $0, &length, flags))
+                }
             }
         }
         switch result {
@@ -69,7 +73,9 @@ enum Posix {
     /// send(2) with MSG_NOSIGNAL, so a closed peer is EPIPE, never SIGPIPE. `more` adds
     /// MSG_MORE: the kernel holds the bytes so the close that follows sends them and the FIN
     /// in one segment (nginx gets the same with TCP_CORK).
-    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, more: Bool = false) throws(SystemError) -> IOResult<Int> {
+    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, more: Bool = false) throws(SystemError) -> IOResult<
+        Int
+    > {
         let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         return try checkNonBlocking("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, flags) }
     }

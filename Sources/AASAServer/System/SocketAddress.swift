@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import CSystemShims
+@preconcurrency import Glibc
 
 /// An IPv4 or IPv6 address and port, parsed from `ADDR:PORT` (`127.0.0.1:8080`,
 /// `[::1]:8080`, `localhost:8080`, `*:8080` for every IPv4 address).
@@ -27,7 +27,9 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(ParseError) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
             throw ParseError(description: "\"\(text)\" is not ADDRESS:PORT (for example 127.0.0.1:8080 or [::1]:8080)")
         }
         var host = String(text[..<colon])
@@ -43,7 +45,8 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
             family = .ipv6
             bytes = withUnsafeBytes(of: &v6) { Array($0) }
         } else {
-            throw ParseError(description: "\"\(host)\" is not an IP address (names other than localhost are not resolved)")
+            throw ParseError(
+                description: "\"\(host)\" is not an IP address (names other than localhost are not resolved)")
         }
         self.port = port
     }
@@ -88,7 +91,9 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
             address.sin_port = UInt16(port).bigEndian
             withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: bytes) }
             return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         case .ipv6:
             var address = sockaddr_in6()
@@ -96,7 +101,9 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
             address.sin6_port = UInt16(port).bigEndian
             withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: bytes) }
             return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
         }
     }

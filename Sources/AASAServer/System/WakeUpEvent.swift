@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import CSystemShims
+@preconcurrency import Glibc
 
 /// An eventfd(2) that another thread writes to wake an event loop out of epoll_wait.
 final class WakeUpEvent: Sendable {

@@ -1,7 +1,7 @@
-@preconcurrency import Glibc
 import COpenSSL
 import COpenSSLShims
 import Foundation
+@preconcurrency import Glibc
 
 /// Every certificate of a certificates directory, indexed by the DNS names inside it, and
 /// the choice SNI makes among them: the exact name, else a wildcard for the name's parent
@@ -34,7 +34,9 @@ public final class CertificateStore: @unchecked Sendable {
         for certificate in certificates {
             for name in certificate.names {
                 if name.hasPrefix("*.") {
-                    if wildcards[String(name.dropFirst(2))] == nil { wildcards[String(name.dropFirst(2))] = certificate.context }
+                    if wildcards[String(name.dropFirst(2))] == nil {
+                        wildcards[String(name.dropFirst(2))] = certificate.context
+                    }
                 } else if exact[name] == nil {
                     exact[name] = certificate.context
                 }
@@ -67,18 +69,28 @@ public final class CertificateStore: @unchecked Sendable {
             let (folder, chain, key) = (files.folder, files.chain, files.key)
             do {
                 let context = try TLSContext(chainFile: chain, keyFile: key)
-                guard let leaf = context.certificate else { throw OpenSSLError(operation: "no certificate in \(chain)", reasons: []) }
+                guard let leaf = context.certificate else {
+                    throw OpenSSLError(operation: "no certificate in \(chain)", reasons: [])
+                }
                 let notAfter = expiry(leaf)
                 let names = dnsNames(leaf)
                 if notAfter <= now {
-                    problems.append(LoadProblem(chain, .error, "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
+                    problems.append(
+                        LoadProblem(chain, .error, "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
                     continue
                 }
                 if notAfter - now < 14 * 86_400 {
                     problems.append(
-                        LoadProblem(chain, .warning, "the certificate expires on \(HTTPDate.format(notAfter)), in \(Self.daysLeft(notAfter, now: now)) days"))
+                        LoadProblem(
+                            chain, .warning,
+                            "the certificate expires on \(HTTPDate.format(notAfter)), in \(Self.daysLeft(notAfter, now: now)) days"
+                        ))
                 }
-                if names.isEmpty { problems.append(LoadProblem(chain, .warning, "the certificate names no DNS host; only clients without SNI get it")) }
+                if names.isEmpty {
+                    problems.append(
+                        LoadProblem(
+                            chain, .warning, "the certificate names no DNS host; only clients without SNI get it"))
+                }
                 certificates.append(Certificate(folder: folder, names: names, notAfter: notAfter, context: context))
             } catch {
                 problems.append(LoadProblem(folder, .error, "\(error)"))
@@ -89,17 +101,30 @@ public final class CertificateStore: @unchecked Sendable {
             return LoadResult(
                 store: nil,
                 problems: problems + [
-                    LoadProblem(directory, .error, "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) found")
+                    LoadProblem(
+                        directory, .error,
+                        "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) found"
+                    )
                 ])
         }
         var fallback = certificates[0]
         if let defaultName {
-            guard let chosen = certificates.first(where: { $0.names.contains(defaultName.lowercased()) || ($0.folder as NSString).lastPathComponent == defaultName }) else {
-                return LoadResult(store: nil, problems: problems + [LoadProblem(directory, .error, "no certificate for the default name \(defaultName)")])
+            guard
+                let chosen = certificates.first(where: {
+                    $0.names.contains(defaultName.lowercased())
+                        || ($0.folder as NSString).lastPathComponent == defaultName
+                })
+            else {
+                return LoadResult(
+                    store: nil,
+                    problems: problems + [
+                        LoadProblem(directory, .error, "no certificate for the default name \(defaultName)")
+                    ])
             }
             fallback = chosen
         }
-        return LoadResult(store: CertificateStore(certificates: certificates, defaultCertificate: fallback), problems: problems)
+        return LoadResult(
+            store: CertificateStore(certificates: certificates, defaultCertificate: fallback), problems: problems)
     }
 
     /// A certificate chain and its key, as found on disk.
@@ -112,7 +137,9 @@ public final class CertificateStore: @unchecked Sendable {
     /// The names a pair may have: certbot's (`fullchain.pem` or `cert.pem` with
     /// `privkey.pem`) and a Kubernetes TLS Secret's (`tls.crt` with `tls.key`, what
     /// cert-manager writes).
-    static let layouts: [(chains: [String], key: String)] = [(["fullchain.pem", "cert.pem"], "privkey.pem"), (["tls.crt"], "tls.key")]
+    static let layouts: [(chains: [String], key: String)] = [
+        (["fullchain.pem", "cert.pem"], "privkey.pem"), (["tls.crt"], "tls.key"),
+    ]
 
     /// Every pair in `directory` and the folders below it. Hidden entries are skipped: a
     /// Secret mounted as a folder holds its files through `..data`, a link to a hidden
@@ -123,11 +150,15 @@ public final class CertificateStore: @unchecked Sendable {
         let root = URL(fileURLWithPath: directory)
         var folders = [root]
         let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
-        if let enumerator = fileManager.enumerator(at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) {
+        if let enumerator = fileManager.enumerator(
+            at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        {
             for case let url as URL in enumerator {
                 var isDirectory: ObjCBool = false
                 // A link to a folder (certs/example.com -> /etc/letsencrypt/live/example.com) counts too.
-                if fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { folders.append(url) }
+                if fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    folders.append(url)
+                }
             }
         }
         var seen: Set<String> = []
@@ -136,7 +167,8 @@ public final class CertificateStore: @unchecked Sendable {
             for layout in layouts {
                 let key = (folder as NSString).appendingPathComponent(layout.key)
                 guard fileManager.fileExists(atPath: key),
-                    let chain = layout.chains.map({ (folder as NSString).appendingPathComponent($0) }).first(where: fileManager.fileExists)
+                    let chain = layout.chains.map({ (folder as NSString).appendingPathComponent($0) }).first(
+                        where: fileManager.fileExists)
                 else { continue }
                 guard seen.insert(URL(fileURLWithPath: chain).resolvingSymlinksInPath().path).inserted else { continue }
                 pairs.append(Files(folder: folder, chain: chain, key: key))
@@ -155,14 +187,17 @@ public final class CertificateStore: @unchecked Sendable {
                     let data = ASN1_STRING_get0_data(entry.pointee.d.dNSName)
                 else { continue }
                 let length = Int(ASN1_STRING_length(entry.pointee.d.dNSName))
-                names.append(String(decoding: UnsafeBufferPointer(start: data, count: length), as: UTF8.self).lowercased())
+                names.append(
+                    String(decoding: UnsafeBufferPointer(start: data, count: length), as: UTF8.self).lowercased())
             }
             COpenSSLShims_GENERAL_NAMES_free(list)
         }
         if names.isEmpty, let subject = X509_get_subject_name(certificate) {
             var buffer = [CChar](repeating: 0, count: 256)
             if X509_NAME_get_text_by_NID(subject, NID_commonName, &buffer, Int32(buffer.count)) > 0 {
-                names.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased())
+                names.append(
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        .lowercased())
             }
         }
         return names
@@ -185,8 +220,12 @@ public final class CertificateStore: @unchecked Sendable {
 /// The SNI callback (SSL_CTX_set_tlsext_servername_callback(3)): switch the connection to
 /// the certificate for the requested name. Returns SSL_TLSEXT_ERR_OK (0), not 1, which
 /// would be a warning alert (SSL_CTX_set_tlsext_servername_callback(3)).
-private func chooseCertificate(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    guard let ssl, let argument, let raw = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return SSL_TLSEXT_ERR_OK }
+private func chooseCertificate(
+    _ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ argument: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let ssl, let argument, let raw = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else {
+        return SSL_TLSEXT_ERR_OK
+    }
     let store = Unmanaged<CertificateStore>.fromOpaque(argument).takeUnretainedValue()
     var name = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self).lowercased()
     if name.hasSuffix(".") { name.removeLast() }

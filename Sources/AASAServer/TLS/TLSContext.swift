@@ -1,6 +1,6 @@
-@preconcurrency import Glibc
 import COpenSSL
 import COpenSSLShims
+@preconcurrency import Glibc
 
 /// One certificate and key made ready for handshakes: an `SSL_CTX` with the server's policy.
 /// Immutable once built, and OpenSSL allows one context to serve many threads, hence
@@ -39,8 +39,12 @@ public final class TLSContext: @unchecked Sendable {
         // Resumption: the server-side session cache plus stateless tickets (OpenSSL's default).
         COpenSSLShims_SSL_CTX_set_session_cache_mode(context, COpenSSLShims_SSL_SESS_CACHE_SERVER)
         SSL_CTX_set_session_id_context(context, "aasa-server", 11)
-        guard SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1 else { throw OpenSSLError.drain("SSL_CTX_set_cipher_list") }
-        guard COpenSSLShims_SSL_CTX_set1_groups_list(context, Self.groups) == 1 else { throw OpenSSLError.drain("SSL_CTX_set1_groups_list") }
+        guard SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1 else {
+            throw OpenSSLError.drain("SSL_CTX_set_cipher_list")
+        }
+        guard COpenSSLShims_SSL_CTX_set1_groups_list(context, Self.groups) == 1 else {
+            throw OpenSSLError.drain("SSL_CTX_set1_groups_list")
+        }
         SSL_CTX_set_alpn_select_cb(context, selectHTTP11, nil)
         guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1 else {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
@@ -49,7 +53,8 @@ public final class TLSContext: @unchecked Sendable {
             // OpenSSL checks the key against the certificate as it loads it (X509_R_KEY_VALUES_MISMATCH).
             if ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH {
                 ERR_clear_error()
-                throw OpenSSLError(operation: "the private key \(keyFile) does not match the certificate \(chainFile)", reasons: [])
+                throw OpenSSLError(
+                    operation: "the private key \(keyFile) does not match the certificate \(chainFile)", reasons: [])
             }
             throw OpenSSLError.drain("cannot load the private key \(keyFile)")
         }
@@ -77,7 +82,8 @@ nonisolated(unsafe) private let alpnHTTP11: UnsafeMutablePointer<UInt8> = {
 }()
 
 private func selectHTTP11(
-    _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<UInt8>?,
+    _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+    _ outLength: UnsafeMutablePointer<UInt8>?,
     _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32, _ argument: UnsafeMutableRawPointer?
 ) -> Int32 {
     var selected: UnsafeMutablePointer<UInt8>?

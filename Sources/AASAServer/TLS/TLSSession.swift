@@ -20,7 +20,9 @@ final class TLSSession {
 
     init(certificates: CertificateStore, fd: Int32) throws(OpenSSLError) {
         ERR_clear_error()
-        guard let ssl = SSL_new(certificates.defaultCertificate.context.context) else { throw OpenSSLError.drain("SSL_new") }
+        guard let ssl = SSL_new(certificates.defaultCertificate.context.context) else {
+            throw OpenSSLError.drain("SSL_new")
+        }
         self.ssl = ssl
         self.certificates = certificates
         SSL_set_fd(ssl, fd)

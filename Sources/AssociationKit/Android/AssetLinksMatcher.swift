@@ -23,7 +23,9 @@ public struct AssetLinksMatcher: Sendable {
             guard case .androidApp(let packageName, _)? = statement.target, !packageName.isEmpty else { continue }
             if !packages.contains(packageName) { packages.append(packageName) }
             let rules = statement.dynamicRules.map { rules in
-                rules.map { CompiledRule(EffectiveRule(androidRule: $0), detailsIndex: statement.index, variables: [:]) }
+                rules.map {
+                    CompiledRule(EffectiveRule(androidRule: $0), detailsIndex: statement.index, variables: [:])
+                }
             }
             entries.append(Entry(statementIndex: statement.index, packageName: packageName, rules: rules))
         }
@@ -36,12 +38,17 @@ public struct AssetLinksMatcher: Sendable {
             return noMatch(package, "the URL's host \(url.host) is not the file's domain \(domain.lowercased())")
         }
         let statements = entries.filter { $0.packageName == package }
-        guard !statements.isEmpty else { return noMatch(package, "no statement grants \(AssetLinks.handleAllURLs) to \(package)") }
+        guard !statements.isEmpty else {
+            return noMatch(package, "no statement grants \(AssetLinks.handleAllURLs) to \(package)")
+        }
         for entry in statements {
             guard let rules = entry.rules else {
                 return MatchDecision(
-                    appID: package, outcome: .match, detailsIndex: entry.statementIndex, ruleIndex: nil, ruleKind: nil, rule: nil,
-                    reason: "statements[\(entry.statementIndex)] grants \(AssetLinks.handleAllURLs) with no dynamic rules: every URL of the site")
+                    appID: package, outcome: .match, detailsIndex: entry.statementIndex, ruleIndex: nil, ruleKind: nil,
+                    rule: nil,
+                    reason:
+                        "statements[\(entry.statementIndex)] grants \(AssetLinks.handleAllURLs) with no dynamic rules: every URL of the site"
+                )
             }
             if let rule = rules.first(where: { $0.matches(url) }) {
                 var decision = rule.decision
@@ -57,6 +64,8 @@ public struct AssetLinksMatcher: Sendable {
     }
 
     func noMatch(_ package: String, _ reason: String) -> MatchDecision {
-        MatchDecision(appID: package, outcome: .noMatch, detailsIndex: nil, ruleIndex: nil, ruleKind: nil, rule: nil, reason: reason)
+        MatchDecision(
+            appID: package, outcome: .noMatch, detailsIndex: nil, ruleIndex: nil, ruleKind: nil, rule: nil,
+            reason: reason)
     }
 }

@@ -13,14 +13,18 @@ extension AssetLinksValidator {
         }
         guard let components = handleAll["dynamic_app_link_components"] else { return nil }
         guard let elements = components.arrayValue else {
-            report(.malformedDynamicRules, "dynamic_app_link_components must be an array of rules; Android discards it", at: components)
+            report(
+                .malformedDynamicRules, "dynamic_app_link_components must be an array of rules; Android discards it",
+                at: components)
             return nil
         }
         var rules: [DynamicAppLinkRule] = []
         var malformed = false
         for (index, element) in elements.enumerated() {
             guard let members = element.members else {
-                report(.malformedDynamicRules, "each dynamic rule must be an object; Android discards all dynamic rules", at: element)
+                report(
+                    .malformedDynamicRules, "each dynamic rule must be an object; Android discards all dynamic rules",
+                    at: element)
                 malformed = true
                 continue
             }
@@ -30,27 +34,39 @@ extension AssetLinksValidator {
                 switch member.key {
                 case "/", "#":
                     guard let pattern = child.stringValue else {
-                        report(.malformedDynamicRules, "\"\(member.key)\" must be a pattern string; Android discards all dynamic rules", at: child)
+                        report(
+                            .malformedDynamicRules,
+                            "\"\(member.key)\" must be a pattern string; Android discards all dynamic rules", at: child)
                         malformed = true
                         continue
                     }
                     if member.key == "/" { rule.path = pattern } else { rule.fragment = pattern }
                 case "?":
                     guard let items = child.members, items.allSatisfy({ $0.value.stringValue != nil }) else {
-                        report(.malformedDynamicRules, "\"?\" must be an object of item patterns (strings); Android discards all dynamic rules", at: child)
+                        report(
+                            .malformedDynamicRules,
+                            "\"?\" must be an object of item patterns (strings); Android discards all dynamic rules",
+                            at: child)
                         malformed = true
                         continue
                     }
-                    rule.query = items.map { QueryItemRule(name: $0.key, pattern: Located($0.value.stringValue!, Origin($0.value))) }
+                    rule.query = items.map {
+                        QueryItemRule(name: $0.key, pattern: Located($0.value.stringValue!, Origin($0.value)))
+                    }
                 case "exclude":
                     guard let flag = child.boolValue else {
-                        report(.malformedDynamicRules, "exclude must be true or false; Android discards all dynamic rules", at: child)
+                        report(
+                            .malformedDynamicRules, "exclude must be true or false; Android discards all dynamic rules",
+                            at: child)
                         malformed = true
                         continue
                     }
                     rule.exclude = flag
                 default:
-                    report(.malformedDynamicRules, "unknown rule key \"\(member.key)\" (rules have /, ?, # and exclude); Android discards all dynamic rules", at: child)
+                    report(
+                        .malformedDynamicRules,
+                        "unknown rule key \"\(member.key)\" (rules have /, ?, # and exclude); Android discards all dynamic rules",
+                        at: child)
                     malformed = true
                 }
             }

@@ -4,13 +4,16 @@ extension AssetLinksValidator {
             report(.assetLinksWrongType, "target must be an object, found \(value.typeName)", at: value)
             return nil
         }
-        for member in members where !["namespace", "package_name", "sha256_cert_fingerprints", "site"].contains(member.key) {
+        for member in members
+        where !["namespace", "package_name", "sha256_cert_fingerprints", "site"].contains(member.key) {
             reportUnknown(member, known: ["namespace", "package_name", "sha256_cert_fingerprints", "site"])
         }
         switch value["namespace"]?.stringValue {
         case "android_app":
             let package = readPackageName(value["package_name"], in: value)
-            return .androidApp(packageName: package ?? "", fingerprints: readFingerprints(value["sha256_cert_fingerprints"], in: value))
+            return .androidApp(
+                packageName: package ?? "", fingerprints: readFingerprints(value["sha256_cert_fingerprints"], in: value)
+            )
         case "web":
             guard let site = value["site"] else {
                 report(.invalidWebSite, "a web target needs \"site\": \"https://host\"", at: value)
@@ -30,16 +33,27 @@ extension AssetLinksValidator {
     /// letters, digits or underscores.
     mutating func readPackageName(_ value: JSONValue?, in target: JSONValue) -> String? {
         guard let value, let name = value.stringValue else {
-            report(.invalidPackageName, "an android_app target needs \"package_name\": the app's applicationId", at: value ?? target)
+            report(
+                .invalidPackageName, "an android_app target needs \"package_name\": the app's applicationId",
+                at: value ?? target)
             return nil
         }
         let segments = name.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = segments.count >= 2 && segments.allSatisfy { segment in
-            guard let first = segment.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
-            return segment.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
-        }
+        let valid =
+            segments.count >= 2
+            && segments.allSatisfy { segment in
+                guard let first = segment.unicodeScalars.first,
+                    ("a"..."z").contains(first) || ("A"..."Z").contains(first)
+                else { return false }
+                return segment.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                }
+            }
         if !valid {
-            report(.invalidPackageName, "\"\(name)\" is not an application ID (dot-separated segments like com.example.app, each starting with a letter)", at: value)
+            report(
+                .invalidPackageName,
+                "\"\(name)\" is not an application ID (dot-separated segments like com.example.app, each starting with a letter)",
+                at: value)
         }
         return name
     }
@@ -47,18 +61,24 @@ extension AssetLinksValidator {
     /// Each entry exactly 32 upper-case hex bytes separated by colons (G-SPEC, AND-TROUBLE).
     mutating func readFingerprints(_ value: JSONValue?, in target: JSONValue) -> [String] {
         guard let value, let elements = value.arrayValue, !elements.isEmpty else {
-            report(.missingFingerprints, "an android_app target needs \"sha256_cert_fingerprints\": [\"AB:CD:…\"] (32 bytes, from the signing certificate)", at: value ?? target)
+            report(
+                .missingFingerprints,
+                "an android_app target needs \"sha256_cert_fingerprints\": [\"AB:CD:…\"] (32 bytes, from the signing certificate)",
+                at: value ?? target)
             return []
         }
         var seen: Set<String> = []
         var fingerprints: [String] = []
         for element in elements {
             guard let fingerprint = element.stringValue else {
-                report(.assetLinksWrongType, "each fingerprint must be a string, found \(element.typeName)", at: element)
+                report(
+                    .assetLinksWrongType, "each fingerprint must be a string, found \(element.typeName)", at: element)
                 continue
             }
             checkFingerprint(fingerprint, at: element)
-            if !seen.insert(fingerprint.uppercased()).inserted { report(.duplicateFingerprint, "this fingerprint is listed twice", at: element) }
+            if !seen.insert(fingerprint.uppercased()).inserted {
+                report(.duplicateFingerprint, "this fingerprint is listed twice", at: element)
+            }
             fingerprints.append(fingerprint)
         }
         return fingerprints
@@ -69,11 +89,16 @@ extension AssetLinksValidator {
         let isHexPair = { (part: Substring) in part.count == 2 && part.allSatisfy(\.isHexDigit) }
         if parts.allSatisfy(isHexPair) {
             if parts.count == 20 {
-                report(.sha1Fingerprint, "this is a SHA-1 fingerprint (20 bytes); Android needs the SHA-256 one (32 bytes): keytool -list -v shows both", at: value)
+                report(
+                    .sha1Fingerprint,
+                    "this is a SHA-1 fingerprint (20 bytes); Android needs the SHA-256 one (32 bytes): keytool -list -v shows both",
+                    at: value)
             } else if parts.count != 32 {
                 report(.malformedFingerprint, "a SHA-256 fingerprint has 32 bytes; this has \(parts.count)", at: value)
             } else if fingerprint != fingerprint.uppercased() {
-                report(.lowercaseFingerprint, "fingerprints must be upper-case hex: write \"\(fingerprint.uppercased())\"", at: value)
+                report(
+                    .lowercaseFingerprint, "fingerprints must be upper-case hex: write \"\(fingerprint.uppercased())\"",
+                    at: value)
             }
             return
         }
@@ -83,8 +108,13 @@ extension AssetLinksValidator {
                 return String(fingerprint[start..<fingerprint.index(start, offsetBy: 2)])
             }.joined(separator: ":").uppercased()
             report(.malformedFingerprint, "bytes must be separated by colons: write \"\(grouped)\"", at: value)
-        } else if fingerprint.count == 44 && fingerprint.hasSuffix("=") || fingerprint.contains("+") || fingerprint.contains("/") {
-            report(.malformedFingerprint, "this looks like base64; Android needs colon-separated upper-case hex (keytool -list -v prints it)", at: value)
+        } else if fingerprint.count == 44 && fingerprint.hasSuffix("=") || fingerprint.contains("+")
+            || fingerprint.contains("/")
+        {
+            report(
+                .malformedFingerprint,
+                "this looks like base64; Android needs colon-separated upper-case hex (keytool -list -v prints it)",
+                at: value)
         } else {
             report(.malformedFingerprint, "\"\(fingerprint)\" is not 32 colon-separated hex bytes", at: value)
         }
@@ -97,8 +127,11 @@ extension AssetLinksValidator {
             return nil
         }
         let rest = site.hasPrefix("https://") ? site.dropFirst(8) : site.hasPrefix("http://") ? site.dropFirst(7) : nil
-        guard let rest, !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"), HostName.normalize(String(rest)) != nil else {
-            report(.invalidWebSite, "site must be http(s)://host[:port] with no path (it names a whole site)", at: value)
+        guard let rest, !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"),
+            HostName.normalize(String(rest)) != nil
+        else {
+            report(
+                .invalidWebSite, "site must be http(s)://host[:port] with no path (it names a whole site)", at: value)
             return nil
         }
         return site

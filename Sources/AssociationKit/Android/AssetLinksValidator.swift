@@ -16,7 +16,10 @@ public struct AssetLinksValidator {
         var validator = AssetLinksValidator(bytes: bytes)
         if bytes.count > AssociationFileValidator.maximumSize {
             validator.diagnostics.append(
-                Diagnostic(.fileTooLarge, "the file is \(bytes.count) bytes; keep association files under 128 KiB (131072 bytes)", at: .start, pointer: ""))
+                Diagnostic(
+                    .fileTooLarge,
+                    "the file is \(bytes.count) bytes; keep association files under 128 KiB (131072 bytes)", at: .start,
+                    pointer: ""))
         }
         let document = JSONDocument.parse(bytes)
         validator.diagnostics += document.diagnostics
@@ -31,7 +34,9 @@ public struct AssetLinksValidator {
 
     mutating func read(_ root: JSONValue) -> AssetLinks? {
         guard let elements = root.arrayValue else {
-            report(.assetLinksNotArray, "assetlinks.json must be a JSON array of statements, found \(root.typeName)", at: root)
+            report(
+                .assetLinksNotArray, "assetlinks.json must be a JSON array of statements, found \(root.typeName)",
+                at: root)
             return nil
         }
         var file = AssetLinks()
@@ -43,7 +48,10 @@ public struct AssetLinksValidator {
             return false
         }
         if !grantsApp && !file.statements.contains(where: { $0.include != nil }) {
-            report(.noAppLinkStatement, "no statement grants \(AssetLinks.handleAllURLs) to an android_app target, so Android App Links will not verify for this site", at: root)
+            report(
+                .noAppLinkStatement,
+                "no statement grants \(AssetLinks.handleAllURLs) to an android_app target, so Android App Links will not verify for this site",
+                at: root)
         }
         return file
     }
@@ -64,8 +72,13 @@ public struct AssetLinksValidator {
             }
         }
         if statement.include == nil {
-            if value["relation"] == nil { report(.missingRelation, "a statement needs \"relation\": [\"\(AssetLinks.handleAllURLs)\"]", at: value) }
-            if value["target"] == nil { report(.missingTarget, "a statement needs a \"target\" (or is an {\"include\": \"https://…\"})", at: value) }
+            if value["relation"] == nil {
+                report(.missingRelation, "a statement needs \"relation\": [\"\(AssetLinks.handleAllURLs)\"]", at: value)
+            }
+            if value["target"] == nil {
+                report(
+                    .missingTarget, "a statement needs a \"target\" (or is an {\"include\": \"https://…\"})", at: value)
+            }
         }
         return statement
     }
@@ -76,7 +89,9 @@ public struct AssetLinksValidator {
             report(.assetLinksWrongType, "relation must be an array of strings, found \(value.typeName)", at: value)
             return []
         }
-        if elements.isEmpty { report(.missingRelation, "the relation list is empty, so the statement grants nothing", at: value) }
+        if elements.isEmpty {
+            report(.missingRelation, "the relation list is empty, so the statement grants nothing", at: value)
+        }
         var relations: [String] = []
         for element in elements {
             guard let relation = element.stringValue else {
@@ -84,15 +99,27 @@ public struct AssetLinksValidator {
                 continue
             }
             let parts = relation.split(separator: "/", omittingEmptySubsequences: false)
-            let wellFormed = parts.count == 2 && parts.allSatisfy { part in
-                !part.isEmpty && part.utf8.allSatisfy { ("a"..."z").contains(Unicode.Scalar($0)) || ("0"..."9").contains(Unicode.Scalar($0)) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
-            }
+            let wellFormed =
+                parts.count == 2
+                && parts.allSatisfy { part in
+                    !part.isEmpty
+                        && part.utf8.allSatisfy {
+                            ("a"..."z").contains(Unicode.Scalar($0)) || ("0"..."9").contains(Unicode.Scalar($0))
+                                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+                        }
+                }
             if !wellFormed {
-                report(.malformedRelation, "\"\(relation)\" is not kind/detail in lower-case letters, digits, _ and . (for App Links: \(AssetLinks.handleAllURLs))", at: element)
+                report(
+                    .malformedRelation,
+                    "\"\(relation)\" is not kind/detail in lower-case letters, digits, _ and . (for App Links: \(AssetLinks.handleAllURLs))",
+                    at: element)
             } else if ![AssetLinks.handleAllURLs, AssetLinks.getLoginCredentials].contains(relation),
-                let suggestion = Spelling.closest(to: relation, among: [AssetLinks.handleAllURLs, AssetLinks.getLoginCredentials])
+                let suggestion = Spelling.closest(
+                    to: relation, among: [AssetLinks.handleAllURLs, AssetLinks.getLoginCredentials])
             {
-                report(.unknownRelation, "\"\(relation)\" is not a predefined relation; did you mean \"\(suggestion)\"?", at: element)
+                report(
+                    .unknownRelation, "\"\(relation)\" is not a predefined relation; did you mean \"\(suggestion)\"?",
+                    at: element)
             }
             relations.append(relation)
         }
@@ -105,7 +132,10 @@ public struct AssetLinksValidator {
             return nil
         }
         if !include.hasPrefix("https://") || include.utf8.count <= 8 {
-            report(.invalidInclude, "include must be an https:// URL of another statement list (only HTTPS is followed, never a redirect)", at: value)
+            report(
+                .invalidInclude,
+                "include must be an https:// URL of another statement list (only HTTPS is followed, never a redirect)",
+                at: value)
         }
         return include
     }
@@ -120,7 +150,10 @@ public struct AssetLinksValidator {
 
     mutating func reportUnknown(_ member: JSONMember, known: [String]) {
         var message = "unknown key \"\(member.key)\"; Android ignores it"
-        if let suggestion = Spelling.closest(to: member.key, among: known) { message += ". Did you mean \"\(suggestion)\"?" }
-        diagnostics.append(Diagnostic(.unknownAssetLinksKey, message, at: member.keyLocation, valueAt: member.value.range.lowerBound))
+        if let suggestion = Spelling.closest(to: member.key, among: known) {
+            message += ". Did you mean \"\(suggestion)\"?"
+        }
+        diagnostics.append(
+            Diagnostic(.unknownAssetLinksKey, message, at: member.keyLocation, valueAt: member.value.range.lowerBound))
     }
 }

@@ -54,7 +54,8 @@ extension Array where Element == Diagnostic {
         withUnsafeBufferPointer { all in
             all.indices.sorted { left, right in
                 let (leftOffset, rightOffset) = (all[left].location.offset, all[right].location.offset)
-                return leftOffset != rightOffset ? leftOffset < rightOffset : all[left].code.rawValue < all[right].code.rawValue
+                return leftOffset != rightOffset
+                    ? leftOffset < rightOffset : all[left].code.rawValue < all[right].code.rawValue
             }
         }
     }

@@ -151,8 +151,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .separatorInPathPattern: "`?` or `#` in a path pattern is a wildcard or literal, not a separator."
         case .componentMatchesEverything: "A component with no pattern: it matches every URL."
         case .malformedNotPrefix: "A legacy path that looks like an exclusion without the exact `NOT ` prefix."
-        case .patternStartsWithSeparator: "A query or fragment pattern starting with `?` or `#`, which is a wildcard or literal."
-        case .expensivePattern: "Variables whose values make one pattern very costly to match (many uses, many wildcard values)."
+        case .patternStartsWithSeparator:
+            "A query or fragment pattern starting with `?` or `#`, which is a wildcard or literal."
+        case .expensivePattern:
+            "Variables whose values make one pattern very costly to match (many uses, many wildcard values)."
         case .invalidVariableName: "A substitution variable name that is empty or contains $, ( or )."
         case .variableValueReferencesVariable: "A variable value that refers to another variable."
         case .undefinedVariable: "$(name) with no such variable: the pattern never matches."

@@ -5,26 +5,31 @@ extension JSONParser {
         if bytes[index] == UInt8(ascii: "-") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "I") {
-                throw JSONSyntaxError(code: .jsonNonFiniteNumber, message: "-Infinity is not a JSON number", offset: start)
+                throw JSONSyntaxError(
+                    code: .jsonNonFiniteNumber, message: "-Infinity is not a JSON number", offset: start)
             }
         }
         guard index < bytes.count, isDigit(bytes[index]) else {
             throw JSONSyntaxError(code: .jsonInvalidNumber, message: "a number needs digits after `-`", offset: start)
         }
         if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
-            throw JSONSyntaxError(code: .jsonInvalidNumber, message: "leading zeros are not allowed in JSON numbers", offset: index)
+            throw JSONSyntaxError(
+                code: .jsonInvalidNumber, message: "leading zeros are not allowed in JSON numbers", offset: index)
         }
         skipDigits()
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else {
-                throw JSONSyntaxError(code: .jsonInvalidNumber, message: "a decimal point must be followed by digits", offset: index)
+                throw JSONSyntaxError(
+                    code: .jsonInvalidNumber, message: "a decimal point must be followed by digits", offset: index)
             }
             skipDigits()
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else {
                 throw JSONSyntaxError(code: .jsonInvalidNumber, message: "an exponent must have digits", offset: index)
             }

@@ -9,7 +9,8 @@ extension JSONParser {
         var plainRun = true
         while true {
             guard index < bytes.count else {
-                throw JSONSyntaxError(code: .jsonUnexpectedEnd, message: "the file ends inside a string that starts here", offset: open)
+                throw JSONSyntaxError(
+                    code: .jsonUnexpectedEnd, message: "the file ends inside a string that starts here", offset: open)
             }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -33,7 +34,8 @@ extension JSONParser {
             if byte < 0x20 {
                 throw JSONSyntaxError(
                     code: .jsonControlCharacter,
-                    message: "raw control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string; write it as an escape such as \\n or \\t",
+                    message:
+                        "raw control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string; write it as an escape such as \\n or \\t",
                     offset: index)
             }
             if byte < 0x80 {
@@ -58,12 +60,20 @@ extension JSONParser {
         var upperBound: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lowerBound = 0xA0
+        case 0xE0:
+            length = 3
+            lowerBound = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upperBound = 0x9F
-        case 0xF0: length = 4; lowerBound = 0x90
+        case 0xED:
+            length = 3
+            upperBound = 0x9F
+        case 0xF0:
+            length = 4
+            lowerBound = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upperBound = 0x8F
+        case 0xF4:
+            length = 4
+            upperBound = 0x8F
         default: throw invalidUTF8(at: offset)
         }
         for position in 1..<length {
@@ -80,7 +90,8 @@ extension JSONParser {
     private func invalidUTF8(at offset: Int) -> JSONSyntaxError {
         JSONSyntaxError(
             code: .jsonInvalidUTF8,
-            message: "invalid UTF-8 (byte 0x\(offset < bytes.count ? String(bytes[offset], radix: 16, uppercase: true) : "??")); save the file as UTF-8",
+            message:
+                "invalid UTF-8 (byte 0x\(offset < bytes.count ? String(bytes[offset], radix: 16, uppercase: true) : "??")); save the file as UTF-8",
             offset: offset)
     }
 
@@ -103,17 +114,24 @@ extension JSONParser {
         case UInt8(ascii: "u"):
             let unit = try parseHex4(escapeStart: start)
             if (0xDC00...0xDFFF).contains(unit) {
-                throw JSONSyntaxError(code: .jsonLoneSurrogate, message: "\\u\(hex(unit)) is a low surrogate without a high surrogate before it", offset: start)
+                throw JSONSyntaxError(
+                    code: .jsonLoneSurrogate,
+                    message: "\\u\(hex(unit)) is a low surrogate without a high surrogate before it", offset: start)
             }
             if (0xD800...0xDBFF).contains(unit) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw JSONSyntaxError(code: .jsonLoneSurrogate, message: "\\u\(hex(unit)) is a high surrogate without a low surrogate after it", offset: start)
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
+                    throw JSONSyntaxError(
+                        code: .jsonLoneSurrogate,
+                        message: "\\u\(hex(unit)) is a high surrogate without a low surrogate after it", offset: start)
                 }
                 let lowStart = index
                 index += 2
                 let low = try parseHex4(escapeStart: lowStart)
                 guard (0xDC00...0xDFFF).contains(low) else {
-                    throw JSONSyntaxError(code: .jsonLoneSurrogate, message: "\\u\(hex(unit)) is a high surrogate without a low surrogate after it", offset: start)
+                    throw JSONSyntaxError(
+                        code: .jsonLoneSurrogate,
+                        message: "\\u\(hex(unit)) is a high surrogate without a low surrogate after it", offset: start)
                 }
                 let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
                 return Unicode.Scalar(value)!
@@ -121,7 +139,11 @@ extension JSONParser {
             return Unicode.Scalar(unit)!
         default:
             index = start
-            throw JSONSyntaxError(code: .jsonInvalidEscape, message: "\\\(describe(start + 1)) is not a JSON escape; valid are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", offset: start)
+            throw JSONSyntaxError(
+                code: .jsonInvalidEscape,
+                message:
+                    "\\\(describe(start + 1)) is not a JSON escape; valid are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+                offset: start)
         }
     }
 
@@ -129,7 +151,9 @@ extension JSONParser {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard index < bytes.count, let digit = hexValue(bytes[index]) else {
-                throw JSONSyntaxError(code: .jsonInvalidEscape, message: "\\u must be followed by four hexadecimal digits", offset: escapeStart)
+                throw JSONSyntaxError(
+                    code: .jsonInvalidEscape, message: "\\u must be followed by four hexadecimal digits",
+                    offset: escapeStart)
             }
             value = value << 4 | digit
             index += 1

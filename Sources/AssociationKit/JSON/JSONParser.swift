@@ -43,7 +43,8 @@ public struct JSONParser {
         }
         skipWhitespace()
         if index >= bytes.count {
-            throw JSONSyntaxError(code: .jsonUnexpectedEnd, message: "the file is empty; it must hold a JSON object", offset: index)
+            throw JSONSyntaxError(
+                code: .jsonUnexpectedEnd, message: "the file is empty; it must hold a JSON object", offset: index)
         }
         let root = try parseValue()
         skipWhitespace()
@@ -51,7 +52,8 @@ public struct JSONParser {
             try rejectComment()
             throw JSONSyntaxError(
                 code: .jsonTrailingContent,
-                message: "unexpected \(describe(index)) after the end of the top-level value; a file holds exactly one JSON value",
+                message:
+                    "unexpected \(describe(index)) after the end of the top-level value; a file holds exactly one JSON value",
                 offset: index)
         }
         return root
@@ -68,18 +70,26 @@ public struct JSONParser {
         case UInt8(ascii: "{"): kind = try parseObject()
         case UInt8(ascii: "["): kind = try parseArray()
         case UInt8(ascii: "\""): kind = .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); kind = .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); kind = .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); kind = .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            kind = .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            kind = .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            kind = .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): kind = try parseNumber()
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw JSONSyntaxError(
                 code: .jsonNonFiniteNumber, message: "NaN and Infinity are not JSON numbers", offset: index)
         case UInt8(ascii: "'"):
-            throw JSONSyntaxError(code: .jsonSyntax, message: "strings use double quotes (\") in JSON, not single quotes", offset: index)
+            throw JSONSyntaxError(
+                code: .jsonSyntax, message: "strings use double quotes (\") in JSON, not single quotes", offset: index)
         default:
             try rejectComment()
-            throw JSONSyntaxError(code: .jsonSyntax, message: "expected a value, found \(describe(index))", offset: index)
+            throw JSONSyntaxError(
+                code: .jsonSyntax, message: "expected a value, found \(describe(index))", offset: index)
         }
         return JSONValue(kind: kind, location: location, range: start..<index)
     }
@@ -108,7 +118,8 @@ public struct JSONParser {
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else {
                 if index >= bytes.count { throw unexpectedEnd("`:`") }
-                throw JSONSyntaxError(code: .jsonSyntax, message: "expected `:` after the key, found \(describe(index))", offset: index)
+                throw JSONSyntaxError(
+                    code: .jsonSyntax, message: "expected `:` after the key, found \(describe(index))", offset: index)
             }
             index += 1
             skipWhitespace()
@@ -130,7 +141,8 @@ public struct JSONParser {
                 index += 1
                 skipWhitespace()
                 if peek(UInt8(ascii: "}")) {
-                    throw JSONSyntaxError(code: .jsonTrailingComma, message: "trailing comma before `}`; remove it", offset: comma)
+                    throw JSONSyntaxError(
+                        code: .jsonTrailingComma, message: "trailing comma before `}`; remove it", offset: comma)
                 }
                 continue
             }
@@ -140,7 +152,8 @@ public struct JSONParser {
                 return .object(members)
             }
             try rejectComment()
-            throw JSONSyntaxError(code: .jsonSyntax, message: "expected `,` or `}`, found \(describe(index))", offset: index)
+            throw JSONSyntaxError(
+                code: .jsonSyntax, message: "expected `,` or `}`, found \(describe(index))", offset: index)
         }
     }
 
@@ -174,7 +187,8 @@ public struct JSONParser {
                 index += 1
                 skipWhitespace()
                 if peek(UInt8(ascii: "]")) {
-                    throw JSONSyntaxError(code: .jsonTrailingComma, message: "trailing comma before `]`; remove it", offset: comma)
+                    throw JSONSyntaxError(
+                        code: .jsonTrailingComma, message: "trailing comma before `]`; remove it", offset: comma)
                 }
                 continue
             }
@@ -184,7 +198,8 @@ public struct JSONParser {
                 return .array(elements)
             }
             try rejectComment()
-            throw JSONSyntaxError(code: .jsonSyntax, message: "expected `,` or `]`, found \(describe(index))", offset: index)
+            throw JSONSyntaxError(
+                code: .jsonSyntax, message: "expected `,` or `]`, found \(describe(index))", offset: index)
         }
     }
 
@@ -230,7 +245,9 @@ public struct JSONParser {
         let next = bytes[index + 1]
         if next == UInt8(ascii: "/") || next == UInt8(ascii: "*") {
             throw JSONSyntaxError(
-                code: .jsonComment, message: "comments are not allowed in JSON; remove it (use a \"comment\" key inside a component instead)",
+                code: .jsonComment,
+                message:
+                    "comments are not allowed in JSON; remove it (use a \"comment\" key inside a component instead)",
                 offset: index)
         }
     }
@@ -240,7 +257,8 @@ public struct JSONParser {
     }
 
     func unexpectedEnd(_ expected: String) -> JSONSyntaxError {
-        JSONSyntaxError(code: .jsonUnexpectedEnd, message: "the file ends where \(expected) was expected", offset: bytes.count)
+        JSONSyntaxError(
+            code: .jsonUnexpectedEnd, message: "the file ends where \(expected) was expected", offset: bytes.count)
     }
 
     func describe(_ offset: Int) -> String {

@@ -30,7 +30,9 @@ public struct JSONValue: Sendable {
         while true {
             switch current.kind {
             case .object(let members):
-                guard let index = Self.child(containing: offset, in: members, range: \.value.range) else { return pointer }
+                guard let index = Self.child(containing: offset, in: members, range: \.value.range) else {
+                    return pointer
+                }
                 pointer = JSONPointer.appending(members[index].key, to: pointer)
                 current = members[index].value
             case .array(let elements):
@@ -43,7 +45,8 @@ public struct JSONValue: Sendable {
         }
     }
 
-    private static func child<Child>(containing offset: Int, in children: [Child], range: (Child) -> Range<Int>) -> Int? {
+    private static func child<Child>(containing offset: Int, in children: [Child], range: (Child) -> Range<Int>) -> Int?
+    {
         var low = 0
         var high = children.count
         while low < high {

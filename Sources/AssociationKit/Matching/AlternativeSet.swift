@@ -65,7 +65,9 @@ final class AlternativeSet: Sendable {
     }
 
     /// Builds the trie breadth-first from sorted values, so each node's children are contiguous.
-    private static func buildTrie(_ values: [[UInt32]]) -> (firstChild: [Int32], childCount: [Int32], childKeys: [UInt32], childNodes: [Int32], isEnd: [Bool]) {
+    private static func buildTrie(_ values: [[UInt32]]) -> (
+        firstChild: [Int32], childCount: [Int32], childKeys: [UInt32], childNodes: [Int32], isEnd: [Bool]
+    ) {
         var childKeys: [UInt32] = []
         var childNodes: [Int32] = []
         // Each queue item: the range of `values` sharing a prefix of length `depth`.
@@ -103,7 +105,9 @@ final class AlternativeSet: Sendable {
 
     /// A trie of step sequences; siblings are found through a dictionary while building, so a
     /// variable with many values builds in linear time.
-    private static func buildWildcardTrie(_ values: [[PatternStep]]) -> (steps: [PatternStep], children: [[Int32]], isEnd: [Bool]) {
+    private static func buildWildcardTrie(_ values: [[PatternStep]]) -> (
+        steps: [PatternStep], children: [[Int32]], isEnd: [Bool]
+    ) {
         struct Edge: Hashable {
             var parent: Int32
             var step: UInt64

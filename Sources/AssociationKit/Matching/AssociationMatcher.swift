@@ -28,14 +28,17 @@ public struct AssociationMatcher: Sendable {
         var entriesOfApp: [String: [Int]] = [:]
         var entries: [Entry] = []
         for detail in appLinks.details {
-            let rules = detail.effectiveRules(domainDefaults: appLinks.defaults).map { CompiledRule($0, detailsIndex: detail.index, variables: variables) }
+            let rules = detail.effectiveRules(domainDefaults: appLinks.defaults).map {
+                CompiledRule($0, detailsIndex: detail.index, variables: variables)
+            }
             var ids: [String] = []
             for id in detail.appIDs.map(\.value) where !ids.contains(id) { ids.append(id) }
             for id in ids {
                 if entriesOfApp[id] == nil { appIDs.append(id) }
                 entriesOfApp[id, default: []].append(entries.count)
             }
-            entries.append(Entry(detailsIndex: detail.index, appIDs: ids, rules: rules, filters: rules.map(\.pathFilter)))
+            entries.append(
+                Entry(detailsIndex: detail.index, appIDs: ids, rules: rules, filters: rules.map(\.pathFilter)))
         }
         self.appIDs = appIDs
         self.entries = entries
@@ -79,7 +82,8 @@ public struct AssociationMatcher: Sendable {
     }
 
     func evaluate(_ entry: Entry, _ url: MatchURL, appID: String) -> MatchDecision? {
-        for index in entry.filters.indices where entry.filters[index].admits(url.pathSummary(entry.filters[index].form)) {
+        for index in entry.filters.indices where entry.filters[index].admits(url.pathSummary(entry.filters[index].form))
+        {
             let rule = entry.rules[index]
             guard rule.matches(url) else { continue }
             var decision = rule.decision
@@ -98,6 +102,8 @@ public struct AssociationMatcher: Sendable {
     }
 
     func noMatch(_ appID: String, _ reason: String) -> MatchDecision {
-        MatchDecision(appID: appID, outcome: .noMatch, detailsIndex: nil, ruleIndex: nil, ruleKind: nil, rule: nil, reason: reason)
+        MatchDecision(
+            appID: appID, outcome: .noMatch, detailsIndex: nil, ruleIndex: nil, ruleKind: nil, rule: nil, reason: reason
+        )
     }
 }

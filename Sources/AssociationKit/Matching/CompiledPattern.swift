@@ -31,7 +31,9 @@ final class CompiledPattern: Sendable {
                 if steps.last != .star { steps.append(.star) }  // `**` is `*`
             case .variable(let name):
                 guard let variables else {
-                    steps += "$(\(name))".unicodeScalars.map { .literal(caseSensitive ? $0.value : CaseFolding.fold($0.value)) }
+                    steps += "$(\(name))".unicodeScalars.map {
+                        .literal(caseSensitive ? $0.value : CaseFolding.fold($0.value))
+                    }
                     continue
                 }
                 if let index = setIndex[name] {
@@ -51,9 +53,10 @@ final class CompiledPattern: Sendable {
         literalPrefix = steps.prefix { if case .literal = $0 { true } else { false } }.map {
             if case .literal(let scalar) = $0 { scalar } else { 0 }
         }
-        literalSuffix = Array(steps.reversed().prefix { if case .literal = $0 { true } else { false } }.reversed().map {
-            if case .literal(let scalar) = $0 { scalar } else { 0 }
-        })
+        literalSuffix = Array(
+            steps.reversed().prefix { if case .literal = $0 { true } else { false } }.reversed().map {
+                if case .literal(let scalar) = $0 { scalar } else { 0 }
+            })
         var longest: [UInt32] = []
         var run: [UInt32] = []
         for step in steps + [.star] {
@@ -69,7 +72,8 @@ final class CompiledPattern: Sendable {
             switch step {
             case .literal, .one: total + 1
             case .star: total
-            case .alternatives(let index): sets[index].minimumLength == Int.max ? Int.max / 2 : total + sets[index].minimumLength
+            case .alternatives(let index):
+                sets[index].minimumLength == Int.max ? Int.max / 2 : total + sets[index].minimumLength
             }
         }
         hasStar = steps.contains(.star) || sets.contains { $0.hasWildcardValues }
@@ -86,7 +90,8 @@ final class CompiledPattern: Sendable {
         for index in literalSuffix.indices where text[offset + index] != literalSuffix[index] { return false }
         if !requiredLiteral.isEmpty && !Self.contains(text, requiredLiteral) { return false }
         return text.withUnsafeBufferPointer { buffer in
-            sets.isEmpty ? PatternEngine.matchGlob(steps, buffer) : PatternEngine.matchPositions(steps, sets: sets, buffer)
+            sets.isEmpty
+                ? PatternEngine.matchGlob(steps, buffer) : PatternEngine.matchPositions(steps, sets: sets, buffer)
         }
     }
 

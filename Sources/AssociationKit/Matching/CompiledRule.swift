@@ -21,12 +21,15 @@ final class CompiledRule: Sendable {
 
     init(_ rule: EffectiveRule, detailsIndex: Int, variables: [String: [String]]) {
         self.rule = rule
-        let list = switch rule.kind {
+        let list =
+            switch rule.kind {
             case .component: "components"
             case .legacyPath: "paths"
             case .androidRule: "dynamic_app_link_components"
             }
-        let place = rule.kind == .androidRule ? "statements[\(detailsIndex)].\(list)[\(rule.index)]" : "details[\(detailsIndex)].\(list)[\(rule.index)]"
+        let place =
+            rule.kind == .androidRule
+            ? "statements[\(detailsIndex)].\(list)[\(rule.index)]" : "details[\(detailsIndex)].\(list)[\(rule.index)]"
         decision = MatchDecision(
             appID: "", outcome: rule.exclude ? .exclude : .match, detailsIndex: detailsIndex, ruleIndex: rule.index,
             ruleKind: rule.kind, rule: rule.sourceText,
@@ -45,7 +48,9 @@ final class CompiledRule: Sendable {
         path = compile(rule.normalizedPath)
         let form = URLForm(decoded: decoded, folded: folded)
         // The filter summarizes the normalized path, which Android's rules do not use.
-        pathFilter = rule.kind == .androidRule ? PathFilter(form: form) : path.map { PathFilter(pattern: $0, form: form) } ?? PathFilter(form: form)
+        pathFilter =
+            rule.kind == .androidRule
+            ? PathFilter(form: form) : path.map { PathFilter(pattern: $0, form: form) } ?? PathFilter(form: form)
         fragment = compile(rule.fragment)
         switch rule.query {
         case .any:
@@ -64,7 +69,11 @@ final class CompiledRule: Sendable {
 
     /// All specified parts must match (A-COMP); unspecified ones are `*`.
     func matches(_ url: MatchURL) -> Bool {
-        if let path, !path.matches((rule.kind == .androidRule ? url.rawPath : url.path).form(decoded: decoded, folded: folded)) { return false }
+        if let path,
+            !path.matches((rule.kind == .androidRule ? url.rawPath : url.path).form(decoded: decoded, folded: folded))
+        {
+            return false
+        }
         if let fragment, !fragment.matches(url.fragment.form(decoded: decoded, folded: folded)) { return false }
         switch query {
         case .any:

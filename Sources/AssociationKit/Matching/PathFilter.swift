@@ -30,7 +30,8 @@ struct PathFilter: Sendable {
 
     @inline(__always)
     func admits(_ summary: PathSummary) -> Bool {
-        summary.length >= minimumLength && summary.prefix & prefixMask == prefix && summary.suffix & suffixMask == suffix
+        summary.length >= minimumLength && summary.prefix & prefixMask == prefix
+            && summary.suffix & suffixMask == suffix
             && summary.characters & characters == characters
     }
 
@@ -74,7 +75,8 @@ struct PathSummary: Sendable {
 
 /// Which of the four forms of a URL part a rule compares.
 enum URLForm: Int, Sendable {
-    case encoded = 0, folded, decoded, decodedFolded
+    case encoded = 0
+    case folded, decoded, decodedFolded
 
     init(decoded: Bool, folded: Bool) {
         self = URLForm(rawValue: (decoded ? 2 : 0) + (folded ? 1 : 0))!

@@ -45,7 +45,9 @@ enum PatternEngine {
         return p == steps.count
     }
 
-    static func matchPositions(_ steps: [PatternStep], sets: [AlternativeSet], _ text: UnsafeBufferPointer<UInt32>) -> Bool {
+    static func matchPositions(_ steps: [PatternStep], sets: [AlternativeSet], _ text: UnsafeBufferPointer<UInt32>)
+        -> Bool
+    {
         var start = PositionSet(count: text.count)
         start.insert(0)
         var masks = TextMasks(text)
@@ -53,7 +55,9 @@ enum PatternEngine {
     }
 
     /// The positions reachable from `current` after consuming `steps` in sequence.
-    static func advance(_ steps: [PatternStep], sets: [AlternativeSet], from current: PositionSet, _ text: inout TextMasks) -> PositionSet {
+    static func advance(
+        _ steps: [PatternStep], sets: [AlternativeSet], from current: PositionSet, _ text: inout TextMasks
+    ) -> PositionSet {
         var positions = current
         for step in steps {
             switch step {

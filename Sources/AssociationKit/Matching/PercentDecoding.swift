@@ -9,7 +9,9 @@ enum PercentDecoding {
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar == 0x25, index + 2 < scalars.count, let high = hexValue(scalars[index + 1]), let low = hexValue(scalars[index + 2]) {
+            if scalar == 0x25, index + 2 < scalars.count, let high = hexValue(scalars[index + 1]),
+                let low = hexValue(scalars[index + 2])
+            {
                 bytes.append(high << 4 | low)
                 index += 3
                 continue
@@ -30,7 +32,9 @@ enum PercentDecoding {
         var result: [UInt32] = []
         result.reserveCapacity(bytes.count)
         for byte in bytes {
-            if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
+            if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
+                || byte == UInt8(ascii: ">")
+            {
                 result.append(0x25)
                 result.append(hexDigit(byte >> 4))
                 result.append(hexDigit(byte & 0xF))

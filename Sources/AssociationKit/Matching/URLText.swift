@@ -30,7 +30,8 @@ final class URLText {
             return foldedCache!
         case (true, false):
             if let decodedCache { return decodedCache }
-            decodedCache = isPath ? PathNormalization.path(PercentDecoding.decode(rawEncoded)) : PercentDecoding.decode(encoded)
+            decodedCache =
+                isPath ? PathNormalization.path(PercentDecoding.decode(rawEncoded)) : PercentDecoding.decode(encoded)
             return decodedCache!
         case (true, true):
             if let decodedFoldedCache { return decodedFoldedCache }

@@ -11,7 +11,10 @@ public struct AssociationFileDecoder {
 
     public mutating func decode(_ root: JSONValue) -> AssociationFile? {
         guard let members = root.members else {
-            report(.topLevelNotObject, "the top level must be a JSON object keyed by service (applinks, webcredentials …), found \(root.typeName)", at: root)
+            report(
+                .topLevelNotObject,
+                "the top level must be a JSON object keyed by service (applinks, webcredentials …), found \(root.typeName)",
+                at: root)
             return nil
         }
         var file = AssociationFile()
@@ -27,8 +30,13 @@ public struct AssociationFileDecoder {
                 reportUnknownKey(member, known: AssociationFile.serviceNames, context: "service")
             }
         }
-        if file.appLinks == nil && file.webCredentials == nil && file.appClips == nil && file.activityContinuation == nil {
-            report(.noServices, "the file declares none of the services applinks, webcredentials, appclips or activitycontinuation, so Apple finds nothing in it", at: root)
+        if file.appLinks == nil && file.webCredentials == nil && file.appClips == nil
+            && file.activityContinuation == nil
+        {
+            report(
+                .noServices,
+                "the file declares none of the services applinks, webcredentials, appclips or activitycontinuation, so Apple finds nothing in it",
+                at: root)
         }
         return file
     }
@@ -45,7 +53,9 @@ public struct AssociationFileDecoder {
                 apps = strings(member.value, "app identifiers")
                 isEmptyArray = member.value.arrayValue?.isEmpty == true
             case "details":
-                report(.detailsOutsideApplinks, "only applinks uses details; this service reads only \"apps\"", at: member.value)
+                report(
+                    .detailsOutsideApplinks, "only applinks uses details; this service reads only \"apps\"",
+                    at: member.value)
             default: reportUnknownKey(member, known: ["apps"], context: "key of this service")
             }
         }
@@ -69,7 +79,8 @@ public struct AssociationFileDecoder {
             case "apps":
                 if let elements = array(child, "apps") { appLinks.legacyApps = Located(elements, Origin(child)) }
             default:
-                reportUnknownKey(member, known: ["details", "defaults", "substitutionVariables", "apps"], context: "key of applinks")
+                reportUnknownKey(
+                    member, known: ["details", "defaults", "substitutionVariables", "apps"], context: "key of applinks")
             }
         }
         return appLinks
@@ -85,10 +96,16 @@ public struct AssociationFileDecoder {
             // The WWDC15-era shape, keyed by app ID; Apple's swcutil still accepts it (observed).
             // An object has no defined order, so entries are taken in sorted key order.
             appLinks.detailsShape = .dictionary
-            report(.detailsDictionary, "details is the pre-release dictionary keyed by app ID; write it as an array of {\"appIDs\": […], \"components\": […]} entries", at: value)
+            report(
+                .detailsDictionary,
+                "details is the pre-release dictionary keyed by app ID; write it as an array of {\"appIDs\": […], \"components\": […]} entries",
+                at: value)
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 guard var detail = decodeDetail(member.value, index: index) else { continue }
-                detail.appIDs.insert(Located(member.key, Origin(location: member.keyLocation, valueOffset: member.value.range.lowerBound)), at: 0)
+                detail.appIDs.insert(
+                    Located(
+                        member.key, Origin(location: member.keyLocation, valueOffset: member.value.range.lowerBound)),
+                    at: 0)
                 detail.hasAppID = true
                 appLinks.details.append(detail)
             }
@@ -112,7 +129,9 @@ public struct AssociationFileDecoder {
                 detail.appIDs += strings(child, "app identifiers")
             case "components":
                 if let elements = array(child, "components") {
-                    detail.components = elements.enumerated().compactMap { decodeComponent($1, index: $0, role: "component") }
+                    detail.components = elements.enumerated().compactMap {
+                        decodeComponent($1, index: $0, role: "component")
+                    }
                 }
             case "paths":
                 if let elements = array(child, "paths") {
@@ -122,7 +141,9 @@ public struct AssociationFileDecoder {
                 }
             case "defaults": detail.defaults = decodeComponent(child, index: 0, role: "defaults")
             default:
-                reportUnknownKey(member, known: ["appID", "appIDs", "components", "paths", "defaults"], context: "key of a details entry")
+                reportUnknownKey(
+                    member, known: ["appID", "appIDs", "components", "paths", "defaults"],
+                    context: "key of a details entry")
             }
         }
         return detail
@@ -154,7 +175,10 @@ public struct AssociationFileDecoder {
     mutating func decodeQuery(_ value: JSONValue) -> QueryRule? {
         if let pattern = value.stringValue { return .whole(Located(pattern, Origin(value))) }
         guard let members = value.members else {
-            report(.wrongType, "\"?\" must be a pattern string or a dictionary of query item patterns, found \(value.typeName)", at: value)
+            report(
+                .wrongType,
+                "\"?\" must be a pattern string or a dictionary of query item patterns, found \(value.typeName)",
+                at: value)
             return nil
         }
         if let offender = members.first(where: { $0.value.stringValue == nil }) {
@@ -164,14 +188,17 @@ public struct AssociationFileDecoder {
                 at: offender.value)
             return .ignoredDictionary(Origin(value))
         }
-        let items = members.map { QueryItemRule(name: $0.key, pattern: Located($0.value.stringValue!, Origin($0.value))) }
+        let items = members.map {
+            QueryItemRule(name: $0.key, pattern: Located($0.value.stringValue!, Origin($0.value)))
+        }
         return .items(items, Origin(value))
     }
 
     mutating func decodeVariables(_ value: JSONValue) -> [SubstitutionVariable] {
         guard let members = object(value, "substitutionVariables") else { return [] }
         return members.map { member in
-            SubstitutionVariable(name: member.key, values: strings(member.value, "variable values"), origin: Origin(member.value))
+            SubstitutionVariable(
+                name: member.key, values: strings(member.value, "variable values"), origin: Origin(member.value))
         }
     }
 
@@ -198,14 +225,15 @@ public struct AssociationFileDecoder {
     mutating func bool(_ value: JSONValue, _ key: String) -> Located<Bool>? {
         if let flag = value.boolValue { return Located(flag, Origin(value)) }
         // "true"/"false" only need their quotes removed; "yes", "1" and the like mean one of them.
-        let hint = value.stringValue.map { text -> String in
-            switch text.lowercased() {
-            case "true", "false": " (write \(text.lowercased()) without quotes)"
-            case "yes", "y", "on", "1": " (write true, without quotes)"
-            case "no", "n", "off", "0": " (write false, without quotes)"
-            default: " (write true or false, without quotes)"
-            }
-        } ?? ""
+        let hint =
+            value.stringValue.map { text -> String in
+                switch text.lowercased() {
+                case "true", "false": " (write \(text.lowercased()) without quotes)"
+                case "yes", "y", "on", "1": " (write true, without quotes)"
+                case "no", "n", "off", "0": " (write false, without quotes)"
+                default: " (write true or false, without quotes)"
+                }
+            } ?? ""
         report(.wrongType, "\(key) must be true or false, found \(value.typeName)\(hint); Apple ignores it", at: value)
         return nil
     }
@@ -215,7 +243,9 @@ public struct AssociationFileDecoder {
         guard let elements = array(value, what) else {
             return []
         }
-        return elements.compactMap { element in string(element, "each of the \(what)").map { Located($0, Origin(element)) } }
+        return elements.compactMap { element in
+            string(element, "each of the \(what)").map { Located($0, Origin(element)) }
+        }
     }
 
     mutating func report(_ code: DiagnosticCode, _ message: String, at value: JSONValue) {
@@ -227,7 +257,8 @@ public struct AssociationFileDecoder {
         if let suggestion = Spelling.closest(to: member.key, among: known) {
             message += ". Did you mean \"\(suggestion)\"?"
         }
-        diagnostics.append(Diagnostic(.unknownKey, message, at: member.keyLocation, valueAt: member.value.range.lowerBound))
+        diagnostics.append(
+            Diagnostic(.unknownKey, message, at: member.keyLocation, valueAt: member.value.range.lowerBound))
     }
 
     func sourceText(of value: JSONValue) -> String {

@@ -50,9 +50,14 @@ public struct EffectiveRule: Sendable {
         path = component.path?.value ?? appDefaults?.path?.value ?? domainDefaults?.path?.value
         fragment = component.fragment?.value ?? appDefaults?.fragment?.value ?? domainDefaults?.fragment?.value
         exclude = component.exclude?.value ?? appDefaults?.exclude?.value ?? domainDefaults?.exclude?.value ?? false
-        caseSensitive = component.caseSensitive?.value ?? appDefaults?.caseSensitive?.value ?? domainDefaults?.caseSensitive?.value ?? true
-        percentEncoded = component.percentEncoded?.value ?? appDefaults?.percentEncoded?.value ?? domainDefaults?.percentEncoded?.value ?? true
-        query = Self.query(component.query) ?? Self.query(appDefaults?.query) ?? Self.query(domainDefaults?.query) ?? .any
+        caseSensitive =
+            component.caseSensitive?.value ?? appDefaults?.caseSensitive?.value ?? domainDefaults?.caseSensitive?.value
+            ?? true
+        percentEncoded =
+            component.percentEncoded?.value ?? appDefaults?.percentEncoded?.value ?? domainDefaults?.percentEncoded?
+            .value ?? true
+        query =
+            Self.query(component.query) ?? Self.query(appDefaults?.query) ?? Self.query(domainDefaults?.query) ?? .any
         sourceText = component.sourceText
         origin = component.origin
         normalizedPath = path.map(PathNormalization.pattern)
@@ -103,7 +108,9 @@ extension AppLinksDetail {
     /// ignores `paths` then, WWDC19 717), else the legacy `paths`.
     public func effectiveRules(domainDefaults: ComponentRule?) -> [EffectiveRule] {
         if let components {
-            return components.map { EffectiveRule(component: $0, appDefaults: defaults, domainDefaults: domainDefaults) }
+            return components.map {
+                EffectiveRule(component: $0, appDefaults: defaults, domainDefaults: domainDefaults)
+            }
         }
         return (paths ?? []).map(EffectiveRule.init(legacyPath:))
     }

@@ -21,7 +21,10 @@ extension AssociationFileValidator {
         let text = app.value
         let utf8 = Array(text.utf8)
         guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), dot > 0, dot < utf8.count - 1 else {
-            report(.malformedAppID, "\"\(text)\" is not an application identifier; write <App ID prefix>.<bundle ID>, for example ABCDE12345.com.example.app", at: app.origin)
+            report(
+                .malformedAppID,
+                "\"\(text)\" is not an application identifier; write <App ID prefix>.<bundle ID>, for example ABCDE12345.com.example.app",
+                at: app.origin)
             return
         }
         let prefix = utf8[..<dot]
@@ -30,18 +33,28 @@ extension AssociationFileValidator {
         var bundleIsValid = bundle.first != UInt8(ascii: ".") && bundle.last != UInt8(ascii: ".")
         var previous: UInt8 = 0
         for byte in bundle {
-            if !(isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) { bundleIsValid = false }
+            if !(isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
+                bundleIsValid = false
+            }
             if byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".") { bundleIsValid = false }
             previous = byte
         }
         guard prefixIsAlphanumeric && bundleIsValid else {
             let prefixText = String(decoding: prefix, as: UTF8.self)
             let bundleText = String(decoding: bundle, as: UTF8.self)
-            let part = prefixIsAlphanumeric ? "bundle ID \"\(bundleText)\" may use only letters, digits, hyphens and periods" : "prefix \"\(prefixText)\" must be letters and digits"
+            let part =
+                prefixIsAlphanumeric
+                ? "bundle ID \"\(bundleText)\" may use only letters, digits, hyphens and periods"
+                : "prefix \"\(prefixText)\" must be letters and digits"
             report(.malformedAppID, "\"\(text)\" is not an application identifier: the \(part)", at: app.origin)
             return
         }
-        let isTeamStyle = prefix.count == 10 && prefix.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        let isTeamStyle =
+            prefix.count == 10
+            && prefix.allSatisfy {
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            }
         if !isTeamStyle {
             report(
                 .unusualAppIDPrefix,

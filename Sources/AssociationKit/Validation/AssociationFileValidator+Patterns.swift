@@ -1,11 +1,16 @@
 extension AssociationFileValidator {
     /// Checks the pattern text of one entry's components (or legacy paths) and of the
     /// defaults that apply to them.
-    mutating func checkPatterns(of detail: AppLinksDetail, rules: [EffectiveRule], appLinks: AppLinks, defined: Set<String>) {
+    mutating func checkPatterns(
+        of detail: AppLinksDetail, rules: [EffectiveRule], appLinks: AppLinks, defined: Set<String>
+    ) {
         if let components = detail.components {
             for (component, rule) in zip(components, rules) {
                 if component.isEmpty {
-                    report(.componentMatchesEverything, "this component sets no pattern, so it matches every URL; add \"/\", \"?\" or \"#\"", at: component.origin)
+                    report(
+                        .componentMatchesEverything,
+                        "this component sets no pattern, so it matches every URL; add \"/\", \"?\" or \"#\"",
+                        at: component.origin)
                 }
                 checkOwnPatterns(of: component, percentEncoded: rule.percentEncoded, defined: defined)
                 if rule.exclude, case .items(let items) = rule.query {
@@ -21,7 +26,10 @@ extension AssociationFileValidator {
             for path in paths { checkLegacyPath(path) }
         }
         if let defaults = detail.defaults {
-            checkOwnPatterns(of: defaults, percentEncoded: defaults.percentEncoded?.value ?? appLinks.defaults?.percentEncoded?.value ?? true, defined: defined)
+            checkOwnPatterns(
+                of: defaults,
+                percentEncoded: defaults.percentEncoded?.value ?? appLinks.defaults?.percentEncoded?.value ?? true,
+                defined: defined)
         }
     }
 
@@ -39,7 +47,10 @@ extension AssociationFileValidator {
         if let fragment = rule.fragment {
             checkPatternText(fragment, percentEncoded: percentEncoded, defined: defined)
             if fragment.value.hasPrefix("#") && fragment.value.count > 1 {
-                report(.patternStartsWithSeparator, "the fragment pattern starts with \"#\", which is then part of the fragment; write the fragment without \"#\"", at: fragment.origin)
+                report(
+                    .patternStartsWithSeparator,
+                    "the fragment pattern starts with \"#\", which is then part of the fragment; write the fragment without \"#\"",
+                    at: fragment.origin)
             }
         }
         switch rule.query {
@@ -47,7 +58,10 @@ extension AssociationFileValidator {
             checkPatternText(pattern, percentEncoded: percentEncoded, defined: defined)
             let text = pattern.value
             if text.hasPrefix("?") && text.contains("=") && !text.hasPrefix("?*") {
-                report(.patternStartsWithSeparator, "the query pattern starts with \"?\", a one-character wildcard, not the separator; write the query without \"?\"", at: pattern.origin)
+                report(
+                    .patternStartsWithSeparator,
+                    "the query pattern starts with \"?\", a one-character wildcard, not the separator; write the query without \"?\"",
+                    at: pattern.origin)
             }
         case .items(let items, _)?:
             for item in items { checkPatternText(item.pattern, percentEncoded: percentEncoded, defined: defined) }
@@ -62,11 +76,14 @@ extension AssociationFileValidator {
         if utf8.containsVariableReference {
             let syntax = PatternSyntax.tokenize(pattern.value)
             if syntax.unterminatedVariableAt != nil {
-                report(.unterminatedVariable, "\"$(\" has no closing \")\", so it is compared as literal text", at: pattern.origin)
+                report(
+                    .unterminatedVariable, "\"$(\" has no closing \")\", so it is compared as literal text",
+                    at: pattern.origin)
             }
             var seen: Set<String> = []
             for name in syntax.variableNames where !defined.contains(name) && seen.insert(name).inserted {
-                var message = "$(\(name)) is not defined in substitutionVariables nor predefined, so this pattern never matches"
+                var message =
+                    "$(\(name)) is not defined in substitutionVariables nor predefined, so this pattern never matches"
                 undefinedVariablesReported += 1
                 if undefinedVariablesReported <= OmittedDiagnostics.limit,
                     let suggestion = Spelling.closest(to: name, among: Array(defined))
@@ -118,20 +135,32 @@ extension AssociationFileValidator {
     mutating func checkSeparators(inPath path: Located<String>) {
         let utf8 = path.value.utf8
         if utf8.contains(UInt8(ascii: "#")) {
-            report(.separatorInPathPattern, "\"#\" in a path pattern is compared literally, not as the fragment; put the fragment under \"#\"", at: path.origin)
+            report(
+                .separatorInPathPattern,
+                "\"#\" in a path pattern is compared literally, not as the fragment; put the fragment under \"#\"",
+                at: path.origin)
         } else if let question = utf8.firstIndex(of: UInt8(ascii: "?")), utf8[question...].contains(UInt8(ascii: "=")) {
-            report(.separatorInPathPattern, "\"?\" in a path pattern is a one-character wildcard, not the query separator; put the query under \"?\"", at: path.origin)
+            report(
+                .separatorInPathPattern,
+                "\"?\" in a path pattern is a one-character wildcard, not the query separator; put the query under \"?\"",
+                at: path.origin)
         }
     }
 
     mutating func checkLegacyPath(_ path: LegacyPath) {
         let text = path.text
         if !path.isExclusion && (text.hasPrefix("NOT") || text.lowercased().hasPrefix("not ")) {
-            report(.malformedNotPrefix, "\"\(text)\" looks like an exclusion, but only the exact prefix \"NOT \" (capitals and one space) excludes; as written it is a path pattern", at: path.origin)
+            report(
+                .malformedNotPrefix,
+                "\"\(text)\" looks like an exclusion, but only the exact prefix \"NOT \" (capitals and one space) excludes; as written it is a path pattern",
+                at: path.origin)
         }
         checkSeparators(inPath: Located(path.pattern, path.origin))
         if path.pattern.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 > 0x7E }) {
-            report(.unencodedPattern, "legacy paths are compared percent-encoded, so spaces or non-ASCII text never match; write them percent-encoded", at: path.origin)
+            report(
+                .unencodedPattern,
+                "legacy paths are compared percent-encoded, so spaces or non-ASCII text never match; write them percent-encoded",
+                at: path.origin)
         }
     }
 

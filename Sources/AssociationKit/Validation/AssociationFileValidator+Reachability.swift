@@ -53,9 +53,14 @@ extension AssociationFileValidator {
         let name = rule.kind == .component ? "components" : "paths"
         let shadow = "\(name)[\(index)] \(earlier.sourceText.compacted) already matches every URL this rule would"
         if rule.exclude && !earlier.exclude {
-            report(.unreachableExclusion, "this exclusion never applies: \(shadow), and the first match wins. Move it before \(name)[\(index)]", at: rule.origin)
+            report(
+                .unreachableExclusion,
+                "this exclusion never applies: \(shadow), and the first match wins. Move it before \(name)[\(index)]",
+                at: rule.origin)
         } else {
-            report(.unreachableComponent, "this rule is never reached: \(shadow). Remove it or move it earlier", at: rule.origin)
+            report(
+                .unreachableComponent, "this rule is never reached: \(shadow). Remove it or move it earlier",
+                at: rule.origin)
         }
     }
 }

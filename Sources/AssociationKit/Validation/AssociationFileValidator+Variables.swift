@@ -7,16 +7,26 @@ extension AssociationFileValidator {
         for variable in appLinks.substitutionVariables {
             let name = variable.name
             if name.isEmpty || name.contains(where: { "$()".contains($0) }) {
-                report(.invalidVariableName, "variable name \"\(name)\" must be non-empty and may not contain $, ( or )", at: variable.origin)
+                report(
+                    .invalidVariableName, "variable name \"\(name)\" must be non-empty and may not contain $, ( or )",
+                    at: variable.origin)
             }
             if PredefinedVariables.names.contains(name) {
-                report(.variableShadowsPredefined, "\"\(name)\" is a predefined variable; this list replaces it in every pattern of this file, which is easy to misread. Pick another name", at: variable.origin)
+                report(
+                    .variableShadowsPredefined,
+                    "\"\(name)\" is a predefined variable; this list replaces it in every pattern of this file, which is easy to misread. Pick another name",
+                    at: variable.origin)
             }
             if variable.values.isEmpty {
-                report(.emptyVariable, "$(\(name)) has no values, so every pattern using it never matches", at: variable.origin)
+                report(
+                    .emptyVariable, "$(\(name)) has no values, so every pattern using it never matches",
+                    at: variable.origin)
             }
             for value in variable.values where value.value.utf8.containsVariableReference {
-                report(.variableValueReferencesVariable, "a variable value may not refer to another variable; list the values it should expand to", at: value.origin)
+                report(
+                    .variableValueReferencesVariable,
+                    "a variable value may not refer to another variable; list the values it should expand to",
+                    at: value.origin)
             }
             if !used.contains(name) {
                 report(.unusedVariable, "$(\(name)) is defined but no pattern uses it", at: variable.origin)
@@ -35,7 +45,9 @@ extension AssociationFileValidator {
             case .items(let items, _)?: texts += items.map(\.pattern.value)
             default: break
             }
-            for text in texts where text.utf8.containsVariableReference { names.formUnion(PatternSyntax.tokenize(text).variableNames) }
+            for text in texts where text.utf8.containsVariableReference {
+                names.formUnion(PatternSyntax.tokenize(text).variableNames)
+            }
         }
         collect(appLinks.defaults)
         for detail in appLinks.details {

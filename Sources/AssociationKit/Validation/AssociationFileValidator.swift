@@ -78,32 +78,50 @@ public struct AssociationFileValidator {
 
     mutating func checkDetail(_ detail: AppLinksDetail) {
         if !detail.hasAppID && !detail.hasAppIDs {
-            report(.detailWithoutApp, "this details entry names no app; add \"appIDs\": [\"<TeamID>.<bundle ID>\"]", at: detail.origin)
+            report(
+                .detailWithoutApp, "this details entry names no app; add \"appIDs\": [\"<TeamID>.<bundle ID>\"]",
+                at: detail.origin)
         } else if detail.appIDs.isEmpty && detail.appIDsIsEmptyArray && !detail.hasAppID {
             report(.emptyAppList, "appIDs is empty, so these rules apply to no app", at: detail.origin)
         }
         if detail.hasAppID && detail.hasAppIDs {
-            report(.appIDAndAppIDs, "both appID and appIDs are set; Apple documents no meaning for both, so list every app in appIDs", at: detail.origin)
+            report(
+                .appIDAndAppIDs,
+                "both appID and appIDs are set; Apple documents no meaning for both, so list every app in appIDs",
+                at: detail.origin)
         }
         checkAppList(detail.appIDs, at: detail.origin, what: "app identifiers")
         if detail.components == nil && detail.paths == nil {
-            report(.detailWithoutRules, "this entry has neither components nor paths, so it matches no URL", at: detail.origin)
+            report(
+                .detailWithoutRules, "this entry has neither components nor paths, so it matches no URL",
+                at: detail.origin)
         }
         if detail.components != nil, let paths = detail.paths {
             let at = paths.first?.origin ?? detail.origin
-            report(.pathsIgnored, "iOS 13 and later ignore paths when components is present; keep paths only for iOS 12 and earlier", at: at)
+            report(
+                .pathsIgnored,
+                "iOS 13 and later ignore paths when components is present; keep paths only for iOS 12 and earlier",
+                at: at)
         }
         if detail.hasAppID && !detail.hasAppIDs && detail.components != nil && detail.paths == nil {
-            report(.mixedFormats, "appID (legacy) with components (iOS 13+): TN3155 advises appIDs with components, or appID with paths", at: detail.origin)
+            report(
+                .mixedFormats,
+                "appID (legacy) with components (iOS 13+): TN3155 advises appIDs with components, or appID with paths",
+                at: detail.origin)
         }
         if detail.hasAppIDs && !detail.hasAppID && detail.paths != nil && detail.components == nil {
-            report(.mixedFormats, "appIDs (iOS 13+) with paths (legacy): TN3155 advises appIDs with components, or appID with paths", at: detail.origin)
+            report(
+                .mixedFormats,
+                "appIDs (iOS 13+) with paths (legacy): TN3155 advises appIDs with components, or appID with paths",
+                at: detail.origin)
         }
     }
 
     mutating func checkLegacyShape(_ appLinks: AppLinks) {
         if let apps = appLinks.legacyApps, !apps.value.isEmpty {
-            report(.legacyAppsNotEmpty, "applinks.apps must be an empty array ([]); apps are listed in details", at: apps.origin)
+            report(
+                .legacyAppsNotEmpty, "applinks.apps must be an empty array ([]); apps are listed in details",
+                at: apps.origin)
         }
         let usesPaths = appLinks.details.contains { $0.paths != nil }
         if usesPaths && appLinks.legacyApps == nil {
@@ -114,7 +132,10 @@ public struct AssociationFileValidator {
         }
         let readableByOldReleases = appLinks.details.contains { $0.hasAppID && $0.paths != nil }
         if !appLinks.details.isEmpty && !readableByOldReleases {
-            report(.modernOnly, "no entry has appID with paths, so iOS 12 and earlier find no universal links here (fine if you support iOS 13+ only)", at: appLinks.origin)
+            report(
+                .modernOnly,
+                "no entry has appID with paths, so iOS 12 and earlier find no universal links here (fine if you support iOS 13+ only)",
+                at: appLinks.origin)
         }
     }
 

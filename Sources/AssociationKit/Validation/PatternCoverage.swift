@@ -5,10 +5,11 @@ enum PatternCoverage {
     static func covers(_ earlier: EffectiveRule, _ later: EffectiveRule) -> Bool {
         let sameFlags = earlier.caseSensitive == later.caseSensitive && earlier.percentEncoded == later.percentEncoded
         return textCovers(
-                earlier.normalizedPath, later.normalizedPath ?? "/*",
-                caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
+            earlier.normalizedPath, later.normalizedPath ?? "/*",
+            caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
             && queryCovers(earlier.query, later.query, caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
-            && textCovers(earlier.fragment, later.fragment ?? "*", caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
+            && textCovers(
+                earlier.fragment, later.fragment ?? "*", caseSensitive: earlier.caseSensitive, sameFlags: sameFlags)
     }
 
     /// `nil` or a pattern that is only `*` (after a leading `/` for paths) matches anything;
@@ -48,7 +49,9 @@ enum PatternCoverage {
         return rule.caseSensitive ? path : path.lowercased()
     }
 
-    static func queryCovers(_ earlier: EffectiveRule.Query, _ later: EffectiveRule.Query, caseSensitive: Bool, sameFlags: Bool) -> Bool {
+    static func queryCovers(
+        _ earlier: EffectiveRule.Query, _ later: EffectiveRule.Query, caseSensitive: Bool, sameFlags: Bool
+    ) -> Bool {
         switch (earlier, later) {
         case (.any, _):
             return true
@@ -59,7 +62,11 @@ enum PatternCoverage {
         case (.items(let a), .items(let b)):
             // An item pattern of "*" holds for every URL (absent counts as empty).
             return a.filter { $0.pattern.value != "*" }.allSatisfy { item in
-                b.contains { $0.name == item.name && textCovers(item.pattern.value, $0.pattern.value, caseSensitive: caseSensitive, sameFlags: sameFlags) }
+                b.contains {
+                    $0.name == item.name
+                        && textCovers(
+                            item.pattern.value, $0.pattern.value, caseSensitive: caseSensitive, sameFlags: sameFlags)
+                }
             }
         case (.items(let a), _):
             return a.allSatisfy { $0.pattern.value == "*" }
