@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release test run certs validate-examples codes bench bench-http bench-idle fuzz sanitize clean
+.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-idle fuzz sanitize clean
 
 all: build
 
@@ -13,9 +13,14 @@ build:
 release:
 	$(SWIFT) build -c release
 
-# Every test: the deployment files (hadolint, systemd-analyze, kubernetes-validate), then unit
+# The style gate: .swift-format at the root (4 spaces, 120 columns, no force unwraps or
+# force try, documentation comments checked); swift-format ships with the toolchain.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
+
+# Every test: the style gate, the deployment files (hadolint, systemd-analyze, kubernetes-validate), then unit
 # tables for the pure library and the real binary over real files and sockets.
-test:
+test: lint
 	bash docker/check.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build

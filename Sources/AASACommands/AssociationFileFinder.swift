@@ -51,7 +51,8 @@ enum AssociationFileFinder {
                 return .failure(
                     Problem(
                         reason:
-                            "no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) here, nor in any site folder below"
+                            "no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) here, nor in any "
+                            + "site folder below"
                     ))
             }
             return .success(listing)

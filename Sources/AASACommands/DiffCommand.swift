@@ -109,7 +109,7 @@ struct DiffCommand: ParsableCommand {
     /// NEW from its file, or fetched like `probe` does: the bytes and how to name them.
     private func fetchNew(android: Bool) throws -> ([UInt8], String) {
         if let new { return (try read(new), new) }
-        let domain = againstLive!.lowercased()
+        let domain = (againstLive ?? "").lowercased()
         let file = android ? "/.well-known/assetlinks.json" : "/.well-known/apple-app-site-association"
         let (host, path) = cdn ? (Prober.cdnHost, "/a/v1/\(domain)") : (domain, file)
         let client = ProbeClient(caFile: cacert, timeout: timeout)

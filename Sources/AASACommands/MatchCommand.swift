@@ -101,16 +101,18 @@ struct MatchCommand: ParsableCommand {
 
     func associationFilePath() throws -> String {
         if let file { return file }
-        let root = URL(fileURLWithPath: sites!)
+        // validate() accepts either FILE or --sites with --domain.
+        guard let sites, let domain else { throw CommandFailure.unreadable }
+        let root = URL(fileURLWithPath: sites)
         guard let directory = try? SiteDirectory(root: root) else {
-            StandardStreams.writeError("\(sites!): error: not a readable sites directory\n")
+            StandardStreams.writeError("\(sites): error: not a readable sites directory\n")
             throw CommandFailure.unreadable
         }
-        guard let site = directory.site(forHost: domain!) else {
-            let reason = HostName.normalize(domain!).flatMap { directory.skipped[$0] }
+        guard let site = directory.site(forHost: domain) else {
+            let reason = HostName.normalize(domain).flatMap { directory.skipped[$0] }
             StandardStreams.writeError(
-                "\(sites!): error: "
-                    + (reason ?? "no site folder serves \(domain!) (no exact folder, no matching *.domain folder)")
+                "\(sites): error: "
+                    + (reason ?? "no site folder serves \(domain) (no exact folder, no matching *.domain folder)")
                     + "\n")
             throw CommandFailure.unreadable
         }

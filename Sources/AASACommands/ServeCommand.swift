@@ -64,7 +64,8 @@ struct ServeCommand: ParsableCommand {
         }
         if let admin = settings.admin, !admin.isLoopback, !settings.adminPublic {
             StandardStreams.writeError(
-                "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so pass --admin-public to really expose it\n"
+                "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so "
+                    + "pass --admin-public to really expose it\n"
             )
             throw CommandFailure.unreadable
         }

@@ -58,8 +58,8 @@ struct ValidateCommand: ParsableCommand {
             case .failure(let problem): unreadable.append((path, problem.reason))
             }
         }
-        for index in results.indices where results[index].readError != nil {
-            unreadable.append((results[index].path, results[index].readError!))
+        for result in results {
+            if let readError = result.readError { unreadable.append((result.path, readError)) }
         }
         let output = ValidationOutput(results: results, unreadable: unreadable, warnings: warnings, verbose: verbose)
         switch json ? .json : format ?? .text {

@@ -54,8 +54,8 @@ struct HTTPRequestParserTests {
     ]
 
     @Test("malformed and over-limit requests get the right 4xx/5xx", arguments: rejected)
-    func rejects(_ case_: Rejected) {
-        #expect(Self.status(case_.request) == case_.status)
+    func rejects(_ example: Rejected) {
+        #expect(Self.status(example.request) == example.status)
     }
 
     @Test("incomplete heads wait for more bytes, even split anywhere")
@@ -78,7 +78,8 @@ struct HTTPRequestParserTests {
     @Test("fields are read case-insensitively; pipelined requests parse one after another")
     func fieldsAndPipelining() throws {
         let text =
-            "\r\nGET /a?x=1 HTTP/1.1\r\nHOST: Example.com\r\nconnection: Close\r\naccept-encoding: gzip\r\n\r\nHEAD /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+            "\r\nGET /a?x=1 HTTP/1.1\r\nHOST: Example.com\r\nconnection: Close\r\naccept-encoding: gzip\r\n\r\nHEAD "
+            + "/b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
         let bytes = Array(text.utf8)
         try bytes.withUnsafeBufferPointer { buffer in
             let parser = HTTPRequestParser(limits: HTTPLimits())

@@ -58,14 +58,14 @@ struct JSONParserTests {
     ]
 
     @Test("rejects non-JSON at the exact character", arguments: rejected)
-    func rejects(_ case_: Rejected) {
-        let document = JSONDocument.parse(case_.input)
+    func rejects(_ example: Rejected) {
+        let document = JSONDocument.parse(example.input)
         #expect(document.root == nil)
         let error = document.diagnostics.last
-        #expect(error?.code == case_.code)
+        #expect(error?.code == example.code)
         #expect(error?.severity == .error)
-        #expect(error?.location.line == case_.line)
-        #expect(error?.location.column == case_.column)
+        #expect(error?.location.line == example.line)
+        #expect(error?.location.column == example.column)
     }
 
     @Test("accepts what RFC 8259 allows, with positions and pointers")

@@ -292,28 +292,29 @@ struct MatcherTests {
             expected: .match),
     ]
 
-    static func decide(_ case_: Case) throws -> MatchDecision {
-        let report = AssociationFileValidator.validate(Array(case_.file.utf8))
+    static func decide(_ example: Case) throws -> MatchDecision {
+        let report = AssociationFileValidator.validate(Array(example.file.utf8))
         let file = try #require(report.file, "file did not decode: \(report.diagnostics.map(\.messageWithPointer))")
         let matcher = AssociationMatcher(file: file)
-        return matcher.decide(try MatchURL(case_.url), appID: case_.appID, domain: case_.domain)
+        return matcher.decide(try MatchURL(example.url), appID: example.appID, domain: example.domain)
     }
 
     @Test("decides as Apple's tool recorded", arguments: cases)
-    func decides(_ case_: Case) throws {
-        #expect(try Self.decide(case_).outcome == case_.expected)
+    func decides(_ example: Case) throws {
+        #expect(try Self.decide(example).outcome == example.expected)
     }
 
     @Test("decideAll agrees with decide for every app, in one pass")
     func decideAllAgrees() throws {
-        for case_ in Self.cases {
-            let file = try #require(AssociationFileValidator.validate(Array(case_.file.utf8)).file)
+        for example in Self.cases {
+            let file = try #require(AssociationFileValidator.validate(Array(example.file.utf8)).file)
             let matcher = AssociationMatcher(file: file)
-            let url = try MatchURL(case_.url)
-            let all = matcher.decideAll(url, domain: case_.domain)
+            let url = try MatchURL(example.url)
+            let all = matcher.decideAll(url, domain: example.domain)
             #expect(all.map(\.appID) == matcher.appIDs)
             for decision in all {
-                #expect(decision == matcher.decide(url, appID: decision.appID, domain: case_.domain), "\(case_.name)")
+                #expect(
+                    decision == matcher.decide(url, appID: decision.appID, domain: example.domain), "\(example.name)")
             }
         }
     }

@@ -168,17 +168,17 @@ struct ValidatorTests {
     }
 
     @Test("the code is reported with its severity on the triggering file", arguments: cases)
-    func triggers(_ case_: Case) {
-        let found = AssociationFileValidator.validate(case_.triggering).diagnostics.filter { $0.code == case_.code }
-        #expect(!found.isEmpty, "\(case_.code.rawValue) not reported")
-        #expect(found.allSatisfy { $0.severity == case_.code.severity })
+    func triggers(_ example: Case) {
+        let found = AssociationFileValidator.validate(example.triggering).diagnostics.filter { $0.code == example.code }
+        #expect(!found.isEmpty, "\(example.code.rawValue) not reported")
+        #expect(found.allSatisfy { $0.severity == example.code.severity })
     }
 
     @Test("the code is not reported on the clean file", arguments: cases)
-    func doesNotTrigger(_ case_: Case) {
-        let report = AssociationFileValidator.validate(case_.clean)
+    func doesNotTrigger(_ example: Case) {
+        let report = AssociationFileValidator.validate(example.clean)
         #expect(
-            !report.diagnostics.contains { $0.code == case_.code }, "\(report.diagnostics.map(\.messageWithPointer))")
+            !report.diagnostics.contains { $0.code == example.code }, "\(report.diagnostics.map(\.messageWithPointer))")
     }
 
     @Test("a trailing comma on line 4 is an error on line 4 at the comma")

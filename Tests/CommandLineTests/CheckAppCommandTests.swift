@@ -48,7 +48,8 @@ struct CheckAppCommandTests {
                 "warn  applinks:*.staging.example.com?mode=developer: mode=developer is for development builds only"))
         #expect(
             output.stdout.contains(
-                "note  applinks:*.staging.example.com?mode=developer: *.staging.example.com covers subdomains only; staging.example.com itself"
+                "note  applinks:*.staging.example.com?mode=developer: *.staging.example.com covers subdomains only; "
+                    + "staging.example.com itself"
             ))
         #expect(output.stdout.contains("fail  applinks:shop.example.org: no site folder in"))
         let team = try BinaryRunner.run(
@@ -99,7 +100,9 @@ struct CheckAppCommandTests {
         binary.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         binary.arguments = [
             "python3", "-c",
-            "import plistlib,sys; plistlib.dump({'application-identifier': 'ABCDE12345.com.example.restaurant', 'com.apple.developer.associated-domains': ['applinks:example.com']}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
+            "import plistlib,sys; plistlib.dump({'application-identifier': 'ABCDE12345.com.example.restaurant', "
+                + "'com.apple.developer.associated-domains': ['applinks:example.com']}, open(sys.argv[1], 'wb'), "
+                + "fmt=plistlib.FMT_BINARY)",
             folder.url.appendingPathComponent("binary.entitlements").path,
         ]
         try binary.run()
@@ -184,7 +187,8 @@ struct CheckAppCommandTests {
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(
             output.stdout.contains(
-                "pass  applinks:example.test: ABCDE12345.com.example.app is listed under applinks in https://example.test/.well-known/apple-app-site-association"
+                "pass  applinks:example.test: ABCDE12345.com.example.app is listed under applinks in "
+                    + "https://example.test/.well-known/apple-app-site-association"
             ))
         #expect(try BinaryRunner.run(["check-app", "--entitlements", "app.entitlements"], in: folder.url).status == 2)
         #expect(

@@ -27,7 +27,8 @@ enum Curl {
         guard process.terminationStatus == 0, let split = data.range(of: Data("\r\n\r\n".utf8)) else {
             throw Failure(
                 description:
-                    "curl \(options) \(url): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+                    "curl \(options) \(url): "
+                    + "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
             )
         }
         let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")

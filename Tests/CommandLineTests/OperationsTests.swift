@@ -283,7 +283,8 @@ enum PythonPrometheus {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
-            "import sys\nfrom prometheus_client.parser import text_string_to_metric_families\nfor family in text_string_to_metric_families(sys.stdin.read()):\n    print(family.name, len(family.samples))",
+            "import sys\nfrom prometheus_client.parser import text_string_to_metric_families\nfor family in "
+                + "text_string_to_metric_families(sys.stdin.read()):\n    print(family.name, len(family.samples))",
         ]
         let input = Pipe()
         let output = Pipe()

@@ -34,26 +34,29 @@ final class ProbeTests {
             in: folder,
             servers: [
                 Nginx.Server(
-                    port: ports["redirect"]!, certificate: "example.test", root: "root",
+                    port: ports["redirect", default: 0], certificate: "example.test", root: "root",
                     extra:
-                        "location = /.well-known/apple-app-site-association { return 301 https://www.example.test/.well-known/apple-app-site-association; }"
+                        "location = /.well-known/apple-app-site-association { return 301 "
+                        + "https://www.example.test/.well-known/apple-app-site-association; }"
                 ),
                 Nginx.Server(
-                    port: ports["plain"]!, certificate: "example.test", root: "root", extra: "default_type text/plain;"),
+                    port: ports["plain", default: 0], certificate: "example.test", root: "root",
+                    extra: "default_type text/plain;"),
                 Nginx.Server(
-                    port: ports["big"]!, certificate: "example.test", root: "big",
+                    port: ports["big", default: 0], certificate: "example.test", root: "big",
                     extra: "default_type application/json;"),
                 Nginx.Server(
-                    port: ports["wrongName"]!, certificate: "other.test", root: "root",
+                    port: ports["wrongName", default: 0], certificate: "other.test", root: "root",
                     extra: "default_type application/json;"),
                 Nginx.Server(
-                    port: ports["expired"]!, certificate: "expired.test", root: "root",
+                    port: ports["expired", default: 0], certificate: "expired.test", root: "root",
                     extra: "default_type application/json;"),
                 // Origin and a stand-in for Apple's CDN on one address (probe --cdn dials it too).
                 Nginx.Server(
-                    port: ports["cdn"]!, certificate: "example.test", root: "root",
+                    port: ports["cdn", default: 0], certificate: "example.test", root: "root",
                     extra:
-                        "default_type application/json; location = /a/v1/example.test { alias \(folder.url.path)/root/apple-app-site-association; }"
+                        "default_type application/json; location = /a/v1/example.test { alias "
+                        + "\(folder.url.path)/root/apple-app-site-association; }"
                 ),
             ])
     }
@@ -111,35 +114,36 @@ final class ProbeTests {
 
     @Test("a 301 is a failure that shows where it points")
     func redirect() throws {
-        let output = try probe(ports["redirect"]!)
+        let output = try probe(ports["redirect", default: 0])
         #expect(output.status == 1)
         #expect(
             output.stdout.contains(
-                "fail  apple-app-site-association: redirects (301) to https://www.example.test/.well-known/apple-app-site-association"
+                "fail  apple-app-site-association: redirects (301) to "
+                    + "https://www.example.test/.well-known/apple-app-site-association"
             ))
         #expect(output.stdout.contains(", 1 warning\n"), "\(output.stdout)")
     }
 
     @Test("text/plain is a content-type failure")
     func contentType() throws {
-        let output = try probe(ports["plain"]!)
+        let output = try probe(ports["plain", default: 0])
         #expect(output.status == 1)
         #expect(output.stdout.contains("fail  apple-app-site-association content type: text/plain"))
     }
 
     @Test("a 200 KiB file is a size failure")
     func size() throws {
-        let output = try probe(ports["big"]!)
+        let output = try probe(ports["big", default: 0])
         #expect(output.status == 1)
         #expect(output.stdout.contains("fail  apple-app-site-association size: 204"))
     }
 
     @Test("a certificate for another name, and an expired one, are certificate failures")
     func certificatesFail() throws {
-        let wrong = try probe(ports["wrongName"]!)
+        let wrong = try probe(ports["wrongName", default: 0])
         #expect(wrong.status == 1)
         #expect(wrong.stdout.contains("fail  certificate: not trusted for example.test: hostname mismatch"))
-        let expired = try probe(ports["expired"]!)
+        let expired = try probe(ports["expired", default: 0])
         #expect(expired.status == 1)
         #expect(expired.stdout.contains("fail  certificate: not trusted for example.test: certificate has expired"))
     }
@@ -168,11 +172,12 @@ final class ProbeTests {
 
     @Test("--cdn compares Apple's CDN copy with the origin's (through --connect-to here)")
     func cdn() throws {
-        let output = try probe(ports["cdn"]!, ["--cdn"])
+        let output = try probe(ports["cdn", default: 0], ["--cdn"])
         #expect(output.stdout.contains("pass  apple cdn: Apple's CDN copy equals the origin's"), "\(output.stdout)")
         #expect(
             output.stdout.contains(
-                "(asked 127.0.0.1:\(ports["cdn"]!) as app-site-association.cdn-apple.com, through --connect-to)"))
+                "(asked 127.0.0.1:\(ports["cdn", default: 0]) as app-site-association.cdn-apple.com, through --connect-to)"
+            ))
     }
 
     @Test("usage errors exit 2")

@@ -7,7 +7,8 @@ final class RawClient {
 
     struct Failure: Error {}
 
-    /// - Parameter receiveBuffer: SO_RCVBUF, set before connecting, for a client that reads slowly.
+    /// Connects to the loopback port; `receiveBuffer` sets SO_RCVBUF before connecting, for a
+    /// client that reads slowly.
     init(port: Int, receiveTimeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {

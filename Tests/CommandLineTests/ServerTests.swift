@@ -115,7 +115,8 @@ final class ServerTests {
         // response is not mistaken for one.
         let pipelined = try RawClient.exchange(
             port: server.port,
-            "HEAD /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n"
+            "HEAD /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /apple-app-site-association HTTP/1.1\r\nHost: "
+                + "example.com\r\nConnection: close\r\n\r\n"
         )
         #expect(pipelined.statusLines == ["HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
         #expect(!pipelined.contains("404 Not Found\n"))
@@ -173,7 +174,8 @@ final class ServerTests {
             for method in ["GET", "HEAD"] {
                 let answer = try RawClient.exchange(
                     port: server.port,
-                    "\(method) /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nIf-Modified-Since: \(date)\r\nConnection: close\r\n\r\n"
+                    "\(method) /.well-known/apple-app-site-association HTTP/1.1\r\nHost: "
+                        + "example.com\r\nIf-Modified-Since: \(date)\r\nConnection: close\r\n\r\n"
                 )
                 #expect(answer.statusLines == ["HTTP/1.1 200 OK"], "\(method) \(date)")
             }
@@ -222,7 +224,9 @@ final class ServerTests {
     func pipeliningAndHTTP10() throws {
         let pipelined = try RawClient.exchange(
             port: server.port,
-            "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\nHEAD /.well-known/assetlinks.json HTTP/1.1\r\nHost: example.com\r\n\r\nGET /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET /.well-known/assetlinks.json HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n"
+            "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\nHEAD /.well-known/assetlinks.json "
+                + "HTTP/1.1\r\nHost: example.com\r\n\r\nGET /nothing HTTP/1.1\r\nHost: example.com\r\n\r\nGET "
+                + "/.well-known/assetlinks.json HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n"
         )
         #expect(
             pipelined.statusLines == [
@@ -315,7 +319,8 @@ final class ServerTests {
         let line = try #require(server.accessLog.split(separator: "\n").last { $0.contains("from=log") })
         #expect(
             line.contains(
-                "127.0.0.1 \"example.com\" \"GET /apple-app-site-association?from=log HTTP/1.1\" 200 \(Self.apple.utf8.count) "
+                "127.0.0.1 \"example.com\" \"GET /apple-app-site-association?from=log HTTP/1.1\" 200 "
+                    + "\(Self.apple.utf8.count) "
             ))
         #expect(line.hasSuffix("\"AASA-Bot/1.0.0\""))
     }

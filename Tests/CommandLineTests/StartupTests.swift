@@ -133,7 +133,8 @@ struct StartupTests {
         #expect(refused.status == 1)
         #expect(
             refused.stderr.contains(
-                "sites/example.com/expectations.json:2:12: error: https://example.com/buy/1 ABCDE12345.com.example.app: expected match, got no_match"
+                "sites/example.com/expectations.json:2:12: error: https://example.com/buy/1 "
+                    + "ABCDE12345.com.example.app: expected match, got no_match"
             ),
             "\(refused.stderr)")
         #expect(refused.stderr.contains("[EXP001]"))

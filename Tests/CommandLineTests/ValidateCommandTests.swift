@@ -55,7 +55,8 @@ struct ValidateCommandTests {
         #expect(output.stdout.contains("[AASA002]"))
         #expect(
             output.stdout.contains(
-                "sites/good.test/apple-app-site-association.json: warning: never served: the file must be named apple-app-site-association"
+                "sites/good.test/apple-app-site-association.json: warning: never served: the file must be named "
+                    + "apple-app-site-association"
             ))
         #expect(
             output.stdout.contains(

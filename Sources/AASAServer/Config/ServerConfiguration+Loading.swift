@@ -135,7 +135,8 @@ extension ServerConfiguration {
             default:
                 throw Problem(
                     description:
-                        "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, shutdown)"
+                        "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, "
+                        + "shutdown)"
                 )
             }
         }

@@ -5,10 +5,10 @@
 public struct ServerConfiguration: Sendable, Equatable {
     public var sites = "Config/sites"
     public var certs = "certs"
-    public var http: SocketAddress? = try! SocketAddress(parsing: "127.0.0.1:8080")
+    public var http: SocketAddress? = SocketAddress.loopback(port: 8080)
     public var https: SocketAddress?
     /// Loopback by default: the admin listener shows every site and metric.
-    public var admin: SocketAddress? = try! SocketAddress(parsing: "127.0.0.1:9090")
+    public var admin: SocketAddress? = SocketAddress.loopback(port: 9090)
     /// Set to put the admin listener on a non-loopback address on purpose.
     public var adminPublic = false
     /// Event loops; 0 means one per core.

@@ -19,7 +19,8 @@ public enum DiagnosticLines {
 
     /// `and 64800 more not shown (64800 errors, 0 warnings, 0 notes): only the first 200 are listed`.
     public static func summary(of omitted: OmittedDiagnostics) -> String {
-        "and \(omitted.count) more not shown (\(omitted.errors) errors, \(omitted.warnings) warnings, \(omitted.infos) notes): "
+        "and \(omitted.count) more not shown (\(omitted.errors) errors, \(omitted.warnings) warnings, "
+            + "\(omitted.infos) notes): "
             + "only the first \(OmittedDiagnostics.limit) of a file are listed"
     }
 }

@@ -20,8 +20,7 @@ public final class PreparedFile: Sendable {
     /// Both variants' tags: If-None-Match may carry either (weak comparison).
     let etags: [[UInt8]]
 
-    /// - Parameters:
-    ///   - lastModified: seconds since the epoch (the file's modification time).
+    /// Prepares `body`; `lastModified` is the file's modification time in seconds since the epoch.
     init(body: [UInt8], lastModified: Int, cacheControl: String) {
         bytes = body.count
         self.lastModified = lastModified

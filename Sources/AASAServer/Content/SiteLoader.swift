@@ -83,7 +83,8 @@ public enum SiteLoader {
                 problems.append(
                     LoadProblem(
                         shown, .warning,
-                        "the site folder has no \(FileCheck.Kind.apple.rawValue) or \(FileCheck.Kind.android.rawValue); it answers 404"
+                        "the site folder has no \(FileCheck.Kind.apple.rawValue) or "
+                            + "\(FileCheck.Kind.android.rawValue); it answers 404"
                     ))
             }
             if siteIsValid {

@@ -19,7 +19,8 @@ struct ErrorResponses {
     }
 
     func response(_ status: HTTPStatus, closing: Bool) -> Response {
-        (closing ? close : keepAlive)[status]!
+        // Every status but 200 and 304 is formatted in init; those two never come here.
+        (closing ? close : keepAlive)[status] ?? Self.make(status, connection: closing ? "close" : "keep-alive")
     }
 
     private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
@@ -27,7 +28,7 @@ struct ErrorResponses {
 
     /// `HTTP/1.1 404 Not Found\r\nDate: `, formatted once.
     static func statusLine(_ status: HTTPStatus) -> [UInt8] {
-        statusLines[status]!
+        statusLines[status] ?? statusLineBytes(status.rawValue, status.reason)
     }
 
     static func statusLineBytes(_ code: Int, _ reason: String) -> [UInt8] {
@@ -38,7 +39,8 @@ struct ErrorResponses {
     static let plainHTTPOnTLSPort: [UInt8] = {
         let body = "400 Bad Request: this port speaks HTTPS; use an https:// URL\n"
         return Array(
-            ("\r\nServer: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            ("\r\nServer: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+                + "\(body.utf8.count)\r\n"
                 + "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n" + body).utf8)
     }()
 
@@ -46,7 +48,8 @@ struct ErrorResponses {
         let body = "\(status.rawValue) \(status.reason)\n"
         let allow = status == .methodNotAllowed ? "Allow: GET, HEAD\r\n" : ""
         let text =
-            "\r\nServer: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            "\r\nServer: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+            + "\(body.utf8.count)\r\n"
             + "X-Content-Type-Options: nosniff\r\n\(allow)Connection: \(connection)\r\n\r\n"
         return Response(headers: Array(text.utf8), body: Array(body.utf8))
     }

@@ -8,7 +8,7 @@ struct FieldRanges {
     init() {}
 
     init(_ ranges: [Range<Int>]) {
-        ranges.forEach { append($0) }
+        for range in ranges { append(range) }
     }
 
     mutating func append(_ range: Range<Int>) {
@@ -21,7 +21,7 @@ struct FieldRanges {
         }
     }
 
-    func forEach(_ body: (Range<Int>) -> Void) {
+    func forEachRange(_ body: (Range<Int>) -> Void) {
         if let first { body(first) }
         if let second { body(second) }
         more.forEach(body)

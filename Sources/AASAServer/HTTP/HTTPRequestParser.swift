@@ -38,7 +38,8 @@ struct HTTPRequestParser {
         var line = requestLineEnd + 1
         var count = 0
         while true {
-            let lineFeed = findLineFeed(buffer, from: line, limit: headEnd - line)!
+            // headEnd is a line feed, so every line up to it ends in one.
+            guard let lineFeed = findLineFeed(buffer, from: line, limit: headEnd - line) else { break }
             let end = trimCR(buffer, lineFeed)
             if end == line { break }
             count += 1

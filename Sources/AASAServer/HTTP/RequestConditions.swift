@@ -5,7 +5,7 @@ enum RequestConditions {
     static func acceptsGzip(_ buffer: UnsafeBufferPointer<UInt8>, _ ranges: FieldRanges) -> Bool {
         var gzip: Bool?
         var wildcard: Bool?
-        ranges.forEach { range in
+        ranges.forEachRange { range in
             HTTPToken.forEachListElement(buffer, range) { element in
                 var nameEnd = element.lowerBound
                 while nameEnd < element.upperBound, buffer[nameEnd] != UInt8(ascii: ";"), buffer[nameEnd] != 0x20,

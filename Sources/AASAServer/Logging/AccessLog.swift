@@ -91,8 +91,9 @@ struct AccessLog {
         var offset = 0
         var gone = false
         buffer.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
             while offset < bytes.count {
-                let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(1, base + offset, bytes.count - offset)
                 if written > 0 {
                     offset += written
                 } else if written < 0 && errno == EINTR {

@@ -23,8 +23,7 @@ extension EventLoop {
                 }
                 guard let count = receive(on: connection) else { return }
                 if count == 0 { break }
-                let bytes = UnsafeBufferPointer(
-                    start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+                let bytes = UnsafeBufferPointer(start: scratchBytes, count: count)
                 consume(bytes, on: connection, now: now)
                 // A short plain read emptied the socket's queue; anything that arrives later
                 // raises a new edge, so the read that would only say EAGAIN is skipped (as

@@ -44,8 +44,9 @@ extension EventLoop {
                 .methodNotAllowed, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
         }
-        let useGzip = file.gzip != nil && RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges)
-        let variant = useGzip ? file.gzip! : file.identity
+        let gzip = file.gzip.flatMap { RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges) ? $0 : nil }
+        let useGzip = gzip != nil
+        let variant = gzip ?? file.identity
         let status: HTTPStatus = isNotModified(head, buffer, file) ? .notModified : .ok
         out += status == .ok ? Self.ok : Self.notModified
         out += dates.httpDate

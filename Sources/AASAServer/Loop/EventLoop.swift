@@ -30,6 +30,8 @@ final class EventLoop {
     /// Responses for the connection being served, sent straight from here when possible.
     var out: [UInt8] = []
     let scratch: UnsafeMutableRawBufferPointer
+    /// `scratch` as bytes: the buffer every read lands in.
+    var scratchBytes: UnsafePointer<UInt8>? { UnsafePointer(scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
     var acceptPausedUntil: UInt64 = 0
     /// One queue per timeout class, indexed by `TimeoutClass.rawValue`.
     let deadlines = TimeoutClass.allCases.map { _ in DeadlineQueue() }
@@ -121,8 +123,8 @@ final class EventLoop {
                 statistics.fold(&counted, openConnections: openConnections)
             }
             if control.stopping.load(ordering: .acquiring) {
-                if stopDeadline == nil { beginStop(now: now) }
-                if openConnections == 0 || now >= stopDeadline! { break }
+                let deadline = stopDeadline ?? beginStop(now: now)
+                if openConnections == 0 || now >= deadline { break }
             }
         }
         for connection in connections.compactMap({ $0 }) { close(connection) }
@@ -130,8 +132,10 @@ final class EventLoop {
     }
 
     /// Stop accepting; close idle connections; let the others finish their response.
-    func beginStop(now: UInt64) {
-        stopDeadline = now + settings.shutdownTimeout
+    /// Closes the listeners and idle connections; returns the time by which the rest must end.
+    func beginStop(now: UInt64) -> UInt64 {
+        let deadline = now + settings.shutdownTimeout
+        stopDeadline = deadline
         for fd in [listener, secureListener] where fd >= 0 {
             epoll.remove(fd)
             Posix.close(fd)
@@ -146,6 +150,7 @@ final class EventLoop {
                 connection.closeAfterWrite = true
             }
         }
+        return deadline
     }
 
     func handle(_ events: UInt32, data: UInt64, now: UInt64) {

@@ -3,9 +3,9 @@
 /// Listening sockets. Every loop has its own, bound to the same address with SO_REUSEPORT,
 /// so the kernel spreads new connections across loops (lwan, h2o).
 public enum Listener {
-    /// - Parameter reusePort: SO_REUSEPORT, for the loops' shared listeners; the admin
-    ///   listener has one socket, and must fail if another process holds its port.
-    ///   - listening: false binds without listening (the probe in `openGroup`).
+    /// A bound, non-blocking socket. `reusePort` sets SO_REUSEPORT, for the loops' shared
+    /// listeners; the admin listener has one socket, and must fail if another process holds its
+    /// port. `listening: false` binds without listening (the probe in `openGroup`).
     public static func open(
         _ address: SocketAddress, backlog: Int32 = 4096, deferAcceptSeconds: Int32 = 10, reusePort: Bool = true,
         listening: Bool = true

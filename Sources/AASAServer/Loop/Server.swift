@@ -95,7 +95,7 @@ public final class Server {
         }
         loops.removeAll()
         let loopControls = controls
-        let reloader = Reloader(state: state, logger: logger) { loopControls.forEach { $0.wake() } }
+        let reloader = Reloader(state: state, logger: logger) { for control in loopControls { control.wake() } }
         for (scheme, address, port) in [
             ("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port),
         ] {
@@ -133,7 +133,7 @@ public final class Server {
                 logger.critical("stopping: an event loop failed: \(failures.joined(separator: "; "))")
             }
             watcher.stop()
-            controls.forEach { $0.stop() }
+            for control in controls { control.stop() }
             for _ in controls { finished.wait() }
             logger.info("stopped")
             return failures.isEmpty ? 0 : 1

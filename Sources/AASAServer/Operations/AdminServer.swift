@@ -42,8 +42,9 @@ final class AdminServer: Sendable {
         let parts = line.split(separator: " ")
         guard parts.count == 3 else { return write(client, AdminResponse(status: .badRequest, text: "bad request\n")) }
         let target = String(parts[1])
-        let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
-        let query = target.contains("?") ? String(target[target.index(after: target.firstIndex(of: "?")!)...]) : ""
+        let pieces = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = pieces.first.map(String.init) ?? target
+        let query = pieces.count > 1 ? String(pieces[1]) : ""
         guard parts[0] == "GET" || parts[0] == "HEAD" else {
             return write(client, AdminResponse(status: .methodNotAllowed, text: "only GET and HEAD\n"))
         }
@@ -86,8 +87,10 @@ final class AdminServer: Sendable {
 
     private func write(_ client: Int32, _ response: AdminResponse, headOnly: Bool = false) {
         let head =
-            "HTTP/1.1 \(response.status.rawValue) \(response.status.reason)\r\nContent-Type: \(response.contentType)\r\n"
-            + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(response.status.rawValue) \(response.status.reason)\r\nContent-Type: "
+            + "\(response.contentType)\r\n"
+            + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\nX-Content-Type-Options: "
+            + "nosniff\r\nConnection: close\r\n\r\n"
         var bytes = Array(head.utf8)
         if !headOnly { bytes += response.body }
         var offset = 0

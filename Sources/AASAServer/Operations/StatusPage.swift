@@ -22,7 +22,8 @@ enum StatusPage {
 
             """
         html +=
-            "<p>Up since \(escape(HTTPDate.format(state.started))). Last reload attempt \(escape(HTTPDate.format(reloads.lastAttempt))); "
+            "<p>Up since \(escape(HTTPDate.format(state.started))). Last reload attempt "
+            + "\(escape(HTTPDate.format(reloads.lastAttempt))); "
         html += "\(reloads.succeeded) succeeded, \(reloads.partial) partly applied, \(reloads.failed) failed.</p>\n"
         if reloads.lastResult == "partial" {
             html +=
@@ -31,11 +32,13 @@ enum StatusPage {
                 + "\(escape(reloads.lastKept.joined(separator: ", "))).</p><pre>\(escape(reloads.lastFailure))</pre>\n"
         } else if !reloads.lastFailure.isEmpty {
             html +=
-                "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep serving:</p><pre>\(escape(reloads.lastFailure))</pre>\n"
+                "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep "
+                + "serving:</p><pre>\(escape(reloads.lastFailure))</pre>\n"
         }
         html += testerSection(table, url: url)
         html +=
-            "<h2>Sites</h2>\n<table id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th><th>Diagnostics</th></tr>\n"
+            "<h2>Sites</h2>\n<table "
+            + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th><th>Diagnostics</th></tr>\n"
         let aliases = aliasesBySite(table)
         let checksBySite = Dictionary(grouping: reloads.checks, by: { SiteFiles.site(of: $0.path) })
         for name in table.names where aliases[name] != nil {
@@ -67,7 +70,8 @@ enum StatusPage {
         html += "</table>\n"
         if let store = state.certificates?.current {
             html +=
-                "<h2>Certificates</h2>\n<table id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
+                "<h2>Certificates</h2>\n<table "
+                + "id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
             let now = Int(time(nil))
             for certificate in store.certificates {
                 let days = CertificateStore.daysLeft(certificate.notAfter, now: now)
@@ -76,7 +80,8 @@ enum StatusPage {
                 html +=
                     "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td><td>\(escape(certificate.names.joined(separator: ", ")))</td>"
                 html +=
-                    "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) days)</td></tr>\n"
+                    "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) "
+                    + "days)</td></tr>\n"
             }
             html += "</table>\n"
             if !reloads.certificateProblems.isEmpty {
@@ -104,7 +109,8 @@ enum StatusPage {
         }
         guard let site = table.site(forHost: parsed.host), let matcher = site.matcher else {
             return html
-                + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for \(escape(parsed.host)).</p>\n"
+                + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for "
+                + "\(escape(parsed.host)).</p>\n"
         }
         html += "<table id=\"tester\"><tr><th>App</th><th>Decision</th><th>Rule</th><th>Why</th></tr>\n"
         let decisions = matcher.decideAll(parsed, domain: parsed.host)
@@ -114,7 +120,8 @@ enum StatusPage {
         for decision in decisions {
             let marker = decision.outcome == .match ? "ok" : decision.outcome == .exclude ? "warn" : "bad"
             html +=
-                "<tr class=\"decision\"><td>\(escape(decision.appID))</td><td class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
+                "<tr class=\"decision\"><td>\(escape(decision.appID))</td><td "
+                + "class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
             html += "<td><code>\(escape(decision.rule ?? "-"))</code></td><td>\(escape(decision.reason))</td></tr>\n"
         }
         return html + "</table>\n"

@@ -93,7 +93,8 @@ public struct ProbeResponse: Sendable {
             }
             guard length <= Self.bodyLimit else {
                 throw Self.failure(
-                    "Content-Length \(length) is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)"
+                    "Content-Length \(length) is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads "
+                        + "128 KiB)"
                 )
             }
             if rest.count >= length { return Array(rest.prefix(length)) }

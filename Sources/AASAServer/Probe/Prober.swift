@@ -74,7 +74,8 @@ public struct Prober: Sendable {
                 "user agent", same ? .pass : .fail,
                 same
                     ? "\"\(Self.unusualUserAgent)\" gets the same answer"
-                    : "\"\(Self.unusualUserAgent)\" gets \(other.status) and other bytes; Apple's CDN fetches with its own agent (TN3155)"
+                    : "\"\(Self.unusualUserAgent)\" gets \(other.status) and other bytes; Apple's CDN fetches with "
+                        + "its own agent (TN3155)"
             )
         case .failure(let failure):
             report.add("user agent", .fail, "\"\(Self.unusualUserAgent)\": \(failure.message)")
@@ -108,7 +109,8 @@ public struct Prober: Sendable {
                 } else {
                     report.add(
                         "apple cdn", .warn,
-                        "Apple's CDN copy differs from the origin's (it refreshes within about 24 h; devices check about weekly)"
+                        "Apple's CDN copy differs from the origin's (it refreshes within about 24 h; devices check "
+                            + "about weekly)"
                             + asked)
                 }
             case .failure(let failure):

@@ -17,6 +17,11 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
+    /// An IPv4 loopback address (`127.0.0.1:PORT`), for the defaults.
+    public static func loopback(port: Int) -> SocketAddress {
+        SocketAddress(family: .ipv4, bytes: [127, 0, 0, 1], port: port)
+    }
+
     /// The same address on another port (the one the kernel chose for port 0).
     public func with(port: Int) -> SocketAddress {
         SocketAddress(family: family, bytes: bytes, port: port)

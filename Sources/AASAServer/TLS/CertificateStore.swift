@@ -83,7 +83,8 @@ public final class CertificateStore: @unchecked Sendable {
                     problems.append(
                         LoadProblem(
                             chain, .warning,
-                            "the certificate expires on \(HTTPDate.format(notAfter)), in \(Self.daysLeft(notAfter, now: now)) days"
+                            "the certificate expires on \(HTTPDate.format(notAfter)), in "
+                                + "\(Self.daysLeft(notAfter, now: now)) days"
                         ))
                 }
                 if names.isEmpty {
@@ -103,7 +104,8 @@ public final class CertificateStore: @unchecked Sendable {
                 problems: problems + [
                     LoadProblem(
                         directory, .error,
-                        "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) found"
+                        "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) "
+                            + "found"
                     )
                 ])
         }

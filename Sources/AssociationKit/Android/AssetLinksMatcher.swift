@@ -47,7 +47,8 @@ public struct AssetLinksMatcher: Sendable {
                     appID: package, outcome: .match, detailsIndex: entry.statementIndex, ruleIndex: nil, ruleKind: nil,
                     rule: nil,
                     reason:
-                        "statements[\(entry.statementIndex)] grants \(AssetLinks.handleAllURLs) with no dynamic rules: every URL of the site"
+                        "statements[\(entry.statementIndex)] grants \(AssetLinks.handleAllURLs) with no dynamic "
+                        + "rules: every URL of the site"
                 )
             }
             if let rule = rules.first(where: { $0.matches(url) }) {

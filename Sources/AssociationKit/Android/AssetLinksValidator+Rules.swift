@@ -50,8 +50,10 @@ extension AssetLinksValidator {
                         malformed = true
                         continue
                     }
-                    rule.query = items.map {
-                        QueryItemRule(name: $0.key, pattern: Located($0.value.stringValue!, Origin($0.value)))
+                    rule.query = items.compactMap { item in
+                        item.value.stringValue.map {
+                            QueryItemRule(name: item.key, pattern: Located($0, Origin(item.value)))
+                        }
                     }
                 case "exclude":
                     guard let flag = child.boolValue else {
@@ -65,7 +67,8 @@ extension AssetLinksValidator {
                 default:
                     report(
                         .malformedDynamicRules,
-                        "unknown rule key \"\(member.key)\" (rules have /, ?, # and exclude); Android discards all dynamic rules",
+                        "unknown rule key \"\(member.key)\" (rules have /, ?, # and exclude); Android discards all "
+                            + "dynamic rules",
                         at: child)
                     malformed = true
                 }

@@ -21,7 +21,9 @@ extension AssetLinksValidator {
             }
             return readWebSite(site).map { .web(site: $0) }
         case let other?:
-            report(.unknownNamespace, "namespace \"\(other)\" is neither android_app nor web", at: value["namespace"]!)
+            report(
+                .unknownNamespace, "namespace \"\(other)\" is neither android_app nor web",
+                at: value["namespace"] ?? value)
             return nil
         case nil:
             report(.unknownNamespace, "a target needs \"namespace\": \"android_app\" (or \"web\")", at: value)
@@ -52,7 +54,8 @@ extension AssetLinksValidator {
         if !valid {
             report(
                 .invalidPackageName,
-                "\"\(name)\" is not an application ID (dot-separated segments like com.example.app, each starting with a letter)",
+                "\"\(name)\" is not an application ID (dot-separated segments like com.example.app, each starting "
+                    + "with a letter)",
                 at: value)
         }
         return name
@@ -63,7 +66,8 @@ extension AssetLinksValidator {
         guard let value, let elements = value.arrayValue, !elements.isEmpty else {
             report(
                 .missingFingerprints,
-                "an android_app target needs \"sha256_cert_fingerprints\": [\"AB:CD:…\"] (32 bytes, from the signing certificate)",
+                "an android_app target needs \"sha256_cert_fingerprints\": [\"AB:CD:…\"] (32 bytes, from the signing "
+                    + "certificate)",
                 at: value ?? target)
             return []
         }
@@ -91,7 +95,8 @@ extension AssetLinksValidator {
             if parts.count == 20 {
                 report(
                     .sha1Fingerprint,
-                    "this is a SHA-1 fingerprint (20 bytes); Android needs the SHA-256 one (32 bytes): keytool -list -v shows both",
+                    "this is a SHA-1 fingerprint (20 bytes); Android needs the SHA-256 one (32 bytes): keytool -list "
+                        + "-v shows both",
                     at: value)
             } else if parts.count != 32 {
                 report(.malformedFingerprint, "a SHA-256 fingerprint has 32 bytes; this has \(parts.count)", at: value)

@@ -50,7 +50,8 @@ public struct AssetLinksValidator {
         if !grantsApp && !file.statements.contains(where: { $0.include != nil }) {
             report(
                 .noAppLinkStatement,
-                "no statement grants \(AssetLinks.handleAllURLs) to an android_app target, so Android App Links will not verify for this site",
+                "no statement grants \(AssetLinks.handleAllURLs) to an android_app target, so Android App Links will "
+                    + "not verify for this site",
                 at: root)
         }
         return file
@@ -111,7 +112,8 @@ public struct AssetLinksValidator {
             if !wellFormed {
                 report(
                     .malformedRelation,
-                    "\"\(relation)\" is not kind/detail in lower-case letters, digits, _ and . (for App Links: \(AssetLinks.handleAllURLs))",
+                    "\"\(relation)\" is not kind/detail in lower-case letters, digits, _ and . (for App Links: "
+                        + "\(AssetLinks.handleAllURLs))",
                     at: element)
             } else if ![AssetLinks.handleAllURLs, AssetLinks.getLoginCredentials].contains(relation),
                 let suggestion = Spelling.closest(

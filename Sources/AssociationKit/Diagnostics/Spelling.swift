@@ -7,7 +7,7 @@ public enum Spelling {
         var best: (word: String, distance: Int)?
         for candidate in known {
             let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
-            if best == nil || distance < best!.distance { best = (candidate, distance) }
+            if distance < best?.distance ?? Int.max { best = (candidate, distance) }
         }
         guard let best else { return nil }
         let limit = max(1, min(3, target.count / 3))

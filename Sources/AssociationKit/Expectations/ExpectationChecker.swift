@@ -11,10 +11,10 @@ public struct ExpectationChecker {
 
     var diagnostics: [Diagnostic] = []
 
-    /// - Parameters:
-    ///   - apple, android: the site's decoded files; nil when the site has none (or it is
-    ///     invalid), which fails every expectation for that platform.
-    ///   - domain: the site's exact name, which URLs must have as host; nil for a wildcard site.
+    /// Checks an expectations file against a site's decoded files. `apple` and `android` are
+    /// nil when the site has none (or it is invalid), which fails every expectation for that
+    /// platform; `domain` is the site's exact name, which URLs must have as host (nil for a
+    /// wildcard site).
     public static func check(
         _ bytes: [UInt8], apple: AssociationFile?, android: AssetLinks?, domain: String?
     ) -> ValidationReport {

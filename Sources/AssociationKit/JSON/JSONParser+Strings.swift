@@ -35,7 +35,8 @@ extension JSONParser {
                 throw JSONSyntaxError(
                     code: .jsonControlCharacter,
                     message:
-                        "raw control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string; write it as an escape such as \\n or \\t",
+                        "raw control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string; write "
+                        + "it as an escape such as \\n or \\t",
                     offset: index)
             }
             if byte < 0x80 {
@@ -134,15 +135,17 @@ extension JSONParser {
                         message: "\\u\(hex(unit)) is a high surrogate without a low surrogate after it", offset: start)
                 }
                 let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                return Unicode.Scalar(value)!
+                // The surrogate ranges are checked above, so both conversions succeed.
+                return Unicode.Scalar(value) ?? "\u{FFFD}"
             }
-            return Unicode.Scalar(unit)!
+            return Unicode.Scalar(unit) ?? "\u{FFFD}"
         default:
             index = start
             throw JSONSyntaxError(
                 code: .jsonInvalidEscape,
                 message:
-                    "\\\(describe(start + 1)) is not a JSON escape; valid are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+                    "\\\(describe(start + 1)) is not a JSON escape; valid are \\\" \\\\ \\/ \\b \\f \\n \\r \\t "
+                    + "\\uXXXX",
                 offset: start)
         }
     }

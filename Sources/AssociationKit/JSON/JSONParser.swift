@@ -53,7 +53,8 @@ public struct JSONParser {
             throw JSONSyntaxError(
                 code: .jsonTrailingContent,
                 message:
-                    "unexpected \(describe(index)) after the end of the top-level value; a file holds exactly one JSON value",
+                    "unexpected \(describe(index)) after the end of the top-level value; a file holds exactly one "
+                    + "JSON value",
                 offset: index)
         }
         return root

@@ -157,7 +157,7 @@ final class AlternativeSet: Sendable {
     func advance(_ current: PositionSet, _ masks: inout TextMasks) -> PositionSet {
         let text = masks.text
         var next = PositionSet(count: text.count)
-        current.forEach { start in
+        current.forEachPosition { start in
             if isEnd[0] { next.insert(start) }
             var node = 0
             var position = start

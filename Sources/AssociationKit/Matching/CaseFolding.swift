@@ -8,7 +8,8 @@ enum CaseFolding {
         }
         guard let scalar = Unicode.Scalar(value) else { return value }
         let lower = scalar.properties.lowercaseMapping.unicodeScalars
-        return lower.count == 1 ? lower.first!.value : value
+        guard lower.count == 1, let only = lower.first else { return value }
+        return only.value
     }
 
     static func fold(_ values: [UInt32]) -> [UInt32] {

@@ -13,9 +13,8 @@ final class CompiledPattern: Sendable {
     let minimumLength: Int
     let hasStar: Bool
 
-    /// - Parameters:
-    ///   - variables: custom substitution variables; predefined ones are looked up by name.
-    ///     `nil` takes `$(…)` literally (legacy paths predate variables).
+    /// Compiles `text`. `variables` are the custom substitution variables (predefined ones are
+    /// looked up by name); `nil` takes `$(…)` literally (legacy paths predate variables).
     init(_ text: String, caseSensitive: Bool, variables: [String: [String]]?) {
         let syntax = PatternSyntax.tokenize(text)
         var steps: [PatternStep] = []

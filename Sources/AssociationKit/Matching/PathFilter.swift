@@ -79,6 +79,11 @@ enum URLForm: Int, Sendable {
     case folded, decoded, decodedFolded
 
     init(decoded: Bool, folded: Bool) {
-        self = URLForm(rawValue: (decoded ? 2 : 0) + (folded ? 1 : 0))!
+        switch (decoded, folded) {
+        case (false, false): self = .encoded
+        case (false, true): self = .folded
+        case (true, false): self = .decoded
+        case (true, true): self = .decodedFolded
+        }
     }
 }

@@ -38,7 +38,7 @@ struct PositionSet {
 
     /// Calls `body` with each position, in increasing order.
     @inline(__always)
-    func forEach(_ body: (Int) -> Void) {
+    func forEachPosition(_ body: (Int) -> Void) {
         if count < 64 {
             var bits = small
             while bits != 0 {
@@ -76,7 +76,7 @@ struct PositionSet {
     func advanced(over scalar: UInt32, _ text: inout TextMasks) -> PositionSet {
         if count < 64 {
             var result = PositionSet(count: count)
-            forEach { if $0 < count && text.text[$0] == scalar { result.insert($0 + 1) } }
+            forEachPosition { if $0 < count && text.text[$0] == scalar { result.insert($0 + 1) } }
             return result
         }
         var holding = self

@@ -26,17 +26,20 @@ final class URLText {
             return encoded
         case (false, true):
             if let foldedCache { return foldedCache }
-            foldedCache = CaseFolding.fold(encoded)
-            return foldedCache!
+            let folded = CaseFolding.fold(encoded)
+            foldedCache = folded
+            return folded
         case (true, false):
             if let decodedCache { return decodedCache }
-            decodedCache =
+            let decoded =
                 isPath ? PathNormalization.path(PercentDecoding.decode(rawEncoded)) : PercentDecoding.decode(encoded)
-            return decodedCache!
+            decodedCache = decoded
+            return decoded
         case (true, true):
             if let decodedFoldedCache { return decodedFoldedCache }
-            decodedFoldedCache = CaseFolding.fold(form(decoded: true, folded: false))
-            return decodedFoldedCache!
+            let decodedFolded = CaseFolding.fold(form(decoded: true, folded: false))
+            decodedFoldedCache = decodedFolded
+            return decodedFolded
         }
     }
 }

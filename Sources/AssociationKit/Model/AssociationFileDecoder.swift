@@ -13,7 +13,8 @@ public struct AssociationFileDecoder {
         guard let members = root.members else {
             report(
                 .topLevelNotObject,
-                "the top level must be a JSON object keyed by service (applinks, webcredentials …), found \(root.typeName)",
+                "the top level must be a JSON object keyed by service (applinks, webcredentials …), found "
+                    + "\(root.typeName)",
                 at: root)
             return nil
         }
@@ -35,7 +36,8 @@ public struct AssociationFileDecoder {
         {
             report(
                 .noServices,
-                "the file declares none of the services applinks, webcredentials, appclips or activitycontinuation, so Apple finds nothing in it",
+                "the file declares none of the services applinks, webcredentials, appclips or activitycontinuation, "
+                    + "so Apple finds nothing in it",
                 at: root)
         }
         return file
@@ -98,7 +100,8 @@ public struct AssociationFileDecoder {
             appLinks.detailsShape = .dictionary
             report(
                 .detailsDictionary,
-                "details is the pre-release dictionary keyed by app ID; write it as an array of {\"appIDs\": […], \"components\": […]} entries",
+                "details is the pre-release dictionary keyed by app ID; write it as an array of {\"appIDs\": […], "
+                    + "\"components\": […]} entries",
                 at: value)
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 guard var detail = decodeDetail(member.value, index: index) else { continue }
@@ -184,12 +187,14 @@ public struct AssociationFileDecoder {
         if let offender = members.first(where: { $0.value.stringValue == nil }) {
             report(
                 .queryDictionaryIgnored,
-                "query item \"\(offender.key)\" has \(offender.value.typeName), not a pattern string; Apple then ignores the whole \"?\" dictionary, so every query matches. Write it as a string such as \"*\" or \"1\"",
+                "query item \"\(offender.key)\" has \(offender.value.typeName), not a pattern string; Apple then "
+                    + "ignores the whole \"?\" dictionary, so every query matches. Write it as a string such as \"*\" "
+                    + "or \"1\"",
                 at: offender.value)
             return .ignoredDictionary(Origin(value))
         }
-        let items = members.map {
-            QueryItemRule(name: $0.key, pattern: Located($0.value.stringValue!, Origin($0.value)))
+        let items = members.compactMap { member in
+            member.value.stringValue.map { QueryItemRule(name: member.key, pattern: Located($0, Origin(member.value))) }
         }
         return .items(items, Origin(value))
     }

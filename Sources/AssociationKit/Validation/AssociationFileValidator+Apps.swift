@@ -1,7 +1,7 @@
 extension AssociationFileValidator {
     /// Checks a list of application identifiers: form, prefix, duplicates, emptiness.
-    /// - Parameter isEmptyArray: the list was written `[]` (a wrong type is reported once,
-    ///   by the decoder, not again as an empty list).
+    /// `isEmptyArray` says the list was written `[]` (a wrong type is reported once, by the
+    /// decoder, not again as an empty list).
     mutating func checkAppList(_ apps: [Located<String>], at origin: Origin, what: String, isEmptyArray: Bool = false) {
         var seen: Set<String> = []
         for app in apps {
@@ -23,7 +23,8 @@ extension AssociationFileValidator {
         guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), dot > 0, dot < utf8.count - 1 else {
             report(
                 .malformedAppID,
-                "\"\(text)\" is not an application identifier; write <App ID prefix>.<bundle ID>, for example ABCDE12345.com.example.app",
+                "\"\(text)\" is not an application identifier; write <App ID prefix>.<bundle ID>, for example "
+                    + "ABCDE12345.com.example.app",
                 at: app.origin)
             return
         }
@@ -58,7 +59,8 @@ extension AssociationFileValidator {
         if !isTeamStyle {
             report(
                 .unusualAppIDPrefix,
-                "prefix \"\(String(decoding: prefix, as: UTF8.self))\" is not 10 upper-case letters or digits; use the App ID prefix from the app's application-identifier entitlement",
+                "prefix \"\(String(decoding: prefix, as: UTF8.self))\" is not 10 upper-case letters or digits; use "
+                    + "the App ID prefix from the app's application-identifier entitlement",
                 at: app.origin)
         }
     }

@@ -17,7 +17,9 @@ extension AssociationFileValidator {
                     for item in items where item.pattern.value == "*" {
                         report(
                             .exclusionMatchesAbsentItem,
-                            "this exclusion's query item \"\(item.name)\" is \"*\", which also matches URLs without \(item.name) (an absent item counts as empty), so it excludes more than it seems; use \"?*\" to require the item",
+                            "this exclusion's query item \"\(item.name)\" is \"*\", which also matches URLs without "
+                                + "\(item.name) (an absent item counts as empty), so it excludes more than it seems; "
+                                + "use \"?*\" to require the item",
                             at: item.pattern.origin)
                     }
                 }
@@ -49,7 +51,8 @@ extension AssociationFileValidator {
             if fragment.value.hasPrefix("#") && fragment.value.count > 1 {
                 report(
                     .patternStartsWithSeparator,
-                    "the fragment pattern starts with \"#\", which is then part of the fragment; write the fragment without \"#\"",
+                    "the fragment pattern starts with \"#\", which is then part of the fragment; write the fragment "
+                        + "without \"#\"",
                     at: fragment.origin)
             }
         }
@@ -60,7 +63,8 @@ extension AssociationFileValidator {
             if text.hasPrefix("?") && text.contains("=") && !text.hasPrefix("?*") {
                 report(
                     .patternStartsWithSeparator,
-                    "the query pattern starts with \"?\", a one-character wildcard, not the separator; write the query without \"?\"",
+                    "the query pattern starts with \"?\", a one-character wildcard, not the separator; write the "
+                        + "query without \"?\"",
                     at: pattern.origin)
             }
         case .items(let items, _)?:
@@ -97,13 +101,15 @@ extension AssociationFileValidator {
         if percentEncoded, utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 > 0x7E }) {
             report(
                 .unencodedPattern,
-                "the pattern has spaces or non-ASCII text, but URLs are compared percent-encoded (percentEncoded is true), so it never matches; set \"percentEncoded\": false or write the text percent-encoded",
+                "the pattern has spaces or non-ASCII text, but URLs are compared percent-encoded (percentEncoded is "
+                    + "true), so it never matches; set \"percentEncoded\": false or write the text percent-encoded",
                 at: pattern.origin)
         }
         if !percentEncoded && containsPercentEscape(pattern.value) {
             report(
                 .encodedPatternDecoded,
-                "percentEncoded is false, so the URL is decoded before comparison and a percent escape in the pattern never matches; write the decoded text",
+                "percentEncoded is false, so the URL is decoded before comparison and a percent escape in the pattern "
+                    + "never matches; write the decoded text",
                 at: pattern.origin)
         }
     }
@@ -127,7 +133,9 @@ extension AssociationFileValidator {
         if cost > Self.expensivePatternCost {
             report(
                 .expensivePattern,
-                "matching this pattern costs about \(cost) steps per 64 characters of URL (\(uses) variable uses); WWDC20 warns that complex patterns slow matching on devices. Use fewer variables or fewer wildcard values",
+                "matching this pattern costs about \(cost) steps per 64 characters of URL (\(uses) variable uses); "
+                    + "WWDC20 warns that complex patterns slow matching on devices. Use fewer variables or fewer "
+                    + "wildcard values",
                 at: pattern.origin)
         }
     }
@@ -142,7 +150,8 @@ extension AssociationFileValidator {
         } else if let question = utf8.firstIndex(of: UInt8(ascii: "?")), utf8[question...].contains(UInt8(ascii: "=")) {
             report(
                 .separatorInPathPattern,
-                "\"?\" in a path pattern is a one-character wildcard, not the query separator; put the query under \"?\"",
+                "\"?\" in a path pattern is a one-character wildcard, not the query separator; put the query under "
+                    + "\"?\"",
                 at: path.origin)
         }
     }
@@ -152,14 +161,16 @@ extension AssociationFileValidator {
         if !path.isExclusion && (text.hasPrefix("NOT") || text.lowercased().hasPrefix("not ")) {
             report(
                 .malformedNotPrefix,
-                "\"\(text)\" looks like an exclusion, but only the exact prefix \"NOT \" (capitals and one space) excludes; as written it is a path pattern",
+                "\"\(text)\" looks like an exclusion, but only the exact prefix \"NOT \" (capitals and one space) "
+                    + "excludes; as written it is a path pattern",
                 at: path.origin)
         }
         checkSeparators(inPath: Located(path.pattern, path.origin))
         if path.pattern.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 > 0x7E }) {
             report(
                 .unencodedPattern,
-                "legacy paths are compared percent-encoded, so spaces or non-ASCII text never match; write them percent-encoded",
+                "legacy paths are compared percent-encoded, so spaces or non-ASCII text never match; write them "
+                    + "percent-encoded",
                 at: path.origin)
         }
     }

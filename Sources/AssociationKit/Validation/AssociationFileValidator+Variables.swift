@@ -14,7 +14,8 @@ extension AssociationFileValidator {
             if PredefinedVariables.names.contains(name) {
                 report(
                     .variableShadowsPredefined,
-                    "\"\(name)\" is a predefined variable; this list replaces it in every pattern of this file, which is easy to misread. Pick another name",
+                    "\"\(name)\" is a predefined variable; this list replaces it in every pattern of this file, which "
+                        + "is easy to misread. Pick another name",
                     at: variable.origin)
             }
             if variable.values.isEmpty {
@@ -52,7 +53,7 @@ extension AssociationFileValidator {
         collect(appLinks.defaults)
         for detail in appLinks.details {
             collect(detail.defaults)
-            detail.components?.forEach { collect($0) }
+            for component in detail.components ?? [] { collect(component) }
         }
         return names
     }

@@ -22,7 +22,8 @@ public struct AssociationFileValidator {
             validator.diagnostics.append(
                 Diagnostic(
                     .fileTooLarge,
-                    "the file is \(bytes.count) bytes; Apple ignores association files over 128 KiB (\(maximumSize) bytes). Merge components with wildcards or substitution variables",
+                    "the file is \(bytes.count) bytes; Apple ignores association files over 128 KiB (\(maximumSize) "
+                        + "bytes). Merge components with wildcards or substitution variables",
                     at: .start, pointer: ""))
         }
         let document = JSONDocument.parse(bytes)
@@ -64,7 +65,8 @@ public struct AssociationFileValidator {
                 if let first = firstEntryOfApp[id.value], first != detail.index {
                     report(
                         .appInSeveralDetails,
-                        "\(id.value) is also listed in details entry \(first); entries are tried in order, so the earlier entry's rules come first",
+                        "\(id.value) is also listed in details entry \(first); entries are tried in order, so the "
+                            + "earlier entry's rules come first",
                         at: id.origin)
                 } else {
                     firstEntryOfApp[id.value] = detail.index
@@ -127,14 +129,16 @@ public struct AssociationFileValidator {
         if usesPaths && appLinks.legacyApps == nil {
             report(
                 .legacyAppsMissing,
-                "details use paths, and iOS 12 and earlier (which read only paths) also require \"apps\": [] in applinks; iOS 13 and later read paths without it",
+                "details use paths, and iOS 12 and earlier (which read only paths) also require \"apps\": [] in "
+                    + "applinks; iOS 13 and later read paths without it",
                 at: appLinks.origin)
         }
         let readableByOldReleases = appLinks.details.contains { $0.hasAppID && $0.paths != nil }
         if !appLinks.details.isEmpty && !readableByOldReleases {
             report(
                 .modernOnly,
-                "no entry has appID with paths, so iOS 12 and earlier find no universal links here (fine if you support iOS 13+ only)",
+                "no entry has appID with paths, so iOS 12 and earlier find no universal links here (fine if you "
+                    + "support iOS 13+ only)",
                 at: appLinks.origin)
         }
     }
