@@ -1,8 +1,10 @@
 // swift-tools-version:6.0
 // aasa-server: a web host for apple-app-site-association and assetlinks.json.
-// Layers, bottom up: C modules (system libraries and shims) → AssociationKit (pure: JSON with
-// positions, model, validator, matcher) → AASAServer (I/O: sites, later sockets, TLS, HTTP) →
-// AASACommands (the command line) → the thin `aasa-server` executable.
+// Layers, bottom up (docs/ARCHITECTURE.md): C modules (system libraries and shims) →
+// AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASites (site
+// folders on disk → checked files and typed problems) → AASATransport (system calls, epoll,
+// TLS, zlib) → AASAServer (HTTP serving, reload, admin) → AASAProbe (the HTTPS client of
+// `probe`) → AASACommands (the command line) → the thin `aasa-server` executable.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -13,7 +15,7 @@ let package = Package(
         .executable(name: "aasa-server", targets: ["aasa-server"]),
         .library(name: "AssociationKit", targets: ["AssociationKit"]),
         // For the fuzz targets (Fuzz/) and benchmarks (bench/), which build as packages of their own.
-        .library(name: "AASAServer", targets: ["AASAServer"]),
+        .library(name: "AASAServer", targets: ["AASASites", "AASATransport", "AASAServer", "AASAProbe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,26 +29,39 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "AssociationKit", swiftSettings: strict),
+        .target(name: "AASASites", dependencies: ["AssociationKit"], swiftSettings: strict),
+        .target(
+            name: "AASATransport",
+            dependencies: ["AssociationKit", "AASASites", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims"],
+            swiftSettings: strict),
         .target(
             name: "AASAServer",
             dependencies: [
-                "AssociationKit", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
+                "AssociationKit", "AASASites", "AASATransport", "CSystemShims", "COpenSSL", "COpenSSLShims",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict),
         .target(
+            name: "AASAProbe",
+            dependencies: ["AssociationKit", "AASASites", "AASATransport", "COpenSSL", "COpenSSLShims"],
+            swiftSettings: strict),
+        .target(
             name: "AASACommands",
             dependencies: [
-                "AssociationKit", "AASAServer",
+                "AssociationKit", "AASASites", "AASATransport", "AASAServer", "AASAProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .executableTarget(name: "aasa-server", dependencies: ["AASACommands"], swiftSettings: strict),
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
-        .testTarget(name: "AASAServerTests", dependencies: ["AASAServer", "AssociationKit"], swiftSettings: strict),
         .testTarget(
-            name: "CommandLineTests", dependencies: ["AASACommands", "AssociationKit", "AASAServer"],
+            name: "AASAServerTests",
+            dependencies: ["AssociationKit", "AASASites", "AASATransport", "AASAServer", "AASAProbe"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["AASACommands", "AssociationKit", "AASASites", "AASATransport", "AASAServer", "AASAProbe"],
             swiftSettings: strict),
     ]
 )

@@ -1,4 +1,4 @@
-import AASAServer
+import AASASites
 import ArgumentParser
 
 /// The `aasa-server` command and its subcommands (README).

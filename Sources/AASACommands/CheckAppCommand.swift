@@ -1,4 +1,6 @@
-import AASAServer
+import AASAProbe
+import AASASites
+import AASATransport
 import ArgumentParser
 import AssociationKit
 import Foundation

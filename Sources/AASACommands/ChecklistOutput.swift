@@ -1,4 +1,4 @@
-import AASAServer
+import AASAProbe
 
 /// What `probe` and `check-app` print: one checklist per domain (or app), an item a line.
 enum ChecklistOutput {

@@ -1,4 +1,5 @@
-import AASAServer
+import AASAProbe
+import AASASites
 import ArgumentParser
 import AssociationKit
 import Foundation

@@ -1,4 +1,4 @@
-import AASAServer
+import AASASites
 import ArgumentParser
 import AssociationKit
 import Foundation

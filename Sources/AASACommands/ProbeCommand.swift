@@ -1,4 +1,4 @@
-import AASAServer
+import AASAProbe
 import ArgumentParser
 import Foundation
 @preconcurrency import Glibc

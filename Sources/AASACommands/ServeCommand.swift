@@ -1,4 +1,5 @@
 import AASAServer
+import AASATransport
 import ArgumentParser
 import Foundation
 

@@ -1,4 +1,5 @@
 import AASAServer
+import AASASites
 import AssociationKit
 import Logging
 

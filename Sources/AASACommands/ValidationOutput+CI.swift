@@ -1,4 +1,4 @@
-import AASAServer
+import AASASites
 import AssociationKit
 import Foundation
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AASAServer
+@testable import AASATransport
 
 @Suite("HTTP request parser")
 struct HTTPRequestParserTests {

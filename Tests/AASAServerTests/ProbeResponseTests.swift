@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AASAProbe
 @testable import AASAServer
 
 /// The probe's response reader over bytes a hostile server might send: every number is

@@ -1,5 +1,9 @@
-@testable import AASAServer
 import AssociationKit
+
+@testable import AASAProbe
+@testable import AASAServer
+@testable import AASASites
+@testable import AASATransport
 
 /// The fuzz targets: each takes libFuzzer's bytes and runs one parser, then what the
 /// project computes from its result, checking the invariants that must hold for any input.
@@ -11,7 +15,9 @@ enum FuzzTargets {
     @Sendable static func apple(_ data: UnsafeBufferPointer<UInt8>) {
         let report = AssociationFileValidator.validate(Array(data))
         check(report.diagnostics.count <= OmittedDiagnostics.limit, "more diagnostics kept than the limit")
-        check(report.isValid == (report.file != nil && !report.diagnostics.hasErrors && report.omitted.errors == 0), "validity")
+        check(
+            report.isValid == (report.file != nil && !report.diagnostics.hasErrors && report.omitted.errors == 0),
+            "validity")
         _ = DiagnosticLines.render(report.diagnostics, path: "fuzz", omitted: report.omitted, includeInfo: true)
     }
 
@@ -27,14 +33,17 @@ enum FuzzTargets {
     @Sendable static func matcher(_ data: UnsafeBufferPointer<UInt8>) {
         let split = data.firstIndex(of: 0) ?? data.count
         let file = Array(data[..<split])
-        let urls = split < data.count ? data[(split + 1)...].split(separator: 10).map { String(decoding: $0, as: UTF8.self) } : []
+        let urls =
+            split < data.count
+            ? data[(split + 1)...].split(separator: 10).map { String(decoding: $0, as: UTF8.self) } : []
         if let apple = AssociationFileValidator.validate(file).file {
             let matcher = AssociationMatcher(file: apple)
             for text in urls {
                 guard let url = try? MatchURL(text) else { continue }
                 let all = matcher.decideAll(url)
                 for (decision, appID) in zip(all, matcher.appIDs) {
-                    check(matcher.decide(url, appID: appID).outcome == decision.outcome, "decideAll and decide disagree")
+                    check(
+                        matcher.decide(url, appID: appID).outcome == decision.outcome, "decideAll and decide disagree")
                 }
             }
         }
@@ -70,7 +79,9 @@ enum FuzzTargets {
                 step = step % 13 + Int(seed >> 4) + 1
                 let partial = parser.parse(UnsafeBufferPointer(rebasing: input[..<arrived]), from: start)
                 if case .incomplete = partial { continue }
-                check(summary(partial) == summary(whole), "chunking changed the outcome: \(summary(partial)) vs \(summary(whole))")
+                check(
+                    summary(partial) == summary(whole),
+                    "chunking changed the outcome: \(summary(partial)) vs \(summary(whole))")
                 break
             }
             guard case .complete(let head, let end) = whole else { return }
@@ -88,14 +99,17 @@ enum FuzzTargets {
         if let host { check(!host.contains("/") && !host.contains(".."), "a host key that could name a path: \(host)") }
         _ = ServedPath(buffer, target.pathRange)
         _ = RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges)
-        if let range = head.ifNoneMatchRange { _ = RequestConditions.noneMatch(buffer, range, etags: [Array("\"abc\"".utf8)]) }
+        if let range = head.ifNoneMatchRange {
+            _ = RequestConditions.noneMatch(buffer, range, etags: [Array("\"abc\"".utf8)])
+        }
         if let range = head.ifModifiedSinceRange { _ = HTTPDate.parse(UnsafeBufferPointer(rebasing: buffer[range])) }
         let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         let slice = { (range: Range<Int>?) in range.map { UnsafeBufferPointer(rebasing: buffer[$0]) } ?? empty }
         log.record(
             AccessLog.Entry(
                 client: Array("127.0.0.1".utf8), host: slice(target.hostRange), method: slice(head.methodRange),
-                path: slice(head.targetRange), isHTTP11: head.isHTTP11, status: 200, bytes: 10, durationNanoseconds: 1_000,
+                path: slice(head.targetRange), isHTTP11: head.isHTTP11, status: 200, bytes: 10,
+                durationNanoseconds: 1_000,
                 userAgent: slice(head.userAgentRange)),
             time: Array("2026-11-23T00:00:00Z".utf8))
         if log.buffer.count > 1 << 20 { log = AccessLog(format: log.format, enabled: true) }

@@ -22,7 +22,8 @@ guard arguments.count >= 2, let target = targets[arguments[1]] else {
 FuzzTargets.selected = target
 
 // libFuzzer sees the program name and the options, without the target's name.
-var driverArguments: [UnsafeMutablePointer<CChar>?] = ([arguments[0]] + arguments.dropFirst(2)).map { strdup($0) } + [nil]
+var driverArguments: [UnsafeMutablePointer<CChar>?] =
+    ([arguments[0]] + arguments.dropFirst(2)).map { strdup($0) } + [nil]
 var count = Int32(driverArguments.count - 1)
 let status = driverArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
     var argv = buffer.baseAddress

@@ -1,3 +1,4 @@
+import AASATransport
 @preconcurrency import Glibc
 
 /// Everything `serve` runs with. Built from defaults, then `Config/aasa-server.json` (or

@@ -1,3 +1,5 @@
+import AASATransport
+
 /// One association file made ready to serve, at load time: the exact bytes, a gzip variant
 /// when it is smaller, strong ETags, and every header but `Date` and `Connection`
 /// pre-formatted. Serving it is a lookup and a copy into the output buffer.

@@ -1,3 +1,4 @@
+import AASASites
 import AssociationKit
 import Foundation
 

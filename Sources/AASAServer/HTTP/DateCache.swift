@@ -1,3 +1,4 @@
+import AASATransport
 @preconcurrency import Glibc
 
 /// The `Date` header value and the log timestamp, formatted once per second per loop rather

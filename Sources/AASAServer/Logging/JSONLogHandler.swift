@@ -1,3 +1,4 @@
+import AASATransport
 import AssociationKit
 @preconcurrency import Glibc
 import Logging

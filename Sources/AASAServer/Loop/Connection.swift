@@ -1,3 +1,4 @@
+import AASATransport
 @preconcurrency import Glibc
 
 /// One client connection, owned by one event loop and never touched by another thread.

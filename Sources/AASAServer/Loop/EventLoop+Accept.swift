@@ -1,3 +1,4 @@
+import AASATransport
 @preconcurrency import Glibc
 
 extension EventLoop {

@@ -1,3 +1,5 @@
+import AASATransport
+
 extension EventLoop {
     static let ok = ErrorResponses.statusLineBytes(200, "OK")
     static let notModified = ErrorResponses.statusLineBytes(304, "Not Modified")

@@ -1,3 +1,4 @@
+import AASATransport
 import CSystemShims
 @preconcurrency import Glibc
 

@@ -1,3 +1,4 @@
+import AASATransport
 import Synchronization
 
 /// What the main thread holds of an event loop: a flag to stop it, a way to wake it, and

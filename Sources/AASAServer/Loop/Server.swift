@@ -1,3 +1,4 @@
+import AASATransport
 import Dispatch
 import Foundation
 @preconcurrency import Glibc

@@ -1,3 +1,4 @@
+import AASATransport
 import Synchronization
 
 /// The certificates the loops hand to new TLS connections. A reload swaps in a new store

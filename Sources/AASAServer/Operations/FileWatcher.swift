@@ -1,3 +1,4 @@
+import AASATransport
 import CSystemShims
 import Foundation
 @preconcurrency import Glibc

@@ -1,3 +1,5 @@
+import AASASites
+import AASATransport
 import Foundation
 @preconcurrency import Glibc
 import Logging

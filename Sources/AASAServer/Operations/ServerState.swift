@@ -1,3 +1,4 @@
+import AASASites
 import Foundation
 @preconcurrency import Glibc
 import Synchronization

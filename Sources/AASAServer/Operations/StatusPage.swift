@@ -1,3 +1,5 @@
+import AASASites
+import AASATransport
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc

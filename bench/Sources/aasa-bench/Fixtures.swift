@@ -56,7 +56,8 @@ enum Fixtures {
             size += entry.utf8.count + 2
             index += 1
         }
-        let text = #"{"applinks": {"details": [\#(entries.joined(separator: ",\n"))]}, "webcredentials": {"apps": ["ABCDE12345.com.example.app0"]}}"#
+        let text =
+            #"{"applinks": {"details": [\#(entries.joined(separator: ",\n"))]}, "webcredentials": {"apps": ["ABCDE12345.com.example.app0"]}}"#
         return Array(text.utf8)
     }()
 }

@@ -2,8 +2,8 @@ import COpenSSL
 
 /// One TLS connection (`SSL*`), driven by its event loop on a non-blocking socket. It belongs
 /// to that loop's thread alone (an SSL object is not thread-safe), so it is not Sendable.
-final class TLSSession {
-    enum Progress {
+package final class TLSSession {
+    package enum Progress {
         case done
         /// The socket must become readable (or writable) before the call can go on.
         case wantRead, wantWrite
@@ -12,13 +12,13 @@ final class TLSSession {
     }
 
     private let ssl: OpaquePointer
-    private(set) var established = false
+    package private(set) var established = false
     /// The certificates this connection began with, kept alive for as long as it lasts: the
     /// SNI callback reaches them through an unretained pointer, so a reload may drop a store
     /// only once the last connection that can still switch to one of its contexts is gone.
-    let certificates: CertificateStore
+    package let certificates: CertificateStore
 
-    init(certificates: CertificateStore, fd: Int32) throws(OpenSSLError) {
+    package init(certificates: CertificateStore, fd: Int32) throws(OpenSSLError) {
         ERR_clear_error()
         guard let ssl = SSL_new(certificates.defaultCertificate.context.context) else {
             throw OpenSSLError.drain("SSL_new")
@@ -34,7 +34,7 @@ final class TLSSession {
     }
 
     /// One step of the handshake (SSL_do_handshake(3) on a non-blocking socket).
-    func handshake() -> Progress {
+    package func handshake() -> Progress {
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
         if result == 1 {
@@ -45,7 +45,7 @@ final class TLSSession {
     }
 
     /// Reads decrypted bytes; `.done` never comes back, only a count.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, progress: Progress) {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, progress: Progress) {
         ERR_clear_error()
         var count = 0
         if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 { return (count, .done) }
@@ -54,7 +54,7 @@ final class TLSSession {
 
     /// Writes what it can of `buffer` (partial writes are enabled); never called with nothing
     /// to write, which OpenSSL does not allow.
-    func write(_ buffer: UnsafeRawBufferPointer) -> (count: Int, progress: Progress) {
+    package func write(_ buffer: UnsafeRawBufferPointer) -> (count: Int, progress: Progress) {
         precondition(!buffer.isEmpty)
         ERR_clear_error()
         var count = 0
@@ -63,7 +63,7 @@ final class TLSSession {
     }
 
     /// A best-effort close_notify before the socket closes; never waits for the peer's.
-    func shutdown() {
+    package func shutdown() {
         guard established else { return }
         ERR_clear_error()
         SSL_shutdown(ssl)

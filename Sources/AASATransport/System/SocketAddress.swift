@@ -56,7 +56,7 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
-    init(_ storage: sockaddr_storage) {
+    package init(_ storage: sockaddr_storage) {
         var storage = storage
         if Int32(storage.ss_family) == AF_INET6 {
             let address = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self) }
@@ -88,7 +88,7 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         family == .ipv4 ? "\(host):\(port)" : "[\(host)]:\(port)"
     }
 
-    func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+    package func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         switch family {
         case .ipv4:
             var address = sockaddr_in()

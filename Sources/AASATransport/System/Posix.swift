@@ -5,9 +5,9 @@ import CSystemShims
 /// `System.swift` is the model). Each reads `errno` right after a failed call, retries
 /// EINTR, and turns EAGAIN into `.wouldBlock`. `close` is never retried: after EINTR the
 /// descriptor is already released on Linux and may belong to someone else (close(2) NOTES).
-enum Posix {
+package enum Posix {
     @inline(never)
-    static func check(_ call: String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+    package static func check(_ call: String, _ body: () -> Int32) throws(SystemError) -> Int32 {
         while true {
             let result = body()
             if result >= 0 { return result }
@@ -18,7 +18,7 @@ enum Posix {
     }
 
     @inline(never)
-    static func checkNonBlocking(_ call: String, _ body: () -> Int) throws(SystemError) -> IOResult<Int> {
+    package static func checkNonBlocking(_ call: String, _ body: () -> Int) throws(SystemError) -> IOResult<Int> {
         while true {
             let result = body()
             if result >= 0 { return .processed(result) }
@@ -29,27 +29,27 @@ enum Posix {
         }
     }
 
-    static func socket(domain: Int32, type: Int32) throws(SystemError) -> Int32 {
+    package static func socket(domain: Int32, type: Int32) throws(SystemError) -> Int32 {
         try check("socket") {
             Glibc.socket(domain, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
     }
 
-    static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) throws(SystemError) {
+    package static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) throws(SystemError) {
         var value = value
         _ = try check("setsockopt") { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
-    static func bind(_ fd: Int32, _ address: SocketAddress) throws(SystemError) {
+    package static func bind(_ fd: Int32, _ address: SocketAddress) throws(SystemError) {
         _ = try check("bind") { address.withSockAddr { Glibc.bind(fd, $0, $1) } }
     }
 
-    static func listen(_ fd: Int32, backlog: Int32) throws(SystemError) {
+    package static func listen(_ fd: Int32, backlog: Int32) throws(SystemError) {
         _ = try check("listen") { Glibc.listen(fd, backlog) }
     }
 
     /// accept4(2): the new socket is non-blocking and close-on-exec from the start.
-    static func accept(_ fd: Int32, peer: inout sockaddr_storage) throws(SystemError) -> IOResult<Int32> {
+    package static func accept(_ fd: Int32, peer: inout sockaddr_storage) throws(SystemError) -> IOResult<Int32> {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let result = try checkNonBlocking("accept4") {
@@ -66,25 +66,29 @@ enum Posix {
     }
 
     /// read(2); `.processed(0)` is end of file.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<
+        Int
+    > {
         try checkNonBlocking("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// send(2) with MSG_NOSIGNAL, so a closed peer is EPIPE, never SIGPIPE. `more` adds
     /// MSG_MORE: the kernel holds the bytes so the close that follows sends them and the FIN
     /// in one segment (nginx gets the same with TCP_CORK).
-    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, more: Bool = false) throws(SystemError) -> IOResult<
-        Int
-    > {
+    package static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, more: Bool = false) throws(SystemError)
+        -> IOResult<
+            Int
+        >
+    {
         let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         return try checkNonBlocking("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, flags) }
     }
 
-    static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }
 
-    static func localPort(_ fd: Int32) -> Int {
+    package static func localPort(_ fd: Int32) -> Int {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &storage) {

@@ -4,15 +4,15 @@ import CSystemShims
 /// One epoll instance (epoll(7)). Events carry `fd | generation << 32` in `data.u64`, so an
 /// event for a descriptor that was closed and reused in the same batch is recognised and
 /// dropped (epoll(7): events may name a descriptor already closed).
-struct Epoll: ~Copyable {
-    let fd: Int32
+package struct Epoll: ~Copyable {
+    package let fd: Int32
 
-    static let readable = EPOLLIN.rawValue
-    static let writable = EPOLLOUT.rawValue
-    static let hangUp = EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
-    static let edgeTriggered = CSystemShims_EPOLLET
+    package static let readable = EPOLLIN.rawValue
+    package static let writable = EPOLLOUT.rawValue
+    package static let hangUp = EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+    package static let edgeTriggered = CSystemShims_EPOLLET
 
-    init() throws(SystemError) {
+    package init() throws(SystemError) {
         fd = try Posix.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     }
 
@@ -20,15 +20,15 @@ struct Epoll: ~Copyable {
         Posix.close(fd)
     }
 
-    func add(_ descriptor: Int32, events: UInt32, data: UInt64) throws(SystemError) {
+    package func add(_ descriptor: Int32, events: UInt32, data: UInt64) throws(SystemError) {
         try control(EPOLL_CTL_ADD, descriptor, events: events, data: data)
     }
 
-    func modify(_ descriptor: Int32, events: UInt32, data: UInt64) throws(SystemError) {
+    package func modify(_ descriptor: Int32, events: UInt32, data: UInt64) throws(SystemError) {
         try control(EPOLL_CTL_MOD, descriptor, events: events, data: data)
     }
 
-    func remove(_ descriptor: Int32) {
+    package func remove(_ descriptor: Int32) {
         var event = epoll_event()
         _ = epoll_ctl(fd, EPOLL_CTL_DEL, descriptor, &event)
     }
@@ -41,7 +41,7 @@ struct Epoll: ~Copyable {
     }
 
     /// Waits up to `timeout` milliseconds; EINTR counts as "no events".
-    func wait(into events: UnsafeMutableBufferPointer<epoll_event>, timeout: Int32) throws(SystemError) -> Int {
+    package func wait(into events: UnsafeMutableBufferPointer<epoll_event>, timeout: Int32) throws(SystemError) -> Int {
         let count = epoll_wait(fd, events.baseAddress, Int32(events.count), timeout)
         if count >= 0 { return Int(count) }
         let code = Glibc.errno

@@ -1,26 +1,25 @@
-import AASAServer
 import Foundation
 
 /// Turns a command-line path into the association files to check: a file as is, a site
 /// folder's files, or every site folder of a sites directory (aliases are checked through
 /// the folder they point to, once). What is found but never served (a misnamed file, a link
 /// leading outside the sites folder) comes back as warnings.
-enum AssociationFileFinder {
-    struct Problem: Error {
-        var reason: String
+package enum AssociationFileFinder {
+    package struct Problem: Error {
+        package var reason: String
     }
 
-    struct Found {
-        var path: String
-        var kind: FileCheck.Kind
+    package struct Found {
+        package var path: String
+        package var kind: FileCheck.Kind
     }
 
-    struct Listing {
-        var files: [Found] = []
-        var warnings: [LoadProblem] = []
+    package struct Listing {
+        package var files: [Found] = []
+        package var warnings: [LoadProblem] = []
     }
 
-    static func files(at path: String) -> Result<Listing, Problem> {
+    package static func files(at path: String) -> Result<Listing, Problem> {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -61,7 +60,7 @@ enum AssociationFileFinder {
         }
     }
 
-    static func site(_ folder: URL, shownAs shown: String) -> Listing {
+    package static func site(_ folder: URL, shownAs shown: String) -> Listing {
         var listing = Listing()
         for kind in [FileCheck.Kind.apple, .android, .expectations]
         where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {

@@ -1,5 +1,5 @@
 /// The outcome of a non-blocking call: done (with a value), or it would block (EAGAIN).
-enum IOResult<Value> {
+package enum IOResult<Value> {
     case processed(Value)
     case wouldBlock
 }

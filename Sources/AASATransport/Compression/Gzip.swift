@@ -1,20 +1,20 @@
 import CZlib
 
 /// gzip framing (RFC 1952) through system zlib, done once per file at load time.
-enum Gzip {
-    struct Failure: Error, CustomStringConvertible {
-        var code: Int32
+package enum Gzip {
+    package struct Failure: Error, CustomStringConvertible {
+        package var code: Int32
         /// Set when the output passed the caller's limit (a gzip bomb, or just too large).
-        var limit: Int?
-        var description: String { limit.map { "it inflates past \($0 / 1024) KiB" } ?? "zlib error \(code)" }
+        package var limit: Int?
+        package var description: String { limit.map { "it inflates past \($0 / 1024) KiB" } ?? "zlib error \(code)" }
 
-        init(code: Int32, limit: Int? = nil) {
+        package init(code: Int32, limit: Int? = nil) {
             self.code = code
             self.limit = limit
         }
     }
 
-    static func compress(_ input: [UInt8], level: Int32 = 9) throws(Failure) -> [UInt8] {
+    package static func compress(_ input: [UInt8], level: Int32 = 9) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         // deflateInit2 is a macro: call deflateInit2_ with the library's own version string.
         // windowBits 15 + 16 selects the gzip wrapper instead of zlib's.
@@ -40,7 +40,7 @@ enum Gzip {
     }
 
     /// Inflates a gzip body (what the probe receives), refusing more than `limit` bytes.
-    static func decompress(_ input: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+    package static func decompress(_ input: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         let initialized = inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard initialized == Z_OK else { throw Failure(code: initialized) }

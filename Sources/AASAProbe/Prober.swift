@@ -1,3 +1,5 @@
+import AASASites
+import AASATransport
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
@@ -12,8 +14,8 @@ public struct Prober: Sendable {
     public let connectTo: (String, Int)?
     public let checkCDN: Bool
 
-    static let userAgent = "aasa-server-probe/\(Version.current)"
-    static let unusualUserAgent = "AASA-Bot/1.0.0 (aasa-server probe)"
+    package static let userAgent = "aasa-server-probe/\(Version.current)"
+    package static let unusualUserAgent = "AASA-Bot/1.0.0 (aasa-server probe)"
     public static let cdnHost = "app-site-association.cdn-apple.com"
 
     public init(client: ProbeClient, connectTo: (String, Int)?, checkCDN: Bool) {

@@ -1,3 +1,4 @@
+import AASATransport
 import Foundation
 
 /// One HTTP response as the probe saw it, after undoing chunked framing and gzip.
@@ -15,10 +16,10 @@ public struct ProbeResponse: Sendable {
     /// The body's size as sent (before gunzip).
     public var wireBytes: Int
 
-    static let headLimit = 64 * 1024
-    static let bodyLimit = 256 * 1024
+    package static let headLimit = 64 * 1024
+    package static let bodyLimit = 256 * 1024
     /// Longest chunk-size line read (RFC 9112 §7.1: size, extensions, CRLF).
-    static let chunkLineLimit = 1024
+    package static let chunkLineLimit = 1024
 
     public func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
@@ -26,7 +27,7 @@ public struct ProbeResponse: Sendable {
 
     /// Parses everything read so far: the response, nil while more bytes are needed (never
     /// nil when `closed`, the server having closed the connection), or why it is unusable.
-    static func parse(_ raw: [UInt8], closed: Bool) throws(ProbeFailure) -> ProbeResponse? {
+    package static func parse(_ raw: [UInt8], closed: Bool) throws(ProbeFailure) -> ProbeResponse? {
         guard let headEnd = raw.firstRange(of: [13, 10, 13, 10]) else {
             if raw.count > headLimit { throw failure("the response head is over \(headLimit / 1024) KiB") }
             guard closed else { return nil }
@@ -109,7 +110,7 @@ public struct ProbeResponse: Sendable {
     }
 
     /// 1 to 18 decimal digits and nothing else (so it fits an Int).
-    static func decimal(_ text: String) -> Int? {
+    package static func decimal(_ text: String) -> Int? {
         let digits = text.utf8
         guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else {
@@ -120,7 +121,7 @@ public struct ProbeResponse: Sendable {
 
     /// Undoes chunked framing (RFC 9112 §7.1): the body, nil while incomplete, or a failure
     /// for a malformed or oversized chunk. Sizes have at most 15 hex digits, so they fit.
-    static func dechunk(_ bytes: ArraySlice<UInt8>) throws(ProbeFailure) -> [UInt8]? {
+    package static func dechunk(_ bytes: ArraySlice<UInt8>) throws(ProbeFailure) -> [UInt8]? {
         var result: [UInt8] = []
         var index = bytes.startIndex
         while true {

@@ -2,10 +2,10 @@ import CSystemShims
 @preconcurrency import Glibc
 
 /// An eventfd(2) that another thread writes to wake an event loop out of epoll_wait.
-final class WakeUpEvent: Sendable {
-    let fd: Int32
+package final class WakeUpEvent: Sendable {
+    package let fd: Int32
 
-    init() throws(SystemError) {
+    package init() throws(SystemError) {
         fd = try Posix.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC)) }
     }
 
@@ -13,12 +13,12 @@ final class WakeUpEvent: Sendable {
         Posix.close(fd)
     }
 
-    func signal() {
+    package func signal() {
         var one: UInt64 = 1
         _ = withUnsafeBytes(of: &one) { Glibc.write(fd, $0.baseAddress, 8) }
     }
 
-    func drain() {
+    package func drain() {
         var value: UInt64 = 0
         _ = withUnsafeMutableBytes(of: &value) { Glibc.read(fd, $0.baseAddress, 8) }
     }

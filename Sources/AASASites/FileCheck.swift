@@ -13,7 +13,7 @@ public struct FileCheck: Sendable {
 
     /// Files past this are not read at all: twice Apple's limit, so a file a little too large
     /// still gets every diagnostic, while a huge one costs no memory and no parsing.
-    static let readLimit = 2 * AssociationFileValidator.maximumSize
+    package static let readLimit = 2 * AssociationFileValidator.maximumSize
 
     public let path: String
     public let kind: Kind
@@ -129,7 +129,7 @@ public struct FileCheck: Sendable {
     }
 
     /// The valid files of the site folder `folder`, decoded.
-    static func siblings(in folder: String) -> Siblings {
+    package static func siblings(in folder: String) -> Siblings {
         let apple = FileCheck(path: (folder as NSString).appendingPathComponent(Kind.apple.rawValue), kind: .apple)
         let android = FileCheck(
             path: (folder as NSString).appendingPathComponent(Kind.android.rawValue), kind: .android)

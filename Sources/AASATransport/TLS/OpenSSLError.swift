@@ -10,7 +10,7 @@ public struct OpenSSLError: Error, CustomStringConvertible, Sendable {
         reasons.isEmpty ? operation : "\(operation): \(reasons.joined(separator: "; "))"
     }
 
-    static func drain(_ operation: String) -> OpenSSLError {
+    package static func drain(_ operation: String) -> OpenSSLError {
         var reasons: [String] = []
         while true {
             let code = ERR_get_error()

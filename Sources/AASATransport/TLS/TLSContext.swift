@@ -6,19 +6,19 @@ import COpenSSLShims
 /// Immutable once built, and OpenSSL allows one context to serve many threads, hence
 /// `@unchecked Sendable`; it is freed when the last reference goes.
 public final class TLSContext: @unchecked Sendable {
-    let context: OpaquePointer
+    package let context: OpaquePointer
 
     /// TLS 1.2 suites: ECDHE key exchange with AEAD ciphers only (TLS 1.3 suites are all AEAD).
-    static let tls12Ciphers =
+    package static let tls12Ciphers =
         "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
         + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
 
     /// Key exchange groups of Mozilla's intermediate profile (wiki.mozilla.org/Security/Server_Side_TLS):
     /// no X448, P-521 or finite-field groups.
-    static let groups = "X25519:P-256:P-384"
+    package static let groups = "X25519:P-256:P-384"
 
     /// Loads a PEM certificate chain and its private key; fails if they do not match.
-    init(chainFile: String, keyFile: String) throws(OpenSSLError) {
+    package init(chainFile: String, keyFile: String) throws(OpenSSLError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLError.drain("SSL_CTX_new") }
         self.context = context
@@ -68,7 +68,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     /// The leaf certificate (owned by the context).
-    var certificate: OpaquePointer? { SSL_CTX_get0_certificate(context) }
+    package var certificate: OpaquePointer? { SSL_CTX_get0_certificate(context) }
 }
 
 /// ALPN (RFC 7301): we speak http/1.1 only; a client offering nothing we speak gets no ALPN

@@ -1,3 +1,5 @@
+import AASASites
+import AssociationKit
 import COpenSSL
 import COpenSSLShims
 import Foundation
@@ -13,7 +15,7 @@ public final class CertificateStore: @unchecked Sendable {
         public let names: [String]
         /// Seconds since the epoch.
         public let notAfter: Int
-        let context: TLSContext
+        package let context: TLSContext
     }
 
     public struct LoadResult: Sendable {
@@ -53,7 +55,7 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     /// Exact before wildcard; nil when no certificate names the host.
-    func context(forServerName name: String) -> TLSContext? {
+    package func context(forServerName name: String) -> TLSContext? {
         if let context = exact[name] { return context }
         guard let dot = name.firstIndex(of: ".") else { return nil }
         return wildcards[String(name[name.index(after: dot)...])]
@@ -130,16 +132,16 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     /// A certificate chain and its key, as found on disk.
-    struct Files {
-        let folder: String
-        let chain: String
-        let key: String
+    package struct Files {
+        package let folder: String
+        package let chain: String
+        package let key: String
     }
 
     /// The names a pair may have: certbot's (`fullchain.pem` or `cert.pem` with
     /// `privkey.pem`) and a Kubernetes TLS Secret's (`tls.crt` with `tls.key`, what
     /// cert-manager writes).
-    static let layouts: [(chains: [String], key: String)] = [
+    package static let layouts: [(chains: [String], key: String)] = [
         (["fullchain.pem", "cert.pem"], "privkey.pem"), (["tls.crt"], "tls.key"),
     ]
 
@@ -147,7 +149,7 @@ public final class CertificateStore: @unchecked Sendable {
     /// Secret mounted as a folder holds its files through `..data`, a link to a hidden
     /// timestamped folder, which would otherwise load as a second copy of each certificate.
     /// A pair reached twice (through links) counts once, by the chain's resolved path.
-    static func pairs(below directory: String) -> [Files] {
+    package static func pairs(below directory: String) -> [Files] {
         let fileManager = FileManager.default
         let root = URL(fileURLWithPath: directory)
         var folders = [root]
@@ -180,7 +182,7 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     /// subjectAltName DNS entries, lower-cased; the subject CN only when there are none.
-    static func dnsNames(_ certificate: OpaquePointer) -> [String] {
+    package static func dnsNames(_ certificate: OpaquePointer) -> [String] {
         var names: [String] = []
         if let alternatives = COpenSSLShims_X509_get_subject_alt_names(certificate) {
             let list = OpaquePointer(alternatives)
@@ -212,7 +214,7 @@ public final class CertificateStore: @unchecked Sendable {
         (notAfter - now + 43_200) / 86_400
     }
 
-    static func expiry(_ certificate: OpaquePointer) -> Int {
+    package static func expiry(_ certificate: OpaquePointer) -> Int {
         var parts = tm()
         guard let notAfter = X509_get0_notAfter(certificate), ASN1_TIME_to_tm(notAfter, &parts) == 1 else { return 0 }
         return Int(timegm(&parts))

@@ -1,12 +1,12 @@
 @preconcurrency import Glibc
 
 /// HTTP dates (RFC 9110 §5.6.7): IMF-fixdate out, and all three formats in.
-enum HTTPDate {
-    static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+package enum HTTPDate {
+    package static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    package static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT`, always 29 bytes.
-    static func format(_ seconds: Int) -> String {
+    package static func format(_ seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -16,7 +16,7 @@ enum HTTPDate {
     }
 
     /// `2026-11-22T10:05:03Z`, for logs.
-    static func iso8601(_ seconds: Int) -> String {
+    package static func iso8601(_ seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -30,7 +30,7 @@ enum HTTPDate {
 
     /// Seconds since the epoch, from IMF-fixdate, RFC 850 or asctime form; nil if invalid
     /// (an invalid If-Modified-Since is ignored, RFC 9110 §13.1.3).
-    static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         var text = text
         return text.withUTF8 { parse($0) }
     }
@@ -38,7 +38,7 @@ enum HTTPDate {
     /// The same, read from the request's bytes. Every number has the fixed digit count of
     /// RFC 9110 §5.6.7's grammar (a year has 4 digits, or 2 in RFC 850 form), so no value
     /// from a peer can overflow the arithmetic below.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var reader = DateReader(bytes: bytes)
         reader.skipLetters()  // the day name, long in RFC 850 form; not checked against the date
         let date: (day: Int, month: Int, year: Int, clock: (Int, Int, Int))
@@ -81,18 +81,18 @@ enum HTTPDate {
 
 /// A cursor over a date's bytes; every number it reads is bounded by its digit count.
 private struct DateReader {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
 
-    var atEnd: Bool { index == bytes.count }
+    package var atEnd: Bool { index == bytes.count }
 
-    mutating func take(_ byte: UInt8) -> Bool {
+    package mutating func take(_ byte: UInt8) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
     }
 
-    mutating func skipLetters() {
+    package mutating func skipLetters() {
         while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"),
             (bytes[index] | 0x20) <= UInt8(ascii: "z")
         {
@@ -101,7 +101,7 @@ private struct DateReader {
     }
 
     /// Between `count.lowerBound` and `count.upperBound` decimal digits (at most 4).
-    mutating func digits(_ count: ClosedRange<Int>) -> Int? {
+    package mutating func digits(_ count: ClosedRange<Int>) -> Int? {
         var value = 0
         var read = 0
         while read < count.upperBound, index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
@@ -117,7 +117,7 @@ private struct DateReader {
     }
 
     /// `Jan` … `Dec`, case-sensitive as the grammar writes them; 0-based.
-    mutating func month() -> Int? {
+    package mutating func month() -> Int? {
         guard index + 3 <= bytes.count else { return nil }
         for (number, name) in HTTPDate.months.enumerated() where name.utf8.elementsEqual(bytes[index..<index + 3]) {
             index += 3
@@ -127,14 +127,14 @@ private struct DateReader {
     }
 
     /// `HH:MM:SS`, two digits each.
-    mutating func clock() -> (Int, Int, Int)? {
+    package mutating func clock() -> (Int, Int, Int)? {
         guard let hour = digits(2...2), take(UInt8(ascii: ":")), let minute = digits(2...2), take(UInt8(ascii: ":")),
             let second = digits(2...2)
         else { return nil }
         return (hour, minute, second)
     }
 
-    mutating func takeGMT() -> Bool {
+    package mutating func takeGMT() -> Bool {
         take(UInt8(ascii: "G")) && take(UInt8(ascii: "M")) && take(UInt8(ascii: "T"))
     }
 }
