@@ -72,33 +72,23 @@ struct ServeCommand: ParsableCommand {
         }
         let logger = EventLogger.make(format: settings.logFormat)
         let report = StartupReport(format: settings.logFormat, logger: logger)
-        let loaded = SiteLoader.load(URL(fileURLWithPath: settings.sites), cacheControl: settings.cacheControl)
-        // Like `nginx -t`: every diagnostic of every site, then refuse to start on an error.
-        report.sites(loaded)
-        guard loaded.isValid, let table = loaded.table else {
-            report.notStarting(
-                loaded.table == nil
-                    ? "the sites folder \(settings.sites) cannot be read"
-                    : "fix the errors above (the sites in \(settings.sites) must all be valid)")
-            throw loaded.table == nil ? CommandFailure.unreadable : CommandFailure.invalid
-        }
-        var certificates: CertificateStore?
-        if settings.https != nil {
-            let loadedCertificates = CertificateStore.load(
-                directory: settings.certs, defaultName: settings.defaultCertificate)
-            report.problems(loadedCertificates.problems)
-            guard let store = loadedCertificates.store else {
-                report.notStarting(
-                    "HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)")
-                throw CommandFailure.invalid
+        // One loader for start-up and reload. Like `nginx -t`: every problem of every site
+        // and certificate, then refuse to start on an error.
+        let load = SnapshotLoader.load(settings, previous: nil)
+        report.problems(load.problems)
+        guard load.outcome == .ok, let snapshot = load.snapshot else {
+            if !load.sitesReadable {
+                report.notStarting("the sites folder \(settings.sites) cannot be read")
+                throw CommandFailure.unreadable
             }
-            certificates = store
+            report.notStarting(
+                load.sitesValid
+                    ? "HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)"
+                    : "fix the errors above (the sites in \(settings.sites) must all be valid)")
+            throw CommandFailure.invalid
         }
         StandardStreams.flush()
-        let state = ServerState(
-            configuration: settings, content: ContentStore(table), certificates: certificates.map(CertificateBox.init),
-            checks: loaded.checks,
-            loops: settings.loopCount)
+        let state = ServerState(configuration: settings, snapshot: snapshot, loops: settings.loopCount)
         let server = Server(state: state, logger: logger)
         let code: Int32
         do {

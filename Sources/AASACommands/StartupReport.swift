@@ -10,30 +10,19 @@ struct StartupReport {
     let format: LogFormat
     let logger: Logger
 
-    func sites(_ loaded: SiteLoader.Result) {
-        guard format == .json else { return StandardStreams.writeError(loaded.report) }
-        for check in loaded.checks {
-            for diagnostic in check.diagnostics where diagnostic.severity != .info {
-                logger.log(
-                    level: level(diagnostic.severity), "\(diagnostic.messageWithPointer)",
-                    metadata: [
-                        "file": "\(check.path)", "line": "\(diagnostic.location.line)",
-                        "column": "\(diagnostic.location.column)",
-                        "code": "\(diagnostic.code.rawValue)", "pointer": "\(diagnostic.pointer)",
-                    ])
-            }
-            if check.omitted.count > 0 {
-                logger.warning("\(DiagnosticLines.summary(of: check.omitted))", metadata: ["file": "\(check.path)"])
-            }
-            if let reason = check.readError { logger.error("\(reason)", metadata: ["file": "\(check.path)"]) }
-        }
-        problems(loaded.problems)
-    }
-
+    /// Every problem, in load order: text in the `validate` format, or one JSON event each
+    /// with its fields.
     func problems(_ problems: [LoadProblem]) {
-        guard format == .json else { return StandardStreams.writeError(problems.map { $0.line + "\n" }.joined()) }
+        guard format == .json else {
+            return StandardStreams.writeError(problems.map { $0.rendered + "\n" }.joined())
+        }
         for problem in problems {
-            logger.log(level: level(problem.severity), "\(problem.message)", metadata: ["file": "\(problem.path)"])
+            var metadata: Logger.Metadata = ["file": "\(problem.path)", "code": "\(problem.code)"]
+            if let site = problem.site { metadata["site"] = "\(site)" }
+            if let line = problem.lineNumber { metadata["line"] = "\(line)" }
+            if let column = problem.column { metadata["column"] = "\(column)" }
+            if let pointer = problem.pointer { metadata["pointer"] = "\(pointer)" }
+            logger.log(level: level(problem.severity), "\(problem.message)", metadata: metadata)
         }
     }
 

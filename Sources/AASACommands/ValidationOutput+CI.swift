@@ -38,7 +38,7 @@ extension ValidationOutput {
         var notifications = unreadable.map {
             SARIF.Notification(level: "error", message: .init(text: "\($0.path): \($0.reason)"))
         }
-        notifications += warnings.map { SARIF.Notification(level: "warning", message: .init(text: $0.line)) }
+        notifications += warnings.map { SARIF.Notification(level: "warning", message: .init(text: $0.rendered)) }
         notifications += filesWithOmitted.map { result in
             SARIF.Notification(
                 level: "note", message: .init(text: "\(result.path): \(DiagnosticLines.summary(of: result.omitted))"))

@@ -29,7 +29,7 @@ struct ValidationOutput {
             out += DiagnosticLines.render(
                 result.diagnostics, path: result.path, omitted: result.omitted, includeInfo: verbose)
         }
-        out += warnings.map { $0.line + "\n" }.joined()
+        out += warnings.map { $0.rendered + "\n" }.joined()
         for (path, reason) in unreadable {
             out += "\(path): error: \(reason)\n"
         }

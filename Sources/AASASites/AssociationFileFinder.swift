@@ -44,7 +44,8 @@ package enum AssociationFileFinder {
                 listing.warnings += found.warnings
             }
             for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
-                listing.warnings.append(LoadProblem((path as NSString).appendingPathComponent(name), .warning, reason))
+                listing.warnings.append(
+                    LoadProblem((path as NSString).appendingPathComponent(name), .linkNotFollowed, .warning, reason))
             }
             if listing.files.isEmpty {
                 return .failure(
@@ -69,7 +70,7 @@ package enum AssociationFileFinder {
         for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {
             listing.warnings.append(
                 LoadProblem(
-                    (shown as NSString).appendingPathComponent(name), .warning,
+                    (shown as NSString).appendingPathComponent(name), .misnamedFile, .warning,
                     "never served: the file must be named \(expected)"))
         }
         return listing

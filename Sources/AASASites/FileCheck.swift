@@ -17,6 +17,8 @@ public struct FileCheck: Sendable {
 
     public let path: String
     public let kind: Kind
+    /// The site folder the file belongs to, when it was read as part of a sites folder.
+    public let site: String?
     public let byteCount: Int
     public let diagnostics: [Diagnostic]
     /// What past `OmittedDiagnostics.limit` was counted, not kept.
@@ -30,6 +32,20 @@ public struct FileCheck: Sendable {
     public let androidFile: AssetLinks?
     /// Seconds since the epoch.
     public let modified: Int
+
+    /// What the file's check found, as typed problems (notes left out): each diagnostic, the
+    /// summary of those past the cap, or why the file could not be read.
+    public var problems: [LoadProblem] {
+        var problems = diagnostics.filter { $0.severity != .info }.map { LoadProblem($0, file: path, site: site) }
+        if omitted.errors + omitted.warnings > 0 {
+            let summary = LoadProblem(
+                path, .diagnosticsOmitted, omitted.errors > 0 ? .error : .warning, DiagnosticLines.summary(of: omitted),
+                site: site)
+            problems.append(summary)
+        }
+        if let readError { problems.append(LoadProblem(path, .fileUnreadable, .error, readError, site: site)) }
+        return problems
+    }
 
     public var isValid: Bool { readError == nil && bytes != nil && !diagnostics.hasErrors && omitted.errors == 0 }
 
@@ -60,9 +76,10 @@ public struct FileCheck: Sendable {
 
     /// Reads and checks the file at `path`. An `expectations.json` is checked against the
     /// site's files: `siblings` when the caller has them decoded, else the folder's, read here.
-    public init(path: String, kind: Kind, siblings: Siblings? = nil) {
+    public init(path: String, kind: Kind, site: String? = nil, siblings: Siblings? = nil) {
         self.path = path
         self.kind = kind
+        self.site = site
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         // Clamped to what an HTTP date can say (years 1970 to 9999): a file touched to an
         // absurd time must not trap the conversion nor make Last-Modified malformed.

@@ -1,21 +1,71 @@
 import AssociationKit
 
-/// A problem found while loading sites or certificates that is not about one file's JSON
-/// (those are `Diagnostic`s): an unreadable folder, an alias to nothing, an expired
-/// certificate. A value until the edge renders it, as a line or as a JSON log event.
+/// One problem of one load, typed until the edge renders it (a `validate` line, a JSON log
+/// event, a metric, a row of the status page): what it is (`code`), how bad (`severity`),
+/// which site and file, and where in the file when it is about the file's content.
+/// A file's own diagnostics become problems through `init(_:file:site:)`; problems that are
+/// not about a file's JSON (an unreadable folder, an alias to nothing, an expired
+/// certificate) carry a `Code` of their own.
 public struct LoadProblem: Sendable, Hashable {
+    /// Stable codes for problems outside a file's content, listed in the README
+    /// ("Load problems"); a file's diagnostics keep their `AASA…`/`AL…` codes.
+    public enum Code: String, Sendable, CaseIterable {
+        case sitesUnreadable = "SITE001"
+        case fileUnreadable = "SITE002"
+        case misnamedFile = "SITE003"
+        case emptySite = "SITE004"
+        case linkNotFollowed = "SITE005"
+        case aliasWithoutSite = "SITE006"
+        /// Diagnostics past the per-file cap, counted rather than listed.
+        case diagnosticsOmitted = "SITE007"
+        case certificateExpired = "CERT001"
+        case certificateExpiring = "CERT002"
+        case certificateWithoutNames = "CERT003"
+        case certificateUnusable = "CERT004"
+        case noCertificates = "CERT005"
+        case noDefaultCertificate = "CERT006"
+    }
+
+    /// The file or folder the problem is about, as the operator named it.
     public var path: String
     public var severity: Severity
     public var message: String
+    /// A `Code` raw value or a file diagnostic's code (`AASA101`).
+    public var code: String
+    /// The site folder's name (a domain or `*.domain`); nil for certificates and for files
+    /// outside a sites folder.
+    public var site: String?
+    /// 1-based, for problems in a file's content.
+    public var lineNumber: Int?
+    public var column: Int?
+    /// The JSON pointer of the value a content problem is about (`/applinks/details/0`).
+    public var pointer: String?
 
-    public init(_ path: String, _ severity: Severity, _ message: String) {
+    public init(_ path: String, _ code: Code, _ severity: Severity, _ message: String, site: String? = nil) {
         self.path = path
+        self.code = code.rawValue
         self.severity = severity
         self.message = message
+        self.site = site
     }
 
-    /// `PATH: error|warning: MESSAGE`, the `validate` format without a position.
-    public var line: String { "\(path): \(severity.rawValue): \(message)" }
+    /// A file's diagnostic, placed in its site.
+    public init(_ diagnostic: Diagnostic, file: String, site: String?) {
+        path = file
+        code = diagnostic.code.rawValue
+        severity = diagnostic.severity
+        message = diagnostic.messageWithPointer
+        self.site = site
+        lineNumber = diagnostic.location.line
+        column = diagnostic.location.column
+        pointer = diagnostic.pointer
+    }
+
+    /// `PATH[:LINE:COLUMN]: error|warning: MESSAGE [CODE]`, the `validate` format.
+    public var rendered: String {
+        let position = lineNumber.map { ":\($0):\(column ?? 1)" } ?? ""
+        return "\(path)\(position): \(severity.rawValue): \(message) [\(code)]"
+    }
 }
 
 extension Array where Element == LoadProblem {

@@ -11,7 +11,10 @@ struct EventLoopFailureTests {
     func brokenEpoll() throws {
         let control = try LoopControl()
         let loop = try EventLoop(
-            listener: -1, control: control, store: ContentStore(SiteTable(exact: [:], wildcards: [:])),
+            listener: -1, control: control,
+            snapshots: SnapshotBox(
+                ServingSnapshot(
+                    table: SiteTable(exact: [:], wildcards: [:]), certificates: nil, checks: [], problems: [])),
             settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
         // A descriptor that is not an epoll set: epoll_wait fails with EINVAL.
         var pipeEnds: [Int32] = [0, 0]

@@ -20,13 +20,8 @@ public enum SiteLoader {
         /// Sites with an invalid file and nothing earlier to serve: they answer 404.
         public var refusedSites: [String] = []
 
-        /// Every diagnostic of every file, unreadable files, then the other problems, one
-        /// line each in the `validate` format: what start-up and a refused reload print.
-        public var report: String {
-            checks.map { DiagnosticLines.render($0.diagnostics, path: $0.path, omitted: $0.omitted) }.joined()
-                + checks.compactMap { check in check.readError.map { "\(check.path): error: \($0)\n" } }.joined()
-                + problems.map { $0.line + "\n" }.joined()
-        }
+        /// Every problem of the load, typed: each file's, then the folders' and aliases'.
+        public var allProblems: [LoadProblem] { checks.flatMap(\.problems) + problems }
     }
 
     public static func load(_ root: URL, cacheControl: String, previous: SiteTable? = nil) -> Result {
@@ -35,7 +30,8 @@ public enum SiteLoader {
             directory = try SiteDirectory(root: root)
         } catch {
             return Result(
-                table: nil, checks: [], problems: [LoadProblem(root.path, .error, unreadableReason(root))],
+                table: nil, checks: [],
+                problems: [LoadProblem(root.path, .sitesUnreadable, .error, unreadableReason(root))],
                 isValid: false)
         }
         var checks: [FileCheck] = []
@@ -53,7 +49,8 @@ public enum SiteLoader {
             for kind in [FileCheck.Kind.apple, .android] {
                 let path = site.folder.appendingPathComponent(kind.rawValue).path
                 guard FileManager.default.fileExists(atPath: path) else { continue }
-                let check = FileCheck(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind)
+                let check = FileCheck(
+                    path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind, site: site.name)
                 checks.append(check)
                 siteChecks += 1
                 siteIsValid = siteIsValid && check.isValid
@@ -70,23 +67,22 @@ public enum SiteLoader {
             {
                 let check = FileCheck(
                     path: (shown as NSString).appendingPathComponent(ExpectationChecker.fileName), kind: .expectations,
-                    siblings: FileCheck.Siblings(apple: appleFile, android: androidFile))
+                    site: site.name, siblings: FileCheck.Siblings(apple: appleFile, android: androidFile))
                 checks.append(check)
                 siteIsValid = siteIsValid && check.isValid
             }
             for (name, expected) in SiteDirectory.misnamedFiles(in: site.folder) {
                 problems.append(
                     LoadProblem(
-                        (shown as NSString).appendingPathComponent(name), .warning,
-                        "never served: the file must be named \(expected)"))
+                        (shown as NSString).appendingPathComponent(name), .misnamedFile, .warning,
+                        "never served: the file must be named \(expected)", site: site.name))
             }
             if siteChecks == 0 {
                 problems.append(
                     LoadProblem(
-                        shown, .warning,
+                        shown, .emptySite, .warning,
                         "the site folder has no \(FileCheck.Kind.apple.rawValue) or "
-                            + "\(FileCheck.Kind.android.rawValue); it answers 404"
-                    ))
+                            + "\(FileCheck.Kind.android.rawValue); it answers 404", site: site.name))
             }
             if siteIsValid {
                 contents[site.name] = SiteContent(
@@ -99,7 +95,8 @@ public enum SiteLoader {
             }
         }
         for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
-            problems.append(LoadProblem(root.appendingPathComponent(name).path, .warning, reason))
+            problems.append(
+                LoadProblem(root.appendingPathComponent(name).path, .linkNotFollowed, .warning, reason, site: name))
         }
         var exact: [String: SiteContent] = [:]
         var wildcards: [String: SiteContent] = [:]
@@ -110,8 +107,8 @@ public enum SiteLoader {
                 {
                     problems.append(
                         LoadProblem(
-                            root.appendingPathComponent(site.name).path, .error,
-                            "alias of \(site.aliasOf ?? "?"), which is not a site folder here"))
+                            root.appendingPathComponent(site.name).path, .aliasWithoutSite, .error,
+                            "alias of \(site.aliasOf ?? "?"), which is not a site folder here", site: site.name))
                 }
                 continue
             }

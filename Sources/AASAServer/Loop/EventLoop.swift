@@ -13,12 +13,15 @@ final class EventLoop {
 
     let epoll: Epoll
     let control: LoopControl
-    let store: ContentStore
+    let snapshots: SnapshotBox
     let settings: LoopSettings
     let parser: HTTPRequestParser
     let errors = ErrorResponses()
+    /// The snapshot this loop serves from, taken from `snapshots` at a wake-up after a load.
+    var snapshot: ServingSnapshot
+    var snapshotGeneration: Int
+    /// `snapshot`'s table and certificates, read on every request.
     var table: SiteTable
-    var tableGeneration: Int
     var listener: Int32
     /// The HTTPS listener, or -1.
     var secureListener: Int32
@@ -41,27 +44,23 @@ final class EventLoop {
     /// Counted since the last fold into `statistics` (once per iteration, never per request).
     var counted = LoopStatistics.Totals()
     var foldedOpenConnections = -1
-    let certificateBox: CertificateBox?
-    var certificateGeneration = 0
 
     init(
-        listener: Int32, secureListener: Int32 = -1, certificates: CertificateBox? = nil, control: LoopControl,
-        store: ContentStore,
+        listener: Int32, secureListener: Int32 = -1, control: LoopControl, snapshots: SnapshotBox,
         settings: LoopSettings, statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
         epoll = try Epoll()
         self.listener = listener
         self.secureListener = secureListener
-        certificateBox = certificates
-        self.certificates = certificates?.current
-        certificateGeneration = certificates?.generation ?? 0
         self.statistics = statistics
         self.control = control
-        self.store = store
+        self.snapshots = snapshots
         self.settings = settings
         parser = HTTPRequestParser(limits: settings.limits)
-        tableGeneration = store.generation
-        table = store.table
+        snapshotGeneration = snapshots.generation
+        snapshot = snapshots.current
+        table = snapshot.table
+        certificates = snapshot.certificates
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
         if listener >= 0 {
@@ -94,13 +93,11 @@ final class EventLoop {
             }
             let now = MonotonicClock.now()
             dates.refresh()
-            if store.generation != tableGeneration {
-                tableGeneration = store.generation
-                table = store.table
-            }
-            if let certificateBox, certificateBox.generation != certificateGeneration {
-                certificateGeneration = certificateBox.generation
-                certificates = certificateBox.current
+            if snapshots.generation != snapshotGeneration {
+                snapshotGeneration = snapshots.generation
+                snapshot = snapshots.current
+                table = snapshot.table
+                certificates = snapshot.certificates
             }
             for index in 0..<count {
                 let event = events[index]

@@ -78,7 +78,7 @@ public final class Server {
                 loops.append(
                     try EventLoop(
                         listener: plain?.fds[index] ?? -1, secureListener: secure?.fds[index] ?? -1,
-                        certificates: state.certificates, control: control, store: state.content, settings: settings,
+                        control: control, snapshots: state.snapshots, settings: settings,
                         statistics: state.statistics[index]))
             }
         } catch {
@@ -103,7 +103,7 @@ public final class Server {
             guard let address, let port else { continue }
             logger.info(
                 "listening on \(scheme)://\(address.with(port: port))",
-                metadata: ["loops": "\(count)", "sites": "\(state.content.table.count)"])
+                metadata: ["loops": "\(count)", "sites": "\(state.snapshots.current.table.count)"])
         }
         if let admin, let address = configuration.admin {
             let adminServer = AdminServer(fd: admin, state: state)

@@ -54,7 +54,7 @@ final class AdminServer: Sendable {
         case "/healthz": response = AdminResponse(status: .ok, text: "ok\n")
         case "/readyz":
             response =
-                state.content.table.count > 0 || state.reloads.checks.isEmpty
+                state.snapshots.current.table.count > 0 || state.snapshots.current.checks.isEmpty
                 ? AdminResponse(status: .ok, text: "ready\n")
                 : AdminResponse(status: .serviceUnavailable, text: "no sites loaded\n")
         case "/metrics":

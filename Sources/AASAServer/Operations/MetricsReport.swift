@@ -61,8 +61,9 @@ enum MetricsReport {
         )
         .set(Double(reloads.lastSuccess))
         let now = Double(time(nil))
-        let files = reloads.checks.map { check in
-            (check, [("site", SiteFiles.site(of: check.path)), ("file", check.kind.rawValue)])
+        let snapshot = state.snapshots.current
+        let files = snapshot.checks.map { check in
+            (check, [("site", check.site ?? ""), ("file", check.kind.rawValue)])
         }
         perSite.family(
             "aasa_site_file_valid", type: "gauge",
@@ -76,12 +77,20 @@ enum MetricsReport {
         }
         perSite.family(
             "aasa_certificate_expiry_timestamp_seconds", type: "gauge", help: "When each certificate expires.")
-        for certificate in state.certificates?.current.certificates ?? [] {
+        for certificate in snapshot.certificates?.certificates ?? [] {
             let labels = [
                 ("certificate", (certificate.folder as NSString).lastPathComponent),
                 ("names", certificate.names.joined(separator: ",")),
             ]
             perSite.sample("aasa_certificate_expiry_timestamp_seconds", labels, Double(certificate.notAfter))
+        }
+        // One series per code and severity seen, so cardinality is bounded by the code table.
+        let problemCounts = Dictionary(grouping: snapshot.problems, by: { [$0.code, $0.severity.rawValue] })
+        for (key, problems) in problemCounts.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            registry.makeGauge(
+                name: "aasa_load_problems", labels: [("code", key[0]), ("severity", key[1])],
+                help: "Problems the last load found in the sites and certificates, by code and severity."
+            ).set(Double(problems.count))
         }
         registry.makeGauge(name: "aasa_process_resident_memory_bytes", help: "Resident memory of the process.").set(
             Double(residentMemory()))
@@ -96,12 +105,5 @@ enum MetricsReport {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-}
-
-/// The site folder a checked file belongs to.
-enum SiteFiles {
-    static func site(of path: String) -> String {
-        ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
     }
 }

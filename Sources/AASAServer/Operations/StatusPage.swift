@@ -9,8 +9,10 @@ import Foundation
 /// with the same matcher as `aasa-server match`. Plain server-rendered HTML, no script.
 enum StatusPage {
     static func render(_ state: ServerState, testing url: String?) -> String {
-        let table = state.content.table
+        let snapshot = state.snapshots.current
+        let table = snapshot.table
         let reloads = state.reloads
+        let lastProblems = reloads.lastProblems.map(\.rendered).joined(separator: "\n")
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>aasa-server status</title>
@@ -27,22 +29,22 @@ enum StatusPage {
             "<p>Up since \(escape(HTTPDate.format(state.started))). Last reload attempt "
             + "\(escape(HTTPDate.format(reloads.lastAttempt))); "
         html += "\(reloads.succeeded) succeeded, \(reloads.partial) partly applied, \(reloads.failed) failed.</p>\n"
-        if reloads.lastResult == "partial" {
+        if reloads.lastOutcome == .partial {
             html +=
                 "<p class=\"warn\" id=\"reload-partial\">The last reload was partly applied. Changed: "
                 + "\(escape(reloads.lastChanged.joined(separator: ", "))). Kept their last good files: "
-                + "\(escape(reloads.lastKept.joined(separator: ", "))).</p><pre>\(escape(reloads.lastFailure))</pre>\n"
-        } else if !reloads.lastFailure.isEmpty {
+                + "\(escape(reloads.lastKept.joined(separator: ", "))).</p><pre>\(escape(lastProblems))</pre>\n"
+        } else if reloads.lastOutcome == .failed {
             html +=
                 "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep "
-                + "serving:</p><pre>\(escape(reloads.lastFailure))</pre>\n"
+                + "serving:</p><pre>\(escape(lastProblems))</pre>\n"
         }
         html += testerSection(table, url: url)
         html +=
             "<h2>Sites</h2>\n<table "
             + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th><th>Diagnostics</th></tr>\n"
         let aliases = aliasesBySite(table)
-        let checksBySite = Dictionary(grouping: reloads.checks, by: { SiteFiles.site(of: $0.path) })
+        let checksBySite = snapshot.checksBySite
         for name in table.names where aliases[name] != nil {
             let content = table.content(named: name)
             let checks = checksBySite[name] ?? []
@@ -70,7 +72,7 @@ enum StatusPage {
             }
         }
         html += "</table>\n"
-        if let store = state.certificates?.current {
+        if let store = snapshot.certificates {
             html +=
                 "<h2>Certificates</h2>\n<table "
                 + "id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
@@ -86,9 +88,10 @@ enum StatusPage {
                     + "days)</td></tr>\n"
             }
             html += "</table>\n"
-            if !reloads.certificateProblems.isEmpty {
-                html +=
-                    "<pre class=\"warn\">\(escape(reloads.certificateProblems.map(\.line).joined(separator: "\n")))</pre>\n"
+            let certificateProblems = snapshot.problems.filter { $0.code.hasPrefix("CERT") }
+            if !certificateProblems.isEmpty {
+                let lines = certificateProblems.map(\.rendered).joined(separator: "\n")
+                html += "<pre class=\"warn\">\(escape(lines))</pre>\n"
             }
         }
         html += "</body></html>\n"

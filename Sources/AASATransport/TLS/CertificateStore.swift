@@ -78,13 +78,15 @@ public final class CertificateStore: @unchecked Sendable {
                 let names = dnsNames(leaf)
                 if notAfter <= now {
                     problems.append(
-                        LoadProblem(chain, .error, "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
+                        LoadProblem(
+                            chain, .certificateExpired, .error,
+                            "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
                     continue
                 }
                 if notAfter - now < 14 * 86_400 {
                     problems.append(
                         LoadProblem(
-                            chain, .warning,
+                            chain, .certificateExpiring, .warning,
                             "the certificate expires on \(HTTPDate.format(notAfter)), in "
                                 + "\(Self.daysLeft(notAfter, now: now)) days"
                         ))
@@ -92,11 +94,12 @@ public final class CertificateStore: @unchecked Sendable {
                 if names.isEmpty {
                     problems.append(
                         LoadProblem(
-                            chain, .warning, "the certificate names no DNS host; only clients without SNI get it"))
+                            chain, .certificateWithoutNames, .warning,
+                            "the certificate names no DNS host; only clients without SNI get it"))
                 }
                 certificates.append(Certificate(folder: folder, names: names, notAfter: notAfter, context: context))
             } catch {
-                problems.append(LoadProblem(folder, .error, "\(error)"))
+                problems.append(LoadProblem(folder, .certificateUnusable, .error, "\(error)"))
             }
         }
         if problems.hasErrors { return LoadResult(store: nil, problems: problems) }
@@ -105,7 +108,7 @@ public final class CertificateStore: @unchecked Sendable {
                 store: nil,
                 problems: problems + [
                     LoadProblem(
-                        directory, .error,
+                        directory, .noCertificates, .error,
                         "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) "
                             + "found"
                     )
@@ -122,7 +125,9 @@ public final class CertificateStore: @unchecked Sendable {
                 return LoadResult(
                     store: nil,
                     problems: problems + [
-                        LoadProblem(directory, .error, "no certificate for the default name \(defaultName)")
+                        LoadProblem(
+                            directory, .noDefaultCertificate, .error,
+                            "no certificate for the default name \(defaultName)")
                     ])
             }
             fallback = chosen

@@ -1,0 +1,76 @@
+import AASASites
+import Foundation
+import Testing
+
+@testable import AASAServer
+
+/// The one loader of serving snapshots, in process: typed problems, last good files, outcomes.
+@Suite("serving snapshots")
+struct SnapshotLoaderTests {
+    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
+    static let other = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/b/*"]}]}}"#
+    static let broken = "{\"applinks\": {\"details\": [],}}"
+
+    func configuration(_ folder: TemporaryFolder) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.sites = folder.url.appendingPathComponent("sites").path
+        return configuration
+    }
+
+    @Test("problems are values: code, severity, site, file, line and column, nothing parsed back from text")
+    func typedProblems() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/good.example/apple-app-site-association", Self.good)
+        try folder.write("sites/bad.example/apple-app-site-association", Self.broken)
+        try folder.write("sites/bad.example/assetlinks", "[]")
+        let load = SnapshotLoader.load(configuration(folder), previous: nil)
+        #expect(load.outcome == .failed)
+        #expect(load.sitesReadable && !load.sitesValid)
+        let syntax = try #require(load.problems.first { $0.code == "JSON003" })
+        #expect(syntax.severity == .error)
+        #expect(syntax.site == "bad.example")
+        #expect(syntax.path.hasSuffix("sites/bad.example/apple-app-site-association"))
+        #expect(syntax.lineNumber == 1 && syntax.column == 28)
+        let misnamed = try #require(load.problems.first { $0.code == LoadProblem.Code.misnamedFile.rawValue })
+        #expect(misnamed.site == "bad.example" && misnamed.severity == .warning)
+        let snapshot = try #require(load.snapshot)
+        #expect(snapshot.checksBySite["good.example"]?.count == 1)
+        #expect(snapshot.table.content(named: "bad.example") == nil)
+    }
+
+    @Test("a reload shares nothing it should not: changed sites move, invalid ones keep their last good file")
+    func reloadKeepsLastGood() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/a.example/apple-app-site-association", Self.good)
+        try folder.write("sites/b.example/apple-app-site-association", Self.good)
+        let first = SnapshotLoader.load(configuration(folder), previous: nil)
+        #expect(first.outcome == .ok)
+        let previous = try #require(first.snapshot)
+        try folder.write("sites/a.example/apple-app-site-association", Self.other)
+        try folder.write("sites/b.example/apple-app-site-association", Self.broken)
+        let second = SnapshotLoader.load(configuration(folder), previous: previous)
+        #expect(second.outcome == .partial)
+        #expect(second.changed == ["a.example"])
+        #expect(second.kept == ["b.example"])
+        let next = try #require(second.snapshot)
+        // b.example serves the very file object the previous snapshot served.
+        #expect(next.table.content(named: "b.example") === previous.table.content(named: "b.example"))
+        #expect(
+            next.table.content(named: "a.example")?.apple?.etag
+                != previous.table.content(named: "a.example")?.apple?.etag)
+        #expect(next.problems.contains { $0.site == "b.example" && $0.severity == .error })
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("sites"))
+        let third = SnapshotLoader.load(configuration(folder), previous: next)
+        #expect(third.snapshot == nil && !third.sitesReadable && third.outcome == .failed)
+        #expect(third.problems.map(\.code) == [LoadProblem.Code.sitesUnreadable.rawValue])
+    }
+
+    @Test("every load-problem code is in the README")
+    func codesAreDocumented() throws {
+        let readme = try String(
+            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for code in LoadProblem.Code.allCases {
+            #expect(readme.contains("| `\(code.rawValue)` |"), "README does not list \(code.rawValue)")
+        }
+    }
+}
