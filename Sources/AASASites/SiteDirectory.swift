@@ -22,9 +22,7 @@ public struct SiteDirectory: Sendable {
     /// Entries that look like sites but are not served, by lower-cased name: why, in a
     /// sentence (a link leading outside the sites folder, a dangling link).
     public let skipped: [String: String]
-    private let exact: [String: Site]
-    /// Wildcard sites keyed by their suffix without `*.`.
-    private let wildcards: [String: Site]
+    private let map: SiteMap<Site>
 
     public init(root: URL) throws {
         self.root = root
@@ -63,24 +61,16 @@ public struct SiteDirectory: Sendable {
         }
         self.sites = sites
         self.skipped = skipped
-        var exact: [String: Site] = [:]
-        var wildcards: [String: Site] = [:]
-        for site in sites {
-            if site.name.hasPrefix("*.") {
-                wildcards[String(site.name.dropFirst(2))] = site
-            } else {
-                exact[site.name] = site
-            }
-        }
-        self.exact = exact
-        self.wildcards = wildcards
+        var map = SiteMap<Site>()
+        for site in sites { map.insert(site, named: site.name) }
+        self.map = map
     }
 
     /// The site for a request's host: the exact folder, else the longest matching wildcard;
     /// `*.example.com` never answers for `example.com` itself (A-ARCH-UL).
     public func site(forHost raw: String) -> Site? {
         guard let host = HostName.normalize(raw) else { return nil }
-        return HostName.lookup(host, exact: exact, wildcards: wildcards)
+        return map.entry(forHost: host)
     }
 
     /// Files in a site folder named almost like an association file (`apple-app-site-association.json`,

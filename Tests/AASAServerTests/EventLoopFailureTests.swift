@@ -1,3 +1,4 @@
+import AASASites
 import Foundation
 @preconcurrency import Glibc
 import Testing
@@ -14,7 +15,7 @@ struct EventLoopFailureTests {
             listener: -1, control: control,
             snapshots: SnapshotBox(
                 ServingSnapshot(
-                    table: SiteTable(exact: [:], wildcards: [:]), certificates: nil, checks: [], problems: [])),
+                    table: SiteTable(SiteMap()), certificates: nil, checks: [], problems: [])),
             settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
         // A descriptor that is not an epoll set: epoll_wait fails with EINVAL.
         var pipeEnds: [Int32] = [0, 0]

@@ -1,3 +1,4 @@
+import AssociationKit
 import Testing
 
 @testable import AASAServer
@@ -221,7 +222,7 @@ struct RequestConditionsTests {
             (".", nil),
         ] as [(String, String?)] {
             let bytes = Array(raw.utf8)
-            let key = bytes.withUnsafeBufferPointer { RequestTarget.hostKey($0, 0..<bytes.count) }
+            let key = bytes.withUnsafeBufferPointer { HostName.key($0, 0..<bytes.count) }
             #expect(key == expected, "\(raw)")
         }
     }

@@ -95,7 +95,7 @@ enum FuzzTargets {
     /// What `EventLoop.respond` computes from a parsed head before it looks at any site.
     private static func serve(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ log: inout AccessLog) {
         guard let target = RequestTarget(buffer, head: head) else { return }
-        let host = target.hostRange.flatMap { RequestTarget.hostKey(buffer, $0) }
+        let host = target.hostRange.flatMap { HostName.key(buffer, $0) }
         if let host { check(!host.contains("/") && !host.contains(".."), "a host key that could name a path: \(host)") }
         _ = ServedPath(buffer, target.pathRange)
         _ = RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges)

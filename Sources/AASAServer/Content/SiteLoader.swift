@@ -98,29 +98,23 @@ public enum SiteLoader {
             problems.append(
                 LoadProblem(root.appendingPathComponent(name).path, .linkNotFollowed, .warning, reason, site: name))
         }
-        var exact: [String: SiteContent] = [:]
-        var wildcards: [String: SiteContent] = [:]
+        var map = SiteMap<SiteContent>()
+        let folders = Set(directory.sites.filter { $0.aliasOf == nil }.map(\.name))
         for site in directory.sites {
             guard let content = contents[site.aliasOf ?? site.name] else {
-                if site.aliasOf != nil
-                    && !directory.sites.contains(where: { $0.name == site.aliasOf && $0.aliasOf == nil })
-                {
+                if let target = site.aliasOf, !folders.contains(target) {
                     problems.append(
                         LoadProblem(
                             root.appendingPathComponent(site.name).path, .aliasWithoutSite, .error,
-                            "alias of \(site.aliasOf ?? "?"), which is not a site folder here", site: site.name))
+                            "alias of \(target), which is not a site folder here", site: site.name))
                 }
                 continue
             }
-            if site.name.hasPrefix("*.") {
-                wildcards[String(site.name.dropFirst(2))] = content
-            } else {
-                exact[site.name] = content
-            }
+            map.insert(content, named: site.name)
         }
         let valid = checks.allSatisfy(\.isValid) && !problems.hasErrors
         var result = Result(
-            table: SiteTable(exact: exact, wildcards: wildcards), checks: checks, problems: problems, isValid: valid)
+            table: SiteTable(map), checks: checks, problems: problems, isValid: valid)
         result.keptSites = kept
         result.refusedSites = refused
         return result

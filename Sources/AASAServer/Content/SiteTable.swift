@@ -1,26 +1,25 @@
+import AASASites
 import AssociationKit
 
-/// Every site, looked up by request host in constant time: exact names in a hash table,
-/// wildcards by walking the host's parent domains (README, "Sites layout"). Immutable once built.
+/// Every site as served, looked up by request host in constant time through the one
+/// exact/wildcard map (`SiteMap`). Immutable once built.
 public final class SiteTable: Sendable {
-    let exact: [String: SiteContent]
-    let wildcards: [String: SiteContent]
+    let map: SiteMap<SiteContent>
     /// Site names, aliases included, for status and logs.
     public let names: [String]
 
-    init(exact: [String: SiteContent], wildcards: [String: SiteContent]) {
-        self.exact = exact
-        self.wildcards = wildcards
-        names = (Array(exact.keys) + wildcards.keys.map { "*." + $0 }).sorted()
+    init(_ map: SiteMap<SiteContent>) {
+        self.map = map
+        names = map.names
     }
 
-    /// `host` is lower-cased, without port or trailing dot. `*.example.com` serves
-    /// `a.example.com` and `a.b.example.com` when they have no folder, never `example.com`.
+    /// `host` is a normalized host (`HostName.key`). `*.example.com` serves `a.example.com`
+    /// and `a.b.example.com` when they have no folder, never `example.com`.
     func site(forHost host: String) -> SiteContent? {
-        HostName.lookup(host, exact: exact, wildcards: wildcards)
+        map.entry(forHost: host)
     }
 
-    public var count: Int { exact.count + wildcards.count }
+    public var count: Int { map.count }
 
     /// The names (aliases included) whose files differ from `other`'s, or that only one of
     /// the two tables has: what a reload changed.
@@ -34,6 +33,6 @@ public final class SiteTable: Sendable {
 
     /// The content of the folder named `name` (a domain or `*.domain`).
     public func content(named name: String) -> SiteContent? {
-        name.hasPrefix("*.") ? wildcards[String(name.dropFirst(2))] : exact[name]
+        map.entry(named: name)
     }
 }

@@ -33,41 +33,4 @@ struct RequestTarget {
         pathRange =
             slash < target.upperBound && buffer[slash] == UInt8(ascii: "/") ? slash..<target.upperBound : slash..<slash
     }
-
-    /// The host as the site table keys it: lower-cased, without port or trailing dot. Nil
-    /// when the value is not a host name at all, so no Host can name a path.
-    static func hostKey(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        var end = range.upperBound
-        var start = range.lowerBound
-        guard start < end else { return nil }
-        if buffer[start] == UInt8(ascii: "[") {
-            // IPv6 literal: no site folder can be named after one.
-            return nil
-        }
-        if let colon = (start..<end).first(where: { buffer[$0] == UInt8(ascii: ":") }) {
-            guard (colon + 1..<end).allSatisfy({ HTTPToken.isDigit(buffer[$0]) }) else { return nil }
-            end = colon
-        }
-        if end > start, buffer[end - 1] == UInt8(ascii: ".") { end -= 1 }
-        guard end > start, end - start <= 253 else { return nil }
-        // Lower-cased on the stack; most host names then fit a String's inline storage, so
-        // the lookup key costs no allocation.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { bytes -> String? in
-            var previous: UInt8 = UInt8(ascii: ".")
-            var count = 0
-            while start < end {
-                let byte = HTTPToken.lower(buffer[start])
-                let allowed =
-                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || HTTPToken.isDigit(byte)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-                // Empty labels ("..", a leading ".") are not host names.
-                guard allowed, !(byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".")) else { return nil }
-                bytes[count] = byte
-                count += 1
-                previous = byte
-                start += 1
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
-        }
-    }
 }

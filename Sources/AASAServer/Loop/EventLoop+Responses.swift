@@ -1,4 +1,5 @@
 import AASATransport
+import AssociationKit
 
 extension EventLoop {
     static let ok = ErrorResponses.statusLineBytes(200, "OK")
@@ -18,7 +19,7 @@ extension EventLoop {
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
             return
         }
-        let host = target.hostRange.flatMap { RequestTarget.hostKey(buffer, $0) }
+        let host = target.hostRange.flatMap { HostName.key(buffer, $0) }
         if target.hostRange != nil && host == nil {
             count(site: "-", path: "other", status: .badRequest)
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)

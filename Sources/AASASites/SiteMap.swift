@@ -1,0 +1,37 @@
+import AssociationKit
+
+/// The one exact/wildcard map of sites, keyed by normalized names: exact names in one hash
+/// table, `*.domain` folders in another keyed by `domain`. A host is found by its exact name,
+/// else by the longest wildcard that covers it; `*.example.com` never answers for
+/// `example.com` itself (README, "Sites layout"). The sites folder listing and the served
+/// table are both this map, so `match --sites` and the server pick the same site.
+public struct SiteMap<Entry: Sendable>: Sendable {
+    private(set) var exact: [String: Entry] = [:]
+    private(set) var wildcards: [String: Entry] = [:]
+
+    public init() {}
+
+    /// Adds the entry for the folder `name` (a domain or `*.domain`, lower-cased).
+    public mutating func insert(_ entry: Entry, named name: String) {
+        if name.hasPrefix("*.") {
+            wildcards[String(name.dropFirst(2))] = entry
+        } else {
+            exact[name] = entry
+        }
+    }
+
+    /// `host` is a normalized host (`HostName.key`).
+    public func entry(forHost host: String) -> Entry? {
+        HostName.lookup(host, exact: exact, wildcards: wildcards)
+    }
+
+    /// The entry of the folder named `name` (a domain or `*.domain`).
+    public func entry(named name: String) -> Entry? {
+        name.hasPrefix("*.") ? wildcards[String(name.dropFirst(2))] : exact[name]
+    }
+
+    public var count: Int { exact.count + wildcards.count }
+
+    /// Every folder name, wildcards as `*.domain`, sorted.
+    public var names: [String] { (Array(exact.keys) + wildcards.keys.map { "*." + $0 }).sorted() }
+}
