@@ -157,6 +157,28 @@ final class OperationsTests {
         #expect(try Curl.request("http://127.0.0.1:\(adminPort)/healthz", ["-X", "POST"]).status == 405)
     }
 
+    @Test("the admin listener runs on the loop machinery: a stalled client blocks no one, keep-alive, limits")
+    func adminOnTheLoop() throws {
+        // A client that sends half a head and stops: the old one-at-a-time admin thread
+        // waited on it; the admin loop serves others meanwhile.
+        let stalled = try RawClient(port: adminPort)
+        stalled.send("GET /healthz HTTP/1.1\r\nHost: x")
+        let started = Date()
+        #expect(try admin("/healthz").status == 200)
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        // Two requests on one connection, answered in order, with the server's own framing.
+        let reply = try RawClient.exchange(
+            port: adminPort,
+            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(reply.contains("\r\n\r\nok\nHTTP/1.1 404 Not Found\r\n"))
+        #expect(reply.contains("Cache-Control: no-store"))
+        // The public parser's limits apply: a head over the limit gets 431, not a hang.
+        let huge = try RawClient.exchange(
+            port: adminPort, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 70_000))\r\n\r\n")
+        #expect(huge.hasPrefix("HTTP/1.1 431 "))
+    }
+
     @Test("/metrics parses with the Prometheus reference parser and counts requests")
     func metrics() throws {
         _ = try fetch()

@@ -154,7 +154,11 @@ extension EventLoop {
         while start < buffer.count && !connection.closeAfterWrite {
             switch parser.parse(buffer, from: start) {
             case .complete(let head, let end):
-                respond(to: head, in: buffer, on: connection)
+                if let adminRoutes {
+                    respondAdmin(to: head, in: buffer, on: connection, routes: adminRoutes)
+                } else {
+                    respond(to: head, in: buffer, on: connection)
+                }
                 start = end
             case .incomplete:
                 return start

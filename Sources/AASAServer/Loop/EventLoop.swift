@@ -14,6 +14,8 @@ final class EventLoop {
     let epoll: Epoll
     let control: LoopControl
     let snapshots: SnapshotBox
+    /// Set on the admin loop: requests go to the admin routes instead of the sites.
+    let adminRoutes: AdminRoutes?
     let settings: LoopSettings
     let parser: HTTPRequestParser
     let errors = ErrorResponses()
@@ -47,6 +49,7 @@ final class EventLoop {
 
     init(
         listener: Int32, secureListener: Int32 = -1, control: LoopControl, snapshots: SnapshotBox,
+        adminRoutes: AdminRoutes? = nil,
         settings: LoopSettings, statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
         epoll = try Epoll()
@@ -55,6 +58,7 @@ final class EventLoop {
         self.statistics = statistics
         self.control = control
         self.snapshots = snapshots
+        self.adminRoutes = adminRoutes
         self.settings = settings
         parser = HTTPRequestParser(limits: settings.limits)
         snapshotGeneration = snapshots.generation

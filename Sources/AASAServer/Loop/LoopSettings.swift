@@ -7,7 +7,7 @@ struct LoopSettings: Sendable {
     let shutdownTimeout: UInt64
     let limits: HTTPLimits
     let logFormat: LogFormat
-    let accessLog: Bool
+    var accessLog: Bool
     /// Output beyond this stops reading from the client until it drains (pipelining flood).
     let outputHighWater = 256 * 1024
     /// A lingering close (RFC 9112 §9.6) reads and drops at most this much, for at most

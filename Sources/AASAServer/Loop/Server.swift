@@ -85,6 +85,25 @@ public final class Server {
             for fd in (plain?.fds ?? []) + (secure?.fds ?? []) { Posix.close(fd) }
             throw StartFailure(description: "cannot start an event loop: \(error)")
         }
+        // The admin listener gets a loop of its own: the same parser, limits and deadlines,
+        // never the serving loops' time. Auxiliary like its listener: if its loop cannot be
+        // made or fails, serving goes on and the error is logged.
+        var adminLoop: EventLoop?
+        var adminControl: LoopControl?
+        if let admin {
+            do {
+                let control = try LoopControl(onFailure: {})
+                var adminSettings = settings
+                adminSettings.accessLog = false
+                adminLoop = try EventLoop(
+                    listener: admin, control: control, snapshots: state.snapshots,
+                    adminRoutes: AdminRoutes(state: state), settings: adminSettings)
+                adminControl = control
+            } catch {
+                logger.error("admin listener unavailable: cannot start its loop: \(error); serving without it")
+                Posix.close(admin)
+            }
+        }
         let finished = DispatchSemaphore(value: 0)
         for loop in loops {
             // The loop is used by its own thread only from here on.
@@ -95,6 +114,15 @@ public final class Server {
             }
         }
         loops.removeAll()
+        let adminFinished = DispatchSemaphore(value: 0)
+        if let loop = adminLoop {
+            nonisolated(unsafe) let loop = loop
+            spawn("aasa-admin") {
+                loop.run()
+                adminFinished.signal()
+            }
+        }
+        adminLoop = nil
         let loopControls = controls
         let reloader = Reloader(state: state, logger: logger) { for control in loopControls { control.wake() } }
         for (scheme, address, port) in [
@@ -105,9 +133,7 @@ public final class Server {
                 "listening on \(scheme)://\(address.with(port: port))",
                 metadata: ["loops": "\(count)", "sites": "\(state.snapshots.current.table.count)"])
         }
-        if let admin, let address = configuration.admin {
-            let adminServer = AdminServer(fd: admin, state: state)
-            spawn("aasa-admin") { adminServer.run() }
+        if let admin, adminControl != nil, let address = configuration.admin {
             logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
         }
         let watcher = FileWatcher(
@@ -135,7 +161,9 @@ public final class Server {
             }
             watcher.stop()
             for control in controls { control.stop() }
+            adminControl?.stop()
             for _ in controls { finished.wait() }
+            if adminControl != nil { adminFinished.wait() }
             logger.info("stopped")
             return failures.isEmpty ? 0 : 1
         }

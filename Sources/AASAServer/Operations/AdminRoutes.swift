@@ -1,0 +1,31 @@
+/// What the admin listener (loopback by default) answers: `/healthz`, `/readyz`, `/metrics`
+/// and the status page at `/`. It is served by an event loop of its own, with the same
+/// parser, limits and deadlines as the public listeners (`EventLoop+Admin.swift`), so a
+/// slow scraper or a status page being rendered never delays an association file.
+struct AdminRoutes: Sendable {
+    let state: ServerState
+
+    /// The response for a GET or HEAD of `path` (without the query) with `query`.
+    func response(path: String, query: String) -> AdminResponse {
+        switch path {
+        case "/healthz":
+            return AdminResponse(status: .ok, text: "ok\n")
+        case "/readyz":
+            let snapshot = state.snapshots.current
+            return snapshot.table.count > 0 || snapshot.checks.isEmpty
+                ? AdminResponse(status: .ok, text: "ready\n")
+                : AdminResponse(status: .serviceUnavailable, text: "no sites loaded\n")
+        case "/metrics":
+            return AdminResponse(
+                status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                body: Array(MetricsReport.render(state).utf8))
+        case "/":
+            let tested = QueryString.value(of: "url", in: query)
+            return AdminResponse(
+                status: .ok, contentType: "text/html; charset=utf-8",
+                body: Array(StatusPage.render(state, testing: tested).utf8))
+        default:
+            return AdminResponse(status: .notFound, text: "not found\n")
+        }
+    }
+}
