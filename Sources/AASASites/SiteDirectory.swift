@@ -67,7 +67,7 @@ public struct SiteDirectory: Sendable {
     }
 
     /// The site for a request's host: the exact folder, else the longest matching wildcard;
-    /// `*.example.com` never answers for `example.com` itself (A-ARCH-UL).
+    /// `*.example.com` never answers for `example.com` itself (docs/association-files.md §2, Which file applies).
     public func site(forHost raw: String) -> Site? {
         guard let host = HostName.normalize(raw) else { return nil }
         return map.entry(forHost: host)

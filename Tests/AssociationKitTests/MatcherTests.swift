@@ -45,7 +45,7 @@ struct MatcherTests {
         #"{"applinks": {"apps": [], "details": [{"appID": "\#(app)", "paths": ["NOT /wwdc/internal/*", "/wwdc/*"]}]}}"#
 
     static let cases: [Case] = [
-        // Apple's overview example (A-APPLINKS), first match wins.
+        // Apple's overview example (docs/association-files.md §2), first match wins.
         c("overview: /buy/42 matches", overview, "/buy/42", .match),
         c("overview: fragment exclusion comes first", overview, "/buy/42#no_universal_links", .exclude),
         c(
@@ -62,7 +62,7 @@ struct MatcherTests {
         Case(
             name: "overview: an unlisted app never matches", file: overview, url: "https://example.com/buy/42",
             expected: .noMatch, appID: "ZZZZZ99999.com.other.app"),
-        // All specified parts must match (A-COMP).
+        // All specified parts must match (docs/association-files.md §2).
         c("components: all parts match", one(#"{"/": "abc", "?": "def", "\u0023": "*"}"#), "/abc?def", .match),
         c("components: missing query fails", one(#"{"/": "/abc", "?": "def", "\u0023": "*"}"#), "/abc", .noMatch),
         c("components: missing path fails", one(#"{"/": "/abc", "?": "def", "\u0023": "*"}"#), "?def", .noMatch),

@@ -18,7 +18,7 @@ extension EventLoop {
         out += ErrorResponses.statusLine(response.status)
         out += dates.httpDate
         out += Array(
-            ("\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n"
+            ("\r\nServer: aasa-server\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n"
                 + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n").utf8)
         if !keepAlive {
             out += Self.connectionClose

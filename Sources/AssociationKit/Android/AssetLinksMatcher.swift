@@ -1,4 +1,4 @@
-/// Decides a URL for an Android package by App Links rules (AND-CONF): a statement granting
+/// Decides a URL for an Android package by App Links rules (docs/association-files.md §3): a statement granting
 /// `handle_all_urls` to the package opens the whole site, unless it carries Android 15
 /// dynamic rules, which are tried in order (first match wins, `exclude` keeps the URL on the
 /// web, no match means not opened). It reuses the Apple matcher's pattern engine, where the

@@ -61,7 +61,7 @@ extension AssetLinksValidator {
         return name
     }
 
-    /// Each entry exactly 32 upper-case hex bytes separated by colons (G-SPEC, AND-TROUBLE).
+    /// Each entry exactly 32 upper-case hex bytes separated by colons (docs/association-files.md §3).
     mutating func readFingerprints(_ value: JSONValue?, in target: JSONValue) -> [String] {
         guard let value, let elements = value.arrayValue, !elements.isEmpty else {
             report(
@@ -125,7 +125,7 @@ extension AssetLinksValidator {
         }
     }
 
-    /// `http[s]://host[:port]`, the whole site: no path, query or fragment (G-SYNTAX).
+    /// `http[s]://host[:port]`, the whole site: no path, query or fragment (docs/association-files.md §3).
     mutating func readWebSite(_ value: JSONValue) -> String? {
         guard let site = value.stringValue else {
             report(.assetLinksWrongType, "site must be a string, found \(value.typeName)", at: value)

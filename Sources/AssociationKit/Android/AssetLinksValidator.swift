@@ -84,7 +84,7 @@ public struct AssetLinksValidator {
         return statement
     }
 
-    /// `kind/detail`, both `[a-z0-9_.]+` (G-SPEC).
+    /// `kind/detail`, both `[a-z0-9_.]+` (docs/association-files.md §3).
     mutating func readRelations(_ value: JSONValue) -> [String] {
         guard let elements = value.arrayValue else {
             report(.assetLinksWrongType, "relation must be an array of strings, found \(value.typeName)", at: value)

@@ -46,7 +46,7 @@ public struct AssociationMatcher: Sendable {
     }
 
     /// The decision for one app. Entries listing the app are tried in file order, and within
-    /// an entry its rules in order; the first rule that matches decides (A-COMP).
+    /// an entry its rules in order; the first rule that matches decides (docs/association-files.md §2).
     public func decide(_ url: MatchURL, appID: String, domain: String? = nil) -> MatchDecision {
         if let mismatch = hostMismatch(url, domain: domain) { return noMatch(appID, mismatch) }
         guard let indices = entriesOfApp[appID] else {

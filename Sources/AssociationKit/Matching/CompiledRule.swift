@@ -67,7 +67,7 @@ final class CompiledRule: Sendable {
         }
     }
 
-    /// All specified parts must match (A-COMP); unspecified ones are `*`.
+    /// All specified parts must match (docs/association-files.md §2); unspecified ones are `*`.
     func matches(_ url: MatchURL) -> Bool {
         if let path,
             !path.matches((rule.kind == .androidRule ? url.rawPath : url.path).form(decoded: decoded, folded: folded))

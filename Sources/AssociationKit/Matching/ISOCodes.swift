@@ -1,7 +1,7 @@
 /// The alternatives of the predefined `$(region)` and `$(lang)` variables.
 ///
 /// Apple defines them as Foundation's `Locale.isoRegionCodes` and `Locale.isoLanguageCodes`
-/// (A-SUB). Generated once from swift-foundation 6.3.1 (ICU) on Linux:
+/// (docs/association-files.md §2, Substitution variables). Generated once from swift-foundation 6.3.1 (ICU) on Linux:
 /// `Locale.isoRegionCodes` filtered to two-letter alphabetic codes, without the grouping
 /// codes EU, EZ, QO and UN, which are not regions of a URL and which Apple's lists leave out;
 /// `Locale.isoLanguageCodes` as is. The lists change between OS releases; `UK` is not in

@@ -1,6 +1,6 @@
 /// A rule as Apple evaluates it: a component with `defaults` applied, or a legacy path.
 ///
-/// Defaults nest domain → app → component, the more specific winning (A-DEF); this covers
+/// Defaults nest domain → app → component, the more specific winning (docs/association-files.md §2, Defaults); this covers
 /// pattern keys and `exclude` placed in defaults too (observed with Apple's swcutil). A query dictionary
 /// that Apple ignores counts as unset, so it inherits like an absent `?`.
 public struct EffectiveRule: Sendable {
@@ -63,7 +63,7 @@ public struct EffectiveRule: Sendable {
         normalizedPath = path.map(PathNormalization.pattern)
     }
 
-    /// An Android dynamic rule: case-sensitive, compared as written (AND-CONF).
+    /// An Android dynamic rule: case-sensitive, compared as written (docs/association-files.md §3).
     public init(androidRule rule: DynamicAppLinkRule) {
         kind = .androidRule
         index = rule.index
@@ -87,7 +87,7 @@ public struct EffectiveRule: Sendable {
         }
     }
 
-    /// A legacy `paths` entry: path only, case-sensitive, compared as written (A-ARCH-UL).
+    /// A legacy `paths` entry: path only, case-sensitive, compared as written (docs/association-files.md §1).
     public init(legacyPath: LegacyPath) {
         kind = .legacyPath
         index = legacyPath.index

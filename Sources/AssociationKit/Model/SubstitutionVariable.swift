@@ -1,5 +1,5 @@
 /// A custom entry of `applinks.substitutionVariables`: `$(name)` stands for any one of
-/// `values` (A-SUB).
+/// `values` (docs/association-files.md §2, Substitution variables).
 public struct SubstitutionVariable: Sendable {
     public var name: String
     public var values: [Located<String>]

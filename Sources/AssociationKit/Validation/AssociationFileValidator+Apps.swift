@@ -15,8 +15,8 @@ extension AssociationFileValidator {
         }
     }
 
-    /// `<Application Identifier Prefix>.<Bundle Identifier>` (A-ASD, A-DETAILS); bundle IDs use
-    /// only letters, digits, hyphens and periods (A-GLOSS-BID).
+    /// `<Application Identifier Prefix>.<Bundle Identifier>` (docs/association-files.md §1); bundle IDs use
+    /// only letters, digits, hyphens and periods (docs/association-files.md §1).
     mutating func checkAppIdentifier(_ app: Located<String>) {
         let text = app.value
         let utf8 = Array(text.utf8)

@@ -1,5 +1,5 @@
 extension AssociationFileValidator {
-    /// Rules are tried in order and the first match wins (A-COMP, A-ARCH-UL), so a rule that
+    /// Rules are tried in order and the first match wins (docs/association-files.md §2), so a rule that
     /// an earlier one covers never decides anything; an exclusion there never excludes
     /// (OBSERVED: `/a/*` then exclude `/a/private/*` lets `/a/private/x` match, with Apple's swcutil).
     ///

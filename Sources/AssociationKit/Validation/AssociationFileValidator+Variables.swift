@@ -1,6 +1,6 @@
 extension AssociationFileValidator {
     /// Names may hold any character but `$`, `(` and `)`; values may hold `*` and `?` but no
-    /// other variable (A-SUB).
+    /// other variable (docs/association-files.md §2, Substitution variables).
     mutating func checkVariables(_ appLinks: AppLinks) {
         checkDomainDefaults(appLinks)
         let used = usedVariableNames(appLinks)
