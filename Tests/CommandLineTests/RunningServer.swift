@@ -16,7 +16,7 @@ final class RunningServer {
     }
 
     /// Starts the server with `arguments` after `serve` (plus `--http 127.0.0.1:0` unless
-    /// given) in `folder`, and waits until it says where it listens. With `descriptorLimit`
+    /// given) in `folder`, and waits until it says where it listens and accepts connections there. With `descriptorLimit`
     /// it runs under `ulimit -n` (through /bin/sh, which then execs it).
     init(in folder: URL, _ arguments: [String], descriptorLimit: Int? = nil) throws {
         let http = arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]
@@ -61,6 +61,30 @@ final class RunningServer {
                 description: "the server did not start: \(String(decoding: stderr.get(), as: UTF8.self))")
         }
         port = found
+        // The log line names the port; readiness is a connection the listener accepts.
+        while !Self.accepts(port: found) {
+            guard Date() < deadline, process.isRunning else {
+                process.terminate()
+                throw StartFailure(description: "the server named port \(found) but does not accept on it")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Whether a TCP connection to the loopback port succeeds now.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 
     var errors: String { String(decoding: stderr.get(), as: UTF8.self) }
