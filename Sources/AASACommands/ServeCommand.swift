@@ -3,7 +3,8 @@ import AASATransport
 import ArgumentParser
 import Foundation
 
-/// `aasa-server serve [--config FILE] [--sites DIR] [--certs DIR] [--http ADDR:PORT] [--https ADDR:PORT] [--admin ADDR:PORT] …`
+/// `aasa-server serve [--config FILE] [--sites DIR] [--certs DIR] [--http ADDR:PORT]
+/// [--https ADDR:PORT] [--admin ADDR:PORT] …` (README, "Serve").
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

@@ -55,7 +55,8 @@ public struct Prober: Sendable {
             } else if (300..<400).contains(root.status) {
                 report.add(
                     "root path", .fail,
-                    "/apple-app-site-association redirects (\(root.status)) to \(root.header("location") ?? "?"); Apple never follows redirects"
+                    "/apple-app-site-association redirects (\(root.status)) to \(location(root)); "
+                        + "Apple never follows redirects"
                 )
             } else if root.status == 200 {
                 report.add(
@@ -165,7 +166,7 @@ public struct Prober: Sendable {
             if (300..<400).contains(response.status) {
                 report.add(
                     name, .fail,
-                    "redirects (\(response.status)) to \(response.header("location") ?? "?"); redirects are never followed"
+                    "redirects (\(response.status)) to \(location(response)); redirects are never followed"
                 )
             } else {
                 report.add(name, .fail, "answers \(response.status), not 200")
@@ -205,5 +206,10 @@ public struct Prober: Sendable {
             "\(name) content", problems.isEmpty ? .pass : .warn,
             problems.isEmpty ? "valid" : "valid, with warnings:\n" + problems)
         return response.body
+    }
+
+    /// Where a redirect points, for the report.
+    private func location(_ response: ProbeResponse) -> String {
+        response.header("location") ?? "?"
     }
 }

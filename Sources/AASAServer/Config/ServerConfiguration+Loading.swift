@@ -4,6 +4,11 @@ import AssociationKit
 import Foundation
 
 extension ServerConfiguration {
+    /// The keys a config file may have, for the error about any other.
+    static var knownKeys: String {
+        (Setting.allCases.map(\.rawValue) + ["timeouts", "limits"]).joined(separator: ", ")
+    }
+
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
     }
@@ -104,7 +109,7 @@ extension ServerConfiguration {
                 guard let setting = Setting(rawValue: member.key) else {
                     throw Problem(
                         description:
-                            "\(place): unknown setting \"\(member.key)\" (known: \((Setting.allCases.map(\.rawValue) + ["timeouts", "limits"]).joined(separator: ", ")))"
+                            "\(place): unknown setting \"\(member.key)\" (known: \(Self.knownKeys))"
                     )
                 }
                 let text: String

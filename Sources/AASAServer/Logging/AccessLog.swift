@@ -4,7 +4,8 @@
 /// string formatting on the request path) and written to stdout once per loop iteration.
 ///
 /// text: `TIME CLIENT "HOST" "METHOD PATH VERSION" STATUS BYTES DURATIONms "USER-AGENT"`
-/// json: `{"time":…,"client":…,"host":…,"method":…,"path":…,"status":…,"bytes":…,"duration_ms":…,"user_agent":…}`
+/// json: `{"time":…,"client":…,"host":…,"method":…,"path":…,"status":…,"bytes":…,
+/// "duration_ms":…,"user_agent":…}`
 struct AccessLog {
     struct Entry {
         var client: [UInt8]

@@ -17,9 +17,11 @@ extension EventLoop {
             : routes.response(path: path, query: query)
         out += ErrorResponses.statusLine(response.status)
         out += dates.httpDate
-        out += Array(
-            ("\r\nServer: aasa-server\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n"
-                + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n").utf8)
+        let headers =
+            "\r\nServer: aasa-server\r\nContent-Type: \(response.contentType)\r\n"
+            + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\n"
+            + "X-Content-Type-Options: nosniff\r\n"
+        out += Array(headers.utf8)
         if !keepAlive {
             out += Self.connectionClose
             connection.closeAfterWrite = true

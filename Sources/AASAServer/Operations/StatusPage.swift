@@ -18,8 +18,10 @@ enum StatusPage {
             <html lang="en"><head><meta charset="utf-8"><title>aasa-server status</title>
             <style>
             body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
-            table { border-collapse: collapse; margin: 1em 0; } th, td { border: 1px solid #ccc; padding: .3em .6em; text-align: left; vertical-align: top; }
-            .ok { color: #17692d; } .bad { color: #b3261e; font-weight: 600; } .warn { color: #8a5a00; } pre { white-space: pre-wrap; margin: 0; }
+            table { border-collapse: collapse; margin: 1em 0; }
+            th, td { border: 1px solid #ccc; padding: .3em .6em; text-align: left; vertical-align: top; }
+            .ok { color: #17692d; } .bad { color: #b3261e; font-weight: 600; } .warn { color: #8a5a00; }
+            pre { white-space: pre-wrap; margin: 0; }
             input[type=url] { width: 40em; }
             </style></head><body>
             <h1>aasa-server</h1>
@@ -42,7 +44,8 @@ enum StatusPage {
         html += testerSection(table, url: url)
         html +=
             "<h2>Sites</h2>\n<table "
-            + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th><th>Diagnostics</th></tr>\n"
+            + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th>"
+            + "<th>Diagnostics</th></tr>\n"
         let aliases = aliasesBySite(table)
         let checksBySite = snapshot.checksBySite
         for name in table.names where aliases[name] != nil {
@@ -65,9 +68,11 @@ enum StatusPage {
                             + ($0.readError ?? "")
                     } ?? ""
                 html +=
-                    "<tr class=\"site\"><td>\(escape(name))</td><td>\(escape((aliases[name] ?? []).joined(separator: ", ")))</td>"
+                    "<tr class=\"site\"><td>\(escape(name))</td>"
+                    + "<td>\(escape((aliases[name] ?? []).joined(separator: ", ")))</td>"
                 html +=
-                    "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td><td><code>\(escape(served?.etag ?? "-"))</code></td>"
+                    "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"
+                    + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
                 html += "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"
             }
         }
@@ -82,7 +87,8 @@ enum StatusPage {
                 let marker = days < 14 ? "warn" : "ok"
                 let isDefault = certificate.folder == store.defaultCertificate.folder ? " (default)" : ""
                 html +=
-                    "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td><td>\(escape(certificate.names.joined(separator: ", ")))</td>"
+                    "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td>"
+                    + "<td>\(escape(certificate.names.joined(separator: ", ")))</td>"
                 html +=
                     "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) "
                     + "days)</td></tr>\n"
@@ -101,7 +107,8 @@ enum StatusPage {
     static func testerSection(_ table: SiteTable, url: String?) -> String {
         var html = """
             <h2>Which app opens a URL?</h2>
-            <form method="get" action="/"><input type="url" name="url" placeholder="https://example.com/path" value="\(escape(url ?? ""))">
+            <form method="get" action="/">
+            <input type="url" name="url" placeholder="https://example.com/path" value="\(escape(url ?? ""))">
             <button type="submit">Test</button></form>
 
             """

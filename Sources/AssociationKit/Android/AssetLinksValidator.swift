@@ -77,8 +77,8 @@ public struct AssetLinksValidator {
                 report(.missingRelation, "a statement needs \"relation\": [\"\(AssetLinks.handleAllURLs)\"]", at: value)
             }
             if value["target"] == nil {
-                report(
-                    .missingTarget, "a statement needs a \"target\" (or is an {\"include\": \"https://…\"})", at: value)
+                let message = #"a statement needs a "target" (or is an {"include": "https://…"})"#
+                report(.missingTarget, message, at: value)
             }
         }
         return statement

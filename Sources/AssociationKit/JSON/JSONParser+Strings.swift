@@ -89,11 +89,9 @@ extension JSONParser {
     }
 
     private func invalidUTF8(at offset: Int) -> JSONSyntaxError {
-        JSONSyntaxError(
-            code: .jsonInvalidUTF8,
-            message:
-                "invalid UTF-8 (byte 0x\(offset < bytes.count ? String(bytes[offset], radix: 16, uppercase: true) : "??")); save the file as UTF-8",
-            offset: offset)
+        let byte = offset < bytes.count ? String(bytes[offset], radix: 16, uppercase: true) : "??"
+        return JSONSyntaxError(
+            code: .jsonInvalidUTF8, message: "invalid UTF-8 (byte 0x\(byte)); save the file as UTF-8", offset: offset)
     }
 
     /// Reads one escape after the backslash; `\u` pairs must form a whole surrogate pair.

@@ -34,7 +34,8 @@ final class CompiledRule: Sendable {
             appID: "", outcome: rule.exclude ? .exclude : .match, detailsIndex: detailsIndex, ruleIndex: rule.index,
             ruleKind: rule.kind, rule: rule.sourceText,
             reason: rule.exclude
-                ? "\(place) matches and excludes the URL (\(rule.kind == .legacyPath ? "a NOT path" : "exclude: true")); it stays on the web"
+                ? "\(place) matches and excludes the URL "
+                    + "(\(rule.kind == .legacyPath ? "a NOT path" : "exclude: true")); it stays on the web"
                 : "\(place) is the first rule that matches")
         decoded = !rule.percentEncoded
         folded = !rule.caseSensitive

@@ -1,6 +1,7 @@
-/// Apple's predefined substitution variables (docs/association-files.md §2, Substitution variables). `region` and `lang` are Foundation's
-/// `Locale.isoRegionCodes` and `Locale.isoLanguageCodes`: ISO codes, so `GB` is a region and
-/// `UK` is not, whatever Apple's prose example says (observed with Apple's swcutil).
+/// Apple's predefined substitution variables (docs/association-files.md §2, Substitution
+/// variables). `region` and `lang` are Foundation's `Locale.isoRegionCodes` and
+/// `Locale.isoLanguageCodes`: ISO codes, so `GB` is a region and `UK` is not, whatever
+/// Apple's prose example says (observed with Apple's swcutil).
 public enum PredefinedVariables {
     public static let names = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
 

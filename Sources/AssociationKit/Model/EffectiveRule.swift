@@ -1,8 +1,8 @@
 /// A rule as Apple evaluates it: a component with `defaults` applied, or a legacy path.
 ///
-/// Defaults nest domain → app → component, the more specific winning (docs/association-files.md §2, Defaults); this covers
-/// pattern keys and `exclude` placed in defaults too (observed with Apple's swcutil). A query dictionary
-/// that Apple ignores counts as unset, so it inherits like an absent `?`.
+/// Defaults nest domain → app → component, the more specific winning (docs/association-files.md
+/// §2, Defaults); this covers pattern keys and `exclude` placed in defaults too (observed with
+/// Apple's swcutil). A query dictionary that Apple ignores counts as unset, so it inherits like an absent `?`.
 public struct EffectiveRule: Sendable {
     public enum Query: Sendable {
         case any
