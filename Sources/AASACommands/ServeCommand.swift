@@ -50,6 +50,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Access log on or off.")
     var accessLog: String?
 
+    @Option(help: "Per-site series on /metrics, on or off (default off; capped at the 1,000 busiest sites).")
+    var metricsPerSite: String?
+
     @Option(help: "The Cache-Control header of served files.")
     var cacheControl: String?
 
@@ -113,7 +116,7 @@ struct ServeCommand: ParsableCommand {
         let flags: [(ServerConfiguration.Setting, String?)] = [
             (.sites, sites), (.certs, certs), (.http, http), (.https, https), (.admin, admin), (.workers, workers),
             (.logFormat, logFormat), (.accessLog, accessLog), (.cacheControl, cacheControl),
-            (.defaultCertificate, defaultCertificate),
+            (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

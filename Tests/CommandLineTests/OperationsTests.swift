@@ -67,7 +67,8 @@ final class OperationsTests {
         #expect(try fetch().body == Data(Self.second.utf8))
         #expect(try fetch("www.example.com").body == Data(Self.second.utf8))
         let metrics = String(decoding: try admin("/metrics").body, as: UTF8.self)
-        #expect(metrics.contains(#"aasa_site_file_valid{site="example.com",file="apple-app-site-association"} 0"#))
+        #expect(metrics.contains(#"aasa_site_files{file="apple-app-site-association",valid="false"} 1"#))
+        #expect(!metrics.contains("site="), "per-site series without --metrics-per-site on")
         #expect(metrics.contains(#"aasa_reloads_total{result="failed"} "#))
         let page = String(decoding: try admin("/").body, as: UTF8.self)
         #expect(page.contains("invalid"))
@@ -83,10 +84,10 @@ final class OperationsTests {
     func partialReload() throws {
         let other = folder.url.appendingPathComponent("sites/other.com/apple-app-site-association")
         let newOther = #"{"webcredentials": {"apps": ["ABCDE12345.com.other.next"]}}"#
-        // Both written before one reload (SIGHUP after both, the watcher may fire between).
+        // Both written within the watcher's 300 ms debounce, so one reload sees both (a SIGHUP
+        // here would add a second reload that changes nothing and is recorded as failed).
         try edit("{ \"applinks\": ")
         try Data(newOther.utf8).write(to: other)
-        server.signal(SIGHUP)
         #expect(
             try eventually(3) {
                 try Curl.request(
@@ -183,20 +184,60 @@ final class OperationsTests {
     func metrics() throws {
         _ = try fetch()
         _ = try Curl.request("http://127.0.0.1:\(server.port)/nope", ["-H", "Host: example.com"])
-        usleep(1_200_000)
-        let response = try admin("/metrics")
+        // The loops fold their counts into the shared totals once per iteration.
+        var response = try admin("/metrics")
+        _ = try eventually(3) {
+            response = try admin("/metrics")
+            return String(decoding: response.body, as: UTF8.self).contains(#"status="404""#)
+        }
         #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         let text = String(decoding: response.body, as: UTF8.self)
         #expect(
             text.contains(
-                #"aasa_requests_total{site="example.com",path="/.well-known/apple-app-site-association",status="200"}"#)
+                #"aasa_requests_total{path="/.well-known/apple-app-site-association",status="200"}"#)
         )
         #expect(text.contains(#"path="other",status="404""#))
         #expect(text.contains("aasa_process_resident_memory_bytes"))
         #expect(text.contains("aasa_open_connections"))
         let parsed = try PythonPrometheus.parse(text)
         #expect(parsed.contains("aasa_requests"))
-        #expect(parsed.contains("aasa_site_file_valid"))
+        #expect(parsed.contains("aasa_site_files"))
+        #expect(text.contains(#"aasa_sites 3"#))
+    }
+
+    @Test("--metrics-per-site on: per-site series for the 1,000 busiest sites and every invalid one, no more")
+    func perSiteMetrics() throws {
+        let many = try TemporaryFolder()
+        for index in 0..<1_099 {
+            try many.write("sites/s\(index).example/apple-app-site-association", Self.first)
+        }
+        try many.write("sites/zz.example/apple-app-site-association", Self.first)
+        let busy = try RunningServer(in: many.url, ["--sites", "sites", "--metrics-per-site", "on"])
+        defer { _ = busy.stop() }
+        let port = try #require(busy.adminPort)
+        // zz.example is quiet (no requests) and last by name, and becomes invalid: it must
+        // still be listed, beside the 1,000 busiest.
+        try many.write("sites/zz.example/apple-app-site-association", "{ broken")
+        busy.signal(SIGHUP)
+        for host in ["s1.example", "s1.example", "s2.example"] {
+            _ = try Curl.request(
+                "http://127.0.0.1:\(busy.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
+        }
+        var text = ""
+        _ = try eventually(5) {
+            text = String(decoding: try Curl.request("http://127.0.0.1:\(port)/metrics").body, as: UTF8.self)
+            return text.contains(#"aasa_site_file_valid{site="zz.example",file="apple-app-site-association"} 0"#)
+                && text.contains(#"aasa_site_requests_total{site="s1.example""#)
+        }
+        let validLines = text.split(separator: "\n").filter { $0.hasPrefix("aasa_site_file_valid{") }
+        #expect(validLines.count == 1_001)
+        #expect(text.contains(#"aasa_site_file_valid{site="zz.example",file="apple-app-site-association"} 0"#))
+        #expect(
+            text.contains(
+                #"aasa_site_requests_total{site="s1.example",path="/.well-known/apple-app-site-association",status="200"} 2"#
+            ))
+        #expect(text.contains(#"aasa_site_files{file="apple-app-site-association",valid="false"} 1"#))
+        _ = try PythonPrometheus.parse(text)
     }
 
     @Test("the status page lists every site and alias, and its URL tester answers by Apple's rules")

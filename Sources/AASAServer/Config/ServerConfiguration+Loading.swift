@@ -16,7 +16,7 @@ extension ServerConfiguration {
     /// The settings a source may give, each by its name in the config file.
     public enum Setting: String, CaseIterable, Sendable {
         case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl,
-            defaultCertificate
+            defaultCertificate, metricsPerSite
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -57,6 +57,11 @@ extension ServerConfiguration {
                 throw Problem(description: "\(source): access log must be on or off")
             }
             accessLog = flag
+        case .metricsPerSite:
+            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
+                throw Problem(description: "\(source): metrics per site must be on or off")
+            }
+            metricsPerSite = flag
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
             guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {

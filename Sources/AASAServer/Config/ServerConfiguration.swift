@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var workers = 0
     public var logFormat = LogFormat.text
     public var accessLog = true
+    /// Per-site series on /metrics (capped, `MetricsReport.perSiteLimit`); off keeps the
+    /// exposition's size independent of the number of sites.
+    public var metricsPerSite = false
     public var cacheControl = "max-age=3600"
     /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
     /// its folder's name; nil means the first certificate in folder order.

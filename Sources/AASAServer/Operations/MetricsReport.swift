@@ -4,20 +4,16 @@ import Prometheus
 
 /// /metrics in the Prometheus text exposition format, from a snapshot taken at scrape time
 /// (the serving path only ever adds to plain per-loop totals): swift-prometheus renders the
-/// fixed families, `PrometheusText` the ones with a series per site.
+/// fixed families, `PrometheusText` the labelled ones. By default every family's cardinality
+/// is independent of the number of sites (README, "Admin listener"); per-site series come
+/// only with `--metrics-per-site on`, and capped (`MetricsReport+Sites.swift`).
 enum MetricsReport {
     static func render(_ state: ServerState) -> String {
         let registry = PrometheusCollectorRegistry()
-        var perSite = PrometheusText()
+        var text = PrometheusText()
         let totals = LoopStatistics.sum(state.statistics)
-        perSite.family("aasa_requests_total", type: "counter", help: "Requests answered, by site, path and status.")
-        for (key, count) in totals.requests.sorted(by: {
-            ($0.key.site, $0.key.path, $0.key.status) < ($1.key.site, $1.key.path, $1.key.status)
-        }) {
-            perSite.sample(
-                "aasa_requests_total", [("site", key.site), ("path", key.path), ("status", String(key.status))],
-                Double(count))
-        }
+        let snapshot = state.snapshots.current
+        requests(totals, into: &text)
         registry.makeCounter(name: "aasa_response_body_bytes_total", help: "Body bytes sent.").increment(
             by: Int64(totals.bodyBytes))
         registry.makeCounter(
@@ -60,29 +56,18 @@ enum MetricsReport {
             help: "When the last reload succeeded (or the server started)."
         )
         .set(Double(reloads.lastSuccess))
-        let now = Double(time(nil))
-        let snapshot = state.snapshots.current
-        let files = snapshot.checks.map { check in
-            (check, [("site", check.site ?? ""), ("file", check.kind.rawValue)])
-        }
-        perSite.family(
-            "aasa_site_file_valid", type: "gauge",
-            help: "1 when the site's file on disk is valid, 0 when not (the last good copy serves).")
-        for (check, labels) in files { perSite.sample("aasa_site_file_valid", labels, check.isValid ? 1 : 0) }
-        perSite.family("aasa_site_file_bytes", type: "gauge", help: "Size of the site's file on disk.")
-        for (check, labels) in files { perSite.sample("aasa_site_file_bytes", labels, Double(check.byteCount)) }
-        perSite.family("aasa_site_file_age_seconds", type: "gauge", help: "Seconds since the site's file was modified.")
-        for (check, labels) in files {
-            perSite.sample("aasa_site_file_age_seconds", labels, max(0, now - Double(check.modified)))
-        }
-        perSite.family(
+        files(snapshot, into: &text)
+        registry.makeGauge(name: "aasa_sites", help: "Site names served, aliases and wildcards included.").set(
+            Double(snapshot.table.count))
+        if state.configuration.metricsPerSite { perSite(snapshot, totals, into: &text) }
+        text.family(
             "aasa_certificate_expiry_timestamp_seconds", type: "gauge", help: "When each certificate expires.")
         for certificate in snapshot.certificates?.certificates ?? [] {
             let labels = [
                 ("certificate", (certificate.folder as NSString).lastPathComponent),
                 ("names", certificate.names.joined(separator: ",")),
             ]
-            perSite.sample("aasa_certificate_expiry_timestamp_seconds", labels, Double(certificate.notAfter))
+            text.sample("aasa_certificate_expiry_timestamp_seconds", labels, Double(certificate.notAfter))
         }
         // One series per code and severity seen, so cardinality is bounded by the code table.
         let problemCounts = Dictionary(grouping: snapshot.problems, by: { [$0.code, $0.severity.rawValue] })
@@ -96,7 +81,7 @@ enum MetricsReport {
             Double(residentMemory()))
         registry.makeGauge(name: "aasa_process_start_time_seconds", help: "When the process started.").set(
             Double(state.started))
-        return registry.emitToString() + perSite.text
+        return registry.emitToString() + text.text
     }
 
     /// From /proc/self/statm (proc(5)): resident pages times the page size.

@@ -1,0 +1,77 @@
+import AASASites
+import Foundation
+@preconcurrency import Glibc
+
+extension MetricsReport {
+    /// Per-site series cover at most this many sites (the busiest), plus every site with an
+    /// invalid file, so a scrape stays small with 100,000 sites (Prometheus' advice: keep
+    /// label cardinality bounded).
+    static let perSiteLimit = 1000
+
+    /// `aasa_requests_total{path,status}`: requests summed over sites.
+    static func requests(_ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
+        var byPath: [PathStatus: Int] = [:]
+        for (key, count) in totals.requests {
+            byPath[PathStatus(path: key.path, status: key.status), default: 0] += count
+        }
+        text.family("aasa_requests_total", type: "counter", help: "Requests answered, by path and status.")
+        for (key, count) in byPath.sorted(by: { ($0.key.path, $0.key.status) < ($1.key.path, $1.key.status) }) {
+            text.sample("aasa_requests_total", [("path", key.path), ("status", String(key.status))], Double(count))
+        }
+    }
+
+    /// `aasa_site_files{file,valid}`: how many site files of each kind are valid, and how many
+    /// are not (each of those keeps its last good copy serving).
+    static func files(_ snapshot: ServingSnapshot, into text: inout PrometheusText) {
+        text.family(
+            "aasa_site_files", type: "gauge",
+            help: "Site files on disk, by file and validity (an invalid file's last good copy serves).")
+        for kind in [FileCheck.Kind.apple, .android, .expectations] {
+            let checks = snapshot.checks.filter { $0.kind == kind }
+            let valid = checks.filter(\.isValid).count
+            text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "true")], Double(valid))
+            text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "false")], Double(checks.count - valid))
+        }
+    }
+
+    /// The per-site families, for the busiest `perSiteLimit` sites and every invalid one.
+    static func perSite(_ snapshot: ServingSnapshot, _ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
+        var requestsBySite: [String: Int] = [:]
+        for (key, count) in totals.requests where key.site != "-" { requestsBySite[key.site, default: 0] += count }
+        let names = Set(snapshot.checks.compactMap(\.site)).union(requestsBySite.keys)
+        let busiest = names.sorted { (requestsBySite[$0] ?? 0, $1) > (requestsBySite[$1] ?? 0, $0) }
+            .prefix(perSiteLimit)
+        let invalid = snapshot.checks.filter { !$0.isValid }.compactMap(\.site)
+        let chosen = Set(busiest).union(invalid)
+
+        text.family(
+            "aasa_site_requests_total", type: "counter",
+            help: "Requests answered, by site, path and status (the busiest sites and every invalid one).")
+        for (key, count) in totals.requests.sorted(by: {
+            ($0.key.site, $0.key.path, $0.key.status) < ($1.key.site, $1.key.path, $1.key.status)
+        }) where chosen.contains(key.site) {
+            text.sample(
+                "aasa_site_requests_total", [("site", key.site), ("path", key.path), ("status", String(key.status))],
+                Double(count))
+        }
+        let now = Double(time(nil))
+        let files = snapshot.checks.compactMap { check in
+            check.site.flatMap { chosen.contains($0) ? (check, [("site", $0), ("file", check.kind.rawValue)]) : nil }
+        }
+        text.family(
+            "aasa_site_file_valid", type: "gauge",
+            help: "1 when the site's file on disk is valid, 0 when not (the last good copy serves).")
+        for (check, labels) in files { text.sample("aasa_site_file_valid", labels, check.isValid ? 1 : 0) }
+        text.family("aasa_site_file_bytes", type: "gauge", help: "Size of the site's file on disk.")
+        for (check, labels) in files { text.sample("aasa_site_file_bytes", labels, Double(check.byteCount)) }
+        text.family("aasa_site_file_age_seconds", type: "gauge", help: "Seconds since the site's file was modified.")
+        for (check, labels) in files {
+            text.sample("aasa_site_file_age_seconds", labels, max(0, now - Double(check.modified)))
+        }
+    }
+
+    struct PathStatus: Hashable {
+        var path: String
+        var status: Int
+    }
+}
