@@ -22,13 +22,7 @@ extension EventLoop {
             + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\n"
             + "X-Content-Type-Options: nosniff\r\n"
         out += Array(headers.utf8)
-        if !keepAlive {
-            out += Self.connectionClose
-            connection.closeAfterWrite = true
-        } else if !head.isHTTP11 {
-            out += Self.connectionKeepAlive
-        }
-        out += Self.crlf
+        endHead(keepAlive: keepAlive, head: head, on: connection)
         if head.method != .head { out += response.body }
     }
 }

@@ -55,13 +55,7 @@ extension EventLoop {
         out += dates.httpDate
         out += Self.crlf
         out += status == .ok ? variant.headers200 : variant.headers304
-        if !keepAlive {
-            out += Self.connectionClose
-            connection.closeAfterWrite = true
-        } else if !head.isHTTP11 {
-            out += Self.connectionKeepAlive
-        }
-        out += Self.crlf
+        endHead(keepAlive: keepAlive, head: head, on: connection)
         let sendsBody = status == .ok && head.method == .get
         if sendsBody {
             out += variant.body
@@ -72,6 +66,19 @@ extension EventLoop {
         log(
             head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0,
             started: started)
+    }
+
+    /// Ends a response head: `Connection: close` (closing after the write) unless the
+    /// connection stays open, and an explicit keep-alive for HTTP/1.0 (RFC 9112 §9.3).
+    @inline(__always)
+    func endHead(keepAlive: Bool, head: HTTPRequestHead, on connection: Connection) {
+        if !keepAlive {
+            out += Self.connectionClose
+            connection.closeAfterWrite = true
+        } else if !head.isHTTP11 {
+            out += Self.connectionKeepAlive
+        }
+        out += Self.crlf
     }
 
     private func count(site: String, path: String, status: HTTPStatus) {
