@@ -92,7 +92,10 @@ public final class Server {
         var adminControl: LoopControl?
         if let admin {
             do {
-                let control = try LoopControl(onFailure: {})
+                let logger = logger
+                let control = try LoopControl(onFailure: {
+                    logger.error("the admin listener's loop failed; serving goes on without it")
+                })
                 var adminSettings = settings
                 adminSettings.accessLog = false
                 adminLoop = try EventLoop(
