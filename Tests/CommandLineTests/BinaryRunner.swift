@@ -12,6 +12,12 @@ struct BinaryRunner {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// Set by `make sanitize`: the binary and the tests run several times slower, and ASan's
+    /// quarantine keeps freed memory resident, so time and memory bounds do not apply.
+    static let underAddressSanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
+    static let underSanitizer =
+        underAddressSanitizer || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["AASA_SERVER_BIN"] { return URL(fileURLWithPath: path) }
         let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()

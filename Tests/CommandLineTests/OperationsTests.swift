@@ -224,7 +224,8 @@ final class OperationsTests {
                 "http://127.0.0.1:\(busy.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
         }
         var text = ""
-        _ = try eventually(5) {
+        // Generous: the reload of 1,100 sites takes seconds under the sanitizers.
+        _ = try eventually(60) {
             text = String(decoding: try Curl.request("http://127.0.0.1:\(port)/metrics").body, as: UTF8.self)
             return text.contains(#"aasa_site_file_valid{site="zz.example",file="apple-app-site-association"} 0"#)
                 && text.contains(#"aasa_site_requests_total{site="s1.example""#)

@@ -265,7 +265,8 @@ struct TLSStartupTests {
         let grown = residentKiB() - start
         #expect(start > 0)
         #expect(server.errors.components(separatedBy: "info reloaded").count - 1 >= 170)
-        #expect(grown < 4 * 1024, "resident memory grew by \(grown) KiB over 150 reloads")
+        // ASan's quarantine keeps freed memory resident by design: the bound means nothing there.
+        #expect(BinaryRunner.underAddressSanitizer || grown < 4 * 1024, "resident memory grew by \(grown) KiB")
         print("reloadsFreeCertificates: resident \(start) KiB, grew by \(grown) KiB over 150 reloads")
     }
 
