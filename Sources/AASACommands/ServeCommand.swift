@@ -78,7 +78,10 @@ struct ServeCommand: ParsableCommand {
         let report = StartupReport(format: settings.logFormat, logger: logger)
         // One loader for start-up and reload. Like `nginx -t`: every problem of every site
         // and certificate, then refuse to start on an error.
-        let load = SnapshotLoader.load(settings, previous: nil)
+        // A large tree takes seconds: a progress line every few seconds says so.
+        let load = SnapshotLoader.load(settings, previous: nil) { done, total in
+            logger.info("loading sites: \(done) of \(total) folders read")
+        }
         report.problems(load.problems)
         guard load.outcome == .ok, let snapshot = load.snapshot else {
             if !load.sitesReadable {

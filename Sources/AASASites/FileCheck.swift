@@ -26,12 +26,14 @@ public struct FileCheck: Sendable {
     /// Set when the file could not be read; the file then has no diagnostics.
     public let readError: String?
     /// The bytes, when they were read and parsed.
-    public let bytes: [UInt8]?
+    public private(set) var bytes: [UInt8]?
     /// The decoded files, kept so nothing parses them a second time at load.
-    public let appleFile: AssociationFile?
-    public let androidFile: AssetLinks?
+    public private(set) var appleFile: AssociationFile?
+    public private(set) var androidFile: AssetLinks?
     /// Seconds since the epoch.
     public let modified: Int
+    /// The file's stat(2) when it was read: a reload re-reads it only when this changed.
+    public let status: FileStatus?
 
     /// What the file's check found, as typed problems (notes left out): each diagnostic, the
     /// summary of those past the cap, or why the file could not be read.
@@ -47,7 +49,13 @@ public struct FileCheck: Sendable {
         return problems
     }
 
-    public var isValid: Bool { readError == nil && bytes != nil && !diagnostics.hasErrors && omitted.errors == 0 }
+    /// Read, and nothing to report but notes.
+    public var isClean: Bool {
+        readError == nil && omitted.errors + omitted.warnings == 0 && !diagnostics.contains { $0.severity != .info }
+    }
+
+    /// Read, parsed, and without errors.
+    public let isValid: Bool
 
     /// The kind of a file given by path: by its name when it is one of the two (as the server
     /// decides, so an `apple-app-site-association` holding `[]` is a wrong Apple file, not a
@@ -80,27 +88,21 @@ public struct FileCheck: Sendable {
         self.path = path
         self.kind = kind
         self.site = site
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        // Clamped to what an HTTP date can say (years 1970 to 9999): a file touched to an
-        // absurd time must not trap the conversion nor make Last-Modified malformed.
-        let seconds = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        modified = seconds.isFinite ? Int(min(max(seconds, 0), 253_402_300_799)) : 0
-        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+        let status = FileStatus(path)
+        self.status = status
+        modified = status?.modifiedSeconds ?? 0
+        let size = status?.size ?? 0
+        guard status?.kind == .regular else {
             (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (
                 0, [], OmittedDiagnostics(), nil, nil, nil
             )
-            readError = attributes == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
+            readError = status == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
+            isValid = false
             return
         }
         // The size is checked again on the bytes read: the file may grow after the stat.
         let data =
-            size > Self.readLimit
-            ? nil
-            : FileHandle(forReadingAtPath: path).flatMap { handle in
-                defer { try? handle.close() }
-                return try? handle.read(upToCount: Self.readLimit + 1) ?? Data()
-            }
+            size > Self.readLimit ? nil : FileStatus.contents(of: path, limit: Self.readLimit + 1, expectedSize: size)
         if size > Self.readLimit || (data?.count ?? 0) > Self.readLimit {
             (byteCount, omitted, bytes, readError) = (max(size, data?.count ?? 0), OmittedDiagnostics(), nil, nil)
             (appleFile, androidFile) = (nil, nil)
@@ -110,16 +112,17 @@ public struct FileCheck: Sendable {
                     "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
                     at: .start, pointer: "")
             ]
+            isValid = false
             return
         }
-        guard let data else {
+        guard let content = data else {
             (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (
                 0, [], OmittedDiagnostics(), nil, nil, nil
             )
             readError = "cannot read the file (permission denied?)"
+            isValid = false
             return
         }
-        let content = [UInt8](data)
         byteCount = content.count
         readError = nil
         switch kind {
@@ -143,6 +146,18 @@ public struct FileCheck: Sendable {
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             (bytes, appleFile, androidFile) = (content, nil, nil)
         }
+        isValid = bytes != nil && !diagnostics.hasErrors && omitted.errors == 0
+    }
+
+    /// The check without the file's bytes and decoded content: what a served snapshot keeps
+    /// per file (the status page, metrics and reload need no more; the bytes live on in the
+    /// prepared response).
+    public var summary: FileCheck {
+        var copy = self
+        copy.bytes = nil
+        copy.appleFile = nil
+        copy.androidFile = nil
+        return copy
     }
 
     /// The valid files of the site folder `folder`, decoded.

@@ -11,59 +11,91 @@ public struct SiteDirectory: Sendable {
     public struct Site: Sendable, Hashable {
         /// The folder name, lower-cased: a domain or `*.domain`.
         public var name: String
+        /// The entry's name as it is in the sites folder.
+        public var entry: String
         /// The folder that holds the files (an alias's target).
         public var folder: URL
         /// For an alias, the site folder name it points to.
         public var aliasOf: String?
     }
 
+    /// What one entry of the sites folder is.
+    public enum Entry: Sendable, Equatable {
+        case site(Site)
+        /// Looks like a site but is not served: why, in a sentence (a link leading outside
+        /// the sites folder, a dangling link).
+        case skipped(String)
+        /// Not a site: gone, a file, or hidden.
+        case none
+    }
+
     public let root: URL
     public let sites: [Site]
     /// Entries that look like sites but are not served, by lower-cased name: why, in a
-    /// sentence (a link leading outside the sites folder, a dangling link).
+    /// sentence.
     public let skipped: [String: String]
     private let map: SiteMap<Site>
 
     public init(root: URL) throws {
         self.root = root
-        let fileManager = FileManager.default
-        let names = try fileManager.contentsOfDirectory(atPath: root.path).sorted()
-        let realRoot = root.resolvingSymlinksInPath().standardizedFileURL.path
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        let realRoot = Self.realPath(of: root)
         var sites: [Site] = []
         var skipped: [String: String] = [:]
-        for name in names where !name.hasPrefix(".") {
-            let entry = root.appendingPathComponent(name)
-            let target = try? fileManager.destinationOfSymbolicLink(atPath: entry.path)
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: entry.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                if let target, !fileManager.fileExists(atPath: entry.path) {
-                    skipped[name.lowercased()] = "the link \(name) -> \(target) is dangling, so \(name) is not served"
-                }
-                continue
+        for name in names {
+            switch Self.examine(name, in: root, realRoot: realRoot) {
+            case .site(let site): sites.append(site)
+            case .skipped(let reason): skipped[name.lowercased()] = reason
+            case .none: break
             }
-            let resolved = entry.resolvingSymlinksInPath().standardizedFileURL
-            let isLink = target != nil
-            // A link to a sibling site folder is an alias. A link deeper into this directory
-            // is the folder itself: Kubernetes mounts a ConfigMap as `name -> ..data/name`
-            // with `..data` swapped on update. A link leading outside is never followed.
-            let parent = resolved.deletingLastPathComponent().path
-            let isAlias = isLink && parent == realRoot && !resolved.lastPathComponent.hasPrefix(".")
-            if isLink && !isAlias && !resolved.path.hasPrefix(realRoot + "/") {
-                skipped[name.lowercased()] =
-                    "the link \(name) leads outside the sites folder (to \(resolved.path)), so \(name) is not served; "
-                    + "move the folder into the sites folder, or link to a site folder there"
-                continue
-            }
-            sites.append(
-                Site(
-                    name: name.lowercased(), folder: resolved,
-                    aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
         }
         self.sites = sites
         self.skipped = skipped
         var map = SiteMap<Site>()
         for site in sites { map.insert(site, named: site.name) }
         self.map = map
+    }
+
+    /// The sites folder with every symbolic link resolved, as `examine` needs it.
+    public static func realPath(of root: URL) -> String {
+        root.resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// What the entry `name` of the sites folder `root` is, read with lstat(2) so a plain
+    /// folder costs one system call; only links are resolved.
+    public static func examine(_ name: String, in root: URL, realRoot: String) -> Entry {
+        guard !name.hasPrefix("."), !name.isEmpty, !name.contains("/") else { return .none }
+        let path = root.path + "/" + name
+        guard let status = FileStatus(path, followingLinks: false) else { return .none }
+        switch status.kind {
+        case .directory:
+            return .site(
+                Site(name: name.lowercased(), entry: name, folder: URL(fileURLWithPath: realRoot + "/" + name)))
+        case .symbolicLink:
+            break
+        case .regular, .other:
+            return .none
+        }
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+        guard let followed = FileStatus(path) else {
+            return .skipped("the link \(name) -> \(target) is dangling, so \(name) is not served")
+        }
+        guard followed.kind == .directory else { return .none }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL
+        // A link to a sibling site folder is an alias. A link deeper into this directory
+        // is the folder itself: Kubernetes mounts a ConfigMap as `name -> ..data/name`
+        // with `..data` swapped on update. A link leading outside is never followed.
+        let parent = resolved.deletingLastPathComponent().path
+        let isAlias = parent == realRoot && !resolved.lastPathComponent.hasPrefix(".")
+        if !isAlias && !resolved.path.hasPrefix(realRoot + "/") {
+            return .skipped(
+                "the link \(name) leads outside the sites folder (to \(resolved.path)), so \(name) is not served; "
+                    + "move the folder into the sites folder, or link to a site folder there")
+        }
+        return .site(
+            Site(
+                name: name.lowercased(), entry: name, folder: resolved,
+                aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
     }
 
     /// The site for a request's host: the exact folder, else the longest matching wildcard;
@@ -76,8 +108,12 @@ public struct SiteDirectory: Sendable {
     /// Files in a site folder named almost like an association file (`apple-app-site-association.json`,
     /// `assetlinks`), which the server never serves: each with the name it should have.
     public static func misnamedFiles(in folder: URL) -> [(name: String, expected: String)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted().compactMap { name in
+        misnamedFiles(among: (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+    }
+
+    /// `misnamedFiles(in:)` for a folder already listed.
+    public static func misnamedFiles(among names: [String]) -> [(name: String, expected: String)] {
+        names.sorted().compactMap { name in
             for (expected, stem) in [(appleFileName, appleFileName), (androidFileName, "assetlinks")]
             where name != expected && name.lowercased().hasPrefix(stem) {
                 return (name, expected)

@@ -20,6 +20,19 @@ public struct SiteMap<Entry: Sendable>: Sendable {
         }
     }
 
+    /// Removes the entry of the folder `name`, if any.
+    public mutating func remove(named name: String) {
+        if name.hasPrefix("*.") {
+            wildcards[String(name.dropFirst(2))] = nil
+        } else {
+            exact[name] = nil
+        }
+    }
+
+    public mutating func reserveCapacity(_ count: Int) {
+        exact.reserveCapacity(count)
+    }
+
     /// `host` is a normalized host (`HostName.key`).
     public func entry(forHost host: String) -> Entry? {
         HostName.lookup(host, exact: exact, wildcards: wildcards)
@@ -33,5 +46,8 @@ public struct SiteMap<Entry: Sendable>: Sendable {
     public var count: Int { exact.count + wildcards.count }
 
     /// Every folder name, wildcards as `*.domain`, sorted.
-    public var names: [String] { (Array(exact.keys) + wildcards.keys.map { "*." + $0 }).sorted() }
+    public var names: [String] { allNames.sorted() }
+
+    /// Every folder name, wildcards as `*.domain`, in no order.
+    public var allNames: [String] { Array(exact.keys) + wildcards.keys.map { "*." + $0 } }
 }

@@ -15,7 +15,8 @@ struct EventLoopFailureTests {
             listener: -1, control: control,
             snapshots: SnapshotBox(
                 ServingSnapshot(
-                    table: SiteTable(SiteMap()), certificates: nil, checks: [], problems: [])),
+                    table: SiteTable(SiteMap()), certificates: nil, catalog: SiteCatalog(), siteProblems: [],
+                    certificateProblems: [], counts: SiteCatalog.Counts())),
             settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
         // A descriptor that is not an epoll set: epoll_wait fails with EINVAL.
         var pipeEnds: [Int32] = [0, 0]

@@ -34,7 +34,7 @@ struct SnapshotLoaderTests {
         let misnamed = try #require(load.problems.first { $0.code == LoadProblem.Code.misnamedFile.rawValue })
         #expect(misnamed.site == "bad.example" && misnamed.severity == .warning)
         let snapshot = try #require(load.snapshot)
-        #expect(snapshot.checksBySite["good.example"]?.count == 1)
+        #expect(snapshot.checks(ofSite: "good.example").count == 1)
         #expect(snapshot.table.content(named: "bad.example") == nil)
     }
 

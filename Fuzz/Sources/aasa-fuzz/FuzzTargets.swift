@@ -100,7 +100,7 @@ enum FuzzTargets {
         _ = ServedPath(buffer, target.pathRange)
         _ = RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges)
         if let range = head.ifNoneMatchRange {
-            _ = RequestConditions.noneMatch(buffer, range, etags: [Array("\"abc\"".utf8)])
+            _ = RequestConditions.noneMatch(buffer, range, identity: Array("\"abc\"".utf8)[...], gzip: nil)
         }
         if let range = head.ifModifiedSinceRange { _ = HTTPDate.parse(UnsafeBufferPointer(rebasing: buffer[range])) }
         let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)

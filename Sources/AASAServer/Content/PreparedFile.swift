@@ -2,25 +2,34 @@ import AASATransport
 
 /// One association file made ready to serve, at load time: the exact bytes, a gzip variant
 /// when it is smaller, strong ETags, and every header but `Date` and `Connection`
-/// pre-formatted. Serving it is a lookup and a copy into the output buffer.
+/// pre-formatted. Serving it is a lookup and a copy into the output buffer. Each encoding
+/// is one buffer (headers, then body) so 100,000 sites cost little beyond their files
+/// (docs/serving.md, "Many sites").
 public final class PreparedFile: Sendable {
-    /// One encoding of the file.
+    /// One encoding of the file: `storage` holds the 200's headers after `Date`, each line
+    /// ending in CRLF, then the body.
     struct Variant: Sendable {
-        let body: [UInt8]
-        let etag: [UInt8]
-        /// Headers after `Date` for a 200, each line ending in CRLF.
-        let headers200: [UInt8]
-        /// Headers after `Date` for a 304.
-        let headers304: [UInt8]
+        let storage: [UInt8]
+        /// Where the body starts.
+        let headerEnd: Int
+        /// Where the lines a 304 repeats start (from `ETag:`).
+        let sharedStart: Int
+        /// The entity-tag, quotes included, inside the headers.
+        let etagRange: Range<Int>
+
+        var headers200: ArraySlice<UInt8> { storage[..<headerEnd] }
+        /// A 304's headers after `Server` (RFC 9110 §15.4.5: the validators and caching fields).
+        var headers304Tail: ArraySlice<UInt8> { storage[sharedStart..<headerEnd] }
+        var body: ArraySlice<UInt8> { storage[headerEnd...] }
+        var etag: ArraySlice<UInt8> { storage[etagRange] }
     }
 
+    static let serverLine = Array("Server: aasa-server\r\n".utf8)
+
     public let bytes: Int
-    public let etag: String
     public let lastModified: Int
     let identity: Variant
     let gzip: Variant?
-    /// Both variants' tags: If-None-Match may carry either (weak comparison).
-    let etags: [[UInt8]]
 
     /// Prepares `body`; `lastModified` is the file's modification time in seconds since the epoch.
     init(body: [UInt8], lastModified: Int, cacheControl: String) {
@@ -28,26 +37,44 @@ public final class PreparedFile: Sendable {
         self.lastModified = lastModified
         let digest = Self.fnv1a64(body)
         let tag = "\"" + String(digest, radix: 16) + "-" + String(body.count, radix: 16) + "\""
-        etag = tag
         let compressed = try? Gzip.compress(body)
         // Keep gzip only when it saves more than its own header line costs.
         let gzipBody = compressed.flatMap { $0.count + 24 < body.count ? $0 : nil }
         let vary = gzipBody == nil ? "" : "Vary: Accept-Encoding\r\n"
         let modified = HTTPDate.format(lastModified)
         func variant(_ body: [UInt8], etag: String, encoding: String?) -> Variant {
-            let common =
+            let head =
+                "Server: aasa-server\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+                + (encoding.map { "Content-Encoding: \($0)\r\n" } ?? "")
+            let shared =
                 "ETag: \(etag)\r\nLast-Modified: \(modified)\r\nCache-Control: \(cacheControl)\r\n"
                 + "X-Content-Type-Options: nosniff\r\n\(vary)"
-            let headers200 =
-                "Server: aasa-server\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
-                + (encoding.map { "Content-Encoding: \($0)\r\n" } ?? "") + common
+            var storage: [UInt8] = []
+            storage.reserveCapacity(head.utf8.count + shared.utf8.count + body.count)
+            storage += head.utf8
+            let sharedStart = storage.count
+            storage += shared.utf8
+            let headerEnd = storage.count
+            storage += body
+            let etagStart = sharedStart + "ETag: ".utf8.count
             return Variant(
-                body: body, etag: Array(etag.utf8), headers200: Array(headers200.utf8),
-                headers304: Array(("Server: aasa-server\r\n" + common).utf8))
+                storage: storage, headerEnd: headerEnd, sharedStart: sharedStart,
+                etagRange: etagStart..<(etagStart + etag.utf8.count))
         }
         identity = variant(body, etag: tag, encoding: nil)
         gzip = gzipBody.map { variant($0, etag: String(tag.dropLast()) + "-gz\"", encoding: "gzip") }
-        etags = [identity.etag] + (gzip.map { [$0.etag] } ?? [])
+    }
+
+    /// The identity encoding's entity-tag, quotes included.
+    public var etag: String { String(decoding: identity.etag, as: UTF8.self) }
+
+    /// The file's exact bytes, as served without compression.
+    public var body: ArraySlice<UInt8> { identity.body }
+
+    /// True when both serve the same bytes with the same headers (unchanged across a reload).
+    func isSameFile(as other: PreparedFile?) -> Bool {
+        guard let other else { return false }
+        return self === other || (lastModified == other.lastModified && identity.storage == other.identity.storage)
     }
 
     /// FNV-1a, 64 bits: a stable content hash for the ETag (not a security boundary).

@@ -1,18 +1,20 @@
-import AssociationKit
-
-/// What one site folder serves.
+/// What one site folder serves: its prepared files and nothing else, so a site costs little
+/// more than its files (the matcher the status page's URL tester needs is compiled on first
+/// use, `MatcherCache`).
 public final class SiteContent: Sendable {
     public let name: String
     public let apple: PreparedFile?
     public let android: PreparedFile?
-    /// The Apple file compiled for the status page's URL tester, built at load time from the
-    /// file the load already decoded.
-    public let matcher: AssociationMatcher?
 
-    init(name: String, apple: PreparedFile?, android: PreparedFile?, appleFile: AssociationFile?) {
+    init(name: String, apple: PreparedFile?, android: PreparedFile?) {
         self.name = name
         self.apple = apple
         self.android = android
-        matcher = appleFile.map(AssociationMatcher.init(file:))
+    }
+
+    /// True when both serve the same files (a reload can then keep the old object).
+    func servesSameFiles(as other: SiteContent) -> Bool {
+        (apple == nil ? other.apple == nil : apple?.isSameFile(as: other.apple) == true)
+            && (android == nil ? other.android == nil : android?.isSameFile(as: other.android) == true)
     }
 }

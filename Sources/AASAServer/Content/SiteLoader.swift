@@ -1,123 +1,147 @@
 import AASASites
 import AssociationKit
+import Dispatch
 import Foundation
+import Synchronization
 
-/// Reads a sites directory into a `SiteTable`, validating every file first. A site with an
-/// invalid file keeps what `previous` served for it (its last good files) or, new, serves
-/// nothing; start-up refuses any invalid file, a reload applies the valid sites and reports
-/// the others.
+/// Reads site folders into `SiteRecord`s, validating every file first. A site with an
+/// invalid file keeps what its previous record served (its last good files) or, new,
+/// serves nothing. A folder whose files are unchanged since they were read keeps its
+/// record as is, so a rescan costs a stat(2) per file and a reload re-reads only what changed
+/// (docs/serving.md, "Many sites").
 public enum SiteLoader {
-    public struct Result: Sendable {
-        /// Nil only when the directory cannot be read.
-        public let table: SiteTable?
-        public let checks: [FileCheck]
-        /// Problems that are not about one file's content (the directory itself, aliases).
-        public let problems: [LoadProblem]
-        /// True when every file is valid and every alias resolves.
-        public let isValid: Bool
-        /// Sites with an invalid file that keep serving what the previous table had for them.
-        public var keptSites: [String] = []
-        /// Sites with an invalid file and nothing earlier to serve: they answer 404.
-        public var refusedSites: [String] = []
+    /// Called now and then during a long scan with the folders done and the total.
+    public typealias Progress = @Sendable (_ done: Int, _ total: Int) -> Void
 
-        /// Every problem of the load, typed: each file's, then the folders' and aliases'.
-        public var allProblems: [LoadProblem] { checks.flatMap(\.problems) + problems }
+    /// Every entry of `root`, read on all cores; nil when the folder cannot be listed.
+    static func scan(
+        _ root: URL, cacheControl: String, previous: SiteCatalog?, progress: Progress? = nil
+    ) -> SiteCatalog? {
+        guard let names = FileStatus.names(in: root.path) else { return nil }
+        let realRoot = SiteDirectory.realPath(of: root)
+        var catalog = SiteCatalog()
+        var folders: [SiteDirectory.Site] = []
+        for name in names {
+            switch SiteDirectory.examine(name, in: root, realRoot: realRoot) {
+            case .site(let site) where site.aliasOf != nil: catalog.aliases[site.name] = site.aliasOf
+            case .site(let site): folders.append(site)
+            case .skipped(let reason): catalog.skipped[name.lowercased()] = reason
+            case .none: break
+            }
+        }
+        let records = loadAll(folders, root: root, cacheControl: cacheControl, previous: previous, progress: progress)
+        catalog.records.reserveCapacity(records.count)
+        for record in records { catalog.records[record.name] = record }
+        return catalog
     }
 
-    public static func load(_ root: URL, cacheControl: String, previous: SiteTable? = nil) -> Result {
-        let directory: SiteDirectory
-        do {
-            directory = try SiteDirectory(root: root)
-        } catch {
-            return Result(
-                table: nil, checks: [],
-                problems: [LoadProblem(root.path, .sitesUnreadable, .error, unreadableReason(root))],
-                isValid: false)
-        }
-        var checks: [FileCheck] = []
-        var contents: [String: SiteContent] = [:]
-        var problems: [LoadProblem] = []
-        var kept: [String] = []
-        var refused: [String] = []
-        for site in directory.sites where site.aliasOf == nil {
-            let shown = root.appendingPathComponent(site.name).path
-            var prepared: [FileCheck.Kind: PreparedFile] = [:]
-            var appleFile: AssociationFile?
-            var androidFile: AssetLinks?
-            var siteIsValid = true
-            var siteChecks = 0
-            for kind in [FileCheck.Kind.apple, .android] {
-                let path = site.folder.appendingPathComponent(kind.rawValue).path
-                guard FileManager.default.fileExists(atPath: path) else { continue }
-                let check = FileCheck(
-                    path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind, site: site.name)
-                checks.append(check)
-                siteChecks += 1
-                siteIsValid = siteIsValid && check.isValid
-                if check.isValid, let bytes = check.bytes {
-                    prepared[kind] = PreparedFile(body: bytes, lastModified: check.modified, cacheControl: cacheControl)
-                    appleFile = appleFile ?? check.appleFile
-                    androidFile = androidFile ?? check.androidFile
-                }
+    /// `catalog` with the sites-folder entries `entries` (as named on disk) read again: what
+    /// inotify reported. Returns the names whose served content may have changed: the entries
+    /// and the aliases of those that are folders.
+    static func update(
+        _ catalog: SiteCatalog, root: URL, entries: Set<String>, cacheControl: String
+    ) -> (catalog: SiteCatalog, affected: Set<String>) {
+        var next = catalog
+        var affected: Set<String> = []
+        let realRoot = SiteDirectory.realPath(of: root)
+        for entry in entries {
+            let name = entry.lowercased()
+            let previous = catalog.records[name]
+            next.remove(name)
+            affected.insert(name)
+            switch SiteDirectory.examine(entry, in: root, realRoot: realRoot) {
+            case .site(let site) where site.aliasOf != nil: next.aliases[name] = site.aliasOf
+            case .site(let site):
+                next.records[name] = load(site, root: root, cacheControl: cacheControl, previous: previous)
+            case .skipped(let reason): next.skipped[name] = reason
+            case .none: break
             }
-            // A file that would break a promised link never ships: failed expectations make
-            // the site invalid, so start-up stops and a reload keeps the last good files.
-            if FileManager.default.fileExists(
-                atPath: site.folder.appendingPathComponent(ExpectationChecker.fileName).path)
+        }
+        affected.formUnion(next.aliases(of: affected))
+        return (next, affected)
+    }
+
+    /// Loads `folders` in chunks on every core, in order.
+    static func loadAll(
+        _ folders: [SiteDirectory.Site], root: URL, cacheControl: String, previous: SiteCatalog?, progress: Progress?
+    ) -> [SiteRecord] {
+        let chunkSize = 256
+        let chunks = (folders.count + chunkSize - 1) / chunkSize
+        let results = Mutex<[[SiteRecord]]>(Array(repeating: [], count: chunks))
+        let done = Atomic<Int>(0)
+        let lastReport = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (chunk * chunkSize)..<min(folders.count, (chunk + 1) * chunkSize)
+            let records = folders[range].map { site in
+                load(site, root: root, cacheControl: cacheControl, previous: previous?.records[site.name])
+            }
+            results.withLock { $0[chunk] = records }
+            let finished = done.add(range.count, ordering: .relaxed).newValue
+            // A progress line every few seconds, from whichever thread passes the mark first.
+            let now = DispatchTime.now().uptimeNanoseconds
+            let last = lastReport.load(ordering: .relaxed)
+            if let progress, now &- last >= 3_000_000_000,
+                lastReport.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
             {
-                let check = FileCheck(
-                    path: (shown as NSString).appendingPathComponent(ExpectationChecker.fileName), kind: .expectations,
-                    site: site.name, siblings: FileCheck.Siblings(apple: appleFile, android: androidFile))
-                checks.append(check)
-                siteIsValid = siteIsValid && check.isValid
-            }
-            for (name, expected) in SiteDirectory.misnamedFiles(in: site.folder) {
-                problems.append(
-                    LoadProblem(
-                        (shown as NSString).appendingPathComponent(name), .misnamedFile, .warning,
-                        "never served: the file must be named \(expected)", site: site.name))
-            }
-            if siteChecks == 0 {
-                problems.append(
-                    LoadProblem(
-                        shown, .emptySite, .warning,
-                        "the site folder has no \(FileCheck.Kind.apple.rawValue) or "
-                            + "\(FileCheck.Kind.android.rawValue); it answers 404", site: site.name))
-            }
-            if siteIsValid {
-                contents[site.name] = SiteContent(
-                    name: site.name, apple: prepared[.apple], android: prepared[.android], appleFile: appleFile)
-            } else if let last = previous?.content(named: site.name) {
-                contents[site.name] = last
-                kept.append(site.name)
-            } else {
-                refused.append(site.name)
+                progress(finished, folders.count)
             }
         }
-        for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
+        return results.withLock { $0.flatMap { $0 } }
+    }
+
+    /// Reads and checks one site folder, or returns `previous` when nothing in it changed.
+    static func load(
+        _ site: SiteDirectory.Site, root: URL, cacheControl: String, previous: SiteRecord?
+    ) -> SiteRecord {
+        let names = FileStatus.names(in: site.folder.path) ?? []
+        let present = [FileCheck.Kind.apple, .android, .expectations].filter { names.contains($0.rawValue) }
+        let misnamed = SiteDirectory.misnamedFiles(among: names)
+        if let previous, previous.isCurrent(site: site, present: present, misnamed: misnamed.map(\.name)) {
+            return previous
+        }
+        let shown = root.path + "/" + site.entry
+        var checks: [FileCheck] = []
+        var prepared: [FileCheck.Kind: PreparedFile] = [:]
+        var siblings = FileCheck.Siblings(apple: nil, android: nil)
+        for kind in present {
+            // A file that would break a promised link never ships: expectations are checked
+            // against the site's files, and a failed one makes the site invalid.
+            let check = FileCheck(
+                path: shown + "/" + kind.rawValue, kind: kind, site: site.name,
+                siblings: kind == .expectations ? siblings : nil)
+            checks.append(check.summary)
+            if check.isValid, let bytes = check.bytes, kind != .expectations {
+                prepared[kind] = PreparedFile(body: bytes, lastModified: check.modified, cacheControl: cacheControl)
+                siblings.apple = siblings.apple ?? check.appleFile
+                siblings.android = siblings.android ?? check.androidFile
+            }
+        }
+        var problems = misnamed.map { name, expected in
+            LoadProblem(
+                shown + "/" + name, .misnamedFile, .warning, "never served: the file must be named \(expected)",
+                site: site.name)
+        }
+        if !present.contains(.apple) && !present.contains(.android) {
             problems.append(
-                LoadProblem(root.appendingPathComponent(name).path, .linkNotFollowed, .warning, reason, site: name))
+                LoadProblem(
+                    shown, .emptySite, .warning,
+                    "the site folder has no \(FileCheck.Kind.apple.rawValue) or "
+                        + "\(FileCheck.Kind.android.rawValue); it answers 404", site: site.name))
         }
-        var map = SiteMap<SiteContent>()
-        let folders = Set(directory.sites.filter { $0.aliasOf == nil }.map(\.name))
-        for site in directory.sites {
-            guard let content = contents[site.aliasOf ?? site.name] else {
-                if let target = site.aliasOf, !folders.contains(target) {
-                    problems.append(
-                        LoadProblem(
-                            root.appendingPathComponent(site.name).path, .aliasWithoutSite, .error,
-                            "alias of \(target), which is not a site folder here", site: site.name))
-                }
-                continue
-            }
-            map.insert(content, named: site.name)
+        let state: SiteRecord.State
+        var content: SiteContent?
+        if checks.allSatisfy(\.isValid) {
+            state = .valid
+            let fresh = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android])
+            // The same bytes read again (a rescan after every inode changed) share the old object.
+            content = previous?.content.flatMap { $0.servesSameFiles(as: fresh) ? $0 : nil } ?? fresh
+        } else {
+            content = previous?.content
+            state = content == nil ? .refused : .keptLastGood
         }
-        let valid = checks.allSatisfy(\.isValid) && !problems.hasErrors
-        var result = Result(
-            table: SiteTable(map), checks: checks, problems: problems, isValid: valid)
-        result.keptSites = kept
-        result.refusedSites = refused
-        return result
+        return SiteRecord(
+            site: site, content: content, checks: checks, folderProblems: problems, state: state,
+            misnamed: misnamed.map(\.name))
     }
 
     /// Why the sites folder cannot be listed, in our words rather than Foundation's.

@@ -5,12 +5,9 @@ import AssociationKit
 /// exact/wildcard map (`SiteMap`). Immutable once built.
 public final class SiteTable: Sendable {
     let map: SiteMap<SiteContent>
-    /// Site names, aliases included, for status and logs.
-    public let names: [String]
 
     init(_ map: SiteMap<SiteContent>) {
         self.map = map
-        names = map.names
     }
 
     /// `host` is a normalized host (`HostName.key`). `*.example.com` serves `a.example.com`
@@ -21,13 +18,19 @@ public final class SiteTable: Sendable {
 
     public var count: Int { map.count }
 
-    /// The names (aliases included) whose files differ from `other`'s, or that only one of
-    /// the two tables has: what a reload changed.
-    public func changedNames(since other: SiteTable) -> [String] {
-        Set(names).union(other.names).filter { name in
-            let (new, old) = (content(named: name), other.content(named: name))
-            return new?.apple?.etag != old?.apple?.etag || new?.android?.etag != old?.android?.etag
-                || (new == nil) != (old == nil)
+    /// Site names, aliases included, sorted (the status page; sorted when asked, not per load).
+    public var names: [String] { map.names }
+
+    /// Of `candidates` (or, when nil, every name either table has), those whose files differ
+    /// from `other`'s or that only one of the two serves: what a reload changed.
+    public func changedNames(since other: SiteTable, among candidates: Set<String>? = nil) -> [String] {
+        let names = candidates ?? Set(map.allNames).union(other.map.allNames)
+        return names.filter { name in
+            switch (content(named: name), other.content(named: name)) {
+            case (nil, nil): false
+            case (let new?, let old?): new !== old && !new.servesSameFiles(as: old)
+            default: true
+            }
         }.sorted()
     }
 

@@ -3,8 +3,8 @@ import AASATransport
 import Foundation
 
 /// The one place a `ServingSnapshot` is built, for start-up (no previous snapshot) and for
-/// every reload (the previous one supplies the last good files of invalid sites and, when
-/// the certificates fail to load, the certificates).
+/// every reload (the previous one supplies the last good files of invalid sites, every
+/// record that did not change, and, when they were not reloaded or failed, the certificates).
 public enum SnapshotLoader {
     /// `ok`: everything loaded is valid and applied. `partial`: some sites took new files
     /// while others kept their last good ones (or the certificates were kept). `failed`:
@@ -17,7 +17,8 @@ public enum SnapshotLoader {
         /// Nil when the sites folder cannot be read: nothing new can serve.
         public let snapshot: ServingSnapshot?
         public let outcome: Outcome
-        /// Names (aliases included) whose files differ from the previous snapshot's.
+        /// Names (aliases included) whose files differ from the previous snapshot's; empty
+        /// at start-up.
         public let changed: [String]
         /// Sites that kept their last good files (or, new, serve nothing), and `certificates`
         /// when the certificates did not load.
@@ -30,36 +31,72 @@ public enum SnapshotLoader {
         public let certificatesFailed: Bool
     }
 
-    public static func load(_ configuration: ServerConfiguration, previous: ServingSnapshot?) -> Load {
-        let sites = SiteLoader.load(
-            URL(fileURLWithPath: configuration.sites), cacheControl: configuration.cacheControl,
-            previous: previous?.table)
-        var certificates: CertificateStore?
-        var certificateProblems: [LoadProblem] = []
-        if configuration.https != nil {
+    public static func load(
+        _ configuration: ServerConfiguration, previous: ServingSnapshot?, changes: ChangeSet = .everything,
+        progress: SiteLoader.Progress? = nil
+    ) -> Load {
+        let root = URL(fileURLWithPath: configuration.sites)
+        let sites = loadSites(root, configuration, previous: previous, changes: changes, progress: progress)
+        var certificates = previous?.certificates
+        var certificateProblems = previous?.certificateProblems ?? []
+        var certificatesFailed = false
+        if configuration.https != nil && (changes.certificates || previous == nil) {
             let result = CertificateStore.load(
                 directory: configuration.certs, defaultName: configuration.defaultCertificate)
-            certificates = result.store
+            certificates = result.store ?? certificates
             certificateProblems = result.problems
+            certificatesFailed = result.store == nil
         }
-        let certificatesFailed = configuration.https != nil && certificates == nil
-        let problems = sites.allProblems + certificateProblems
-        let kept =
-            sites.keptSites + sites.refusedSites.map { $0 + " (new, not served)" }
-            + (certificatesFailed ? ["certificates"] : [])
-        guard let table = sites.table else {
+        guard let (catalog, table, changed) = sites else {
+            let problem = LoadProblem(root.path, .sitesUnreadable, .error, SiteLoader.unreadableReason(root))
             return Load(
-                snapshot: nil, outcome: .failed, changed: [], kept: kept, problems: problems, sitesReadable: false,
-                sitesValid: false, certificatesFailed: certificatesFailed)
+                snapshot: nil, outcome: .failed, changed: [], kept: certificatesFailed ? ["certificates"] : [],
+                problems: [problem] + certificateProblems, sitesReadable: false, sitesValid: false,
+                certificatesFailed: certificatesFailed)
         }
+        let siteProblems = catalog.problems(root: root)
         let snapshot = ServingSnapshot(
-            table: table, certificates: certificates ?? previous?.certificates, checks: sites.checks,
-            problems: problems)
-        let changed = previous.map { table.changedNames(since: $0.table) } ?? table.names
+            table: table, certificates: certificates, catalog: catalog, siteProblems: siteProblems,
+            certificateProblems: certificateProblems, counts: catalog.counts())
+        let sitesValid = !siteProblems.hasErrors
+        let kept =
+            (sitesValid ? [] : keptSites(catalog)) + (certificatesFailed ? ["certificates"] : [])
         let outcome: Outcome =
-            sites.isValid && !certificatesFailed ? .ok : (previous == nil || changed.isEmpty) ? .failed : .partial
+            sitesValid && !certificatesFailed ? .ok : (previous == nil || changed.isEmpty) ? .failed : .partial
         return Load(
-            snapshot: snapshot, outcome: outcome, changed: changed, kept: kept, problems: problems,
-            sitesReadable: true, sitesValid: sites.isValid, certificatesFailed: certificatesFailed)
+            snapshot: snapshot, outcome: outcome, changed: changed, kept: kept, problems: snapshot.problems,
+            sitesReadable: true, sitesValid: sitesValid, certificatesFailed: certificatesFailed)
+    }
+
+    /// The catalog and table after `changes`, and the names whose content changed; nil when
+    /// the sites folder cannot be read.
+    private static func loadSites(
+        _ root: URL, _ configuration: ServerConfiguration, previous: ServingSnapshot?, changes: ChangeSet,
+        progress: SiteLoader.Progress?
+    ) -> (SiteCatalog, SiteTable, [String])? {
+        if let previous, let entries = changes.sites {
+            guard FileStatus(root.path)?.kind == .directory else { return nil }
+            let (catalog, affected) = SiteLoader.update(
+                previous.catalog, root: root, entries: entries, cacheControl: configuration.cacheControl)
+            let table = SiteTable(catalog.map(updating: previous.table.map, names: affected))
+            return (catalog, table, table.changedNames(since: previous.table, among: affected))
+        }
+        guard
+            let catalog = SiteLoader.scan(
+                root, cacheControl: configuration.cacheControl, previous: previous?.catalog, progress: progress)
+        else { return nil }
+        let table = SiteTable(catalog.map())
+        return (catalog, table, previous.map { table.changedNames(since: $0.table) } ?? [])
+    }
+
+    /// Sites that kept their last good files, and new ones that serve nothing, by name.
+    private static func keptSites(_ catalog: SiteCatalog) -> [String] {
+        catalog.records.values.compactMap { record in
+            switch record.state {
+            case .valid: nil
+            case .keptLastGood: record.name
+            case .refused: record.name + " (new, not served)"
+            }
+        }.sorted()
     }
 }

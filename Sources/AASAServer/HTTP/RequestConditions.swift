@@ -54,8 +54,13 @@ enum RequestConditions {
 
     /// If-None-Match with weak comparison (RFC 9110 §13.1.2): `*`, or any listed entity-tag
     /// whose opaque part equals one of ours.
-    static func noneMatch(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, etags: [[UInt8]]) -> Bool {
+    static func noneMatch(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, identity: ArraySlice<UInt8>, gzip: ArraySlice<UInt8>?
+    ) -> Bool {
         var matched = false
+        func equals(_ tag: Range<Int>, _ etag: ArraySlice<UInt8>) -> Bool {
+            etag.count == tag.count && zip(tag, etag).allSatisfy { buffer[$0] == $1 }
+        }
         HTTPToken.forEachListElement(buffer, range) { element in
             var tag = element
             if tag.count == 1 && buffer[tag.lowerBound] == UInt8(ascii: "*") {
@@ -67,9 +72,7 @@ enum RequestConditions {
             {
                 tag = (tag.lowerBound + 2)..<tag.upperBound
             }
-            for etag in etags where etag.count == tag.count {
-                if zip(tag, etag).allSatisfy({ buffer[$0] == $1 }) { matched = true }
-            }
+            if equals(tag, identity) || gzip.map({ equals(tag, $0) }) == true { matched = true }
         }
         return matched
     }

@@ -54,7 +54,12 @@ extension EventLoop {
         out += status == .ok ? Self.ok : Self.notModified
         out += dates.httpDate
         out += Self.crlf
-        out += status == .ok ? variant.headers200 : variant.headers304
+        if status == .ok {
+            out += variant.headers200
+        } else {
+            out += PreparedFile.serverLine
+            out += variant.headers304Tail
+        }
         endHead(keepAlive: keepAlive, head: head, on: connection)
         let sendsBody = status == .ok && head.method == .get
         if sendsBody {
@@ -90,7 +95,7 @@ extension EventLoop {
         -> Bool
     {
         if let range = head.ifNoneMatchRange {
-            return RequestConditions.noneMatch(buffer, range, etags: file.etags)
+            return RequestConditions.noneMatch(buffer, range, identity: file.identity.etag, gzip: file.gzip?.etag)
         }
         if let range = head.ifModifiedSinceRange,
             let since = HTTPDate.parse(UnsafeBufferPointer(rebasing: buffer[range]))

@@ -140,9 +140,10 @@ public final class Server {
             logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
         }
         let watcher = FileWatcher(
-            paths: [configuration.sites] + (configuration.https != nil ? [configuration.certs] : [])
-        ) {
-            reloader.reload(reason: "files changed")
+            sites: configuration.sites, certificates: configuration.https != nil ? configuration.certs : nil,
+            logger: logger
+        ) { changes in
+            reloader.reload(reason: "files changed", changes: changes)
         }
         spawn("aasa-watch") { watcher.run() }
 

@@ -1,7 +1,8 @@
-/// What the admin listener (loopback by default) answers: `/healthz`, `/readyz`, `/metrics`
-/// and the status page at `/`. It is served by an event loop of its own, with the same
-/// parser, limits and deadlines as the public listeners (`EventLoop+Admin.swift`), so a
-/// slow scraper or a status page being rendered never delays an association file.
+/// What the admin listener (loopback by default) answers: `/healthz`, `/readyz`, `/metrics`,
+/// the status page at `/` and its JSON form at `/sites.json`. It is served by an event loop
+/// of its own, with the same parser, limits and deadlines as the public listeners
+/// (`EventLoop+Admin.swift`), so a slow scraper or a status page being rendered never delays
+/// an association file.
 struct AdminRoutes: Sendable {
     let state: ServerState
 
@@ -12,7 +13,7 @@ struct AdminRoutes: Sendable {
             return AdminResponse(status: .ok, text: "ok\n")
         case "/readyz":
             let snapshot = state.snapshots.current
-            return snapshot.table.count > 0 || snapshot.checks.isEmpty
+            return snapshot.table.count > 0 || snapshot.counts.files == 0
                 ? AdminResponse(status: .ok, text: "ready\n")
                 : AdminResponse(status: .serviceUnavailable, text: "no sites loaded\n")
         case "/metrics":
@@ -20,10 +21,16 @@ struct AdminRoutes: Sendable {
                 status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8",
                 body: Array(MetricsReport.render(state).utf8))
         case "/":
-            let tested = QueryString.value(of: "url", in: query)
+            let page = StatusPage.render(
+                state, testing: QueryString.value(of: "url", in: query), query: QueryString.value(of: "q", in: query),
+                page: QueryString.value(of: "page", in: query))
+            return AdminResponse(status: .ok, contentType: "text/html; charset=utf-8", body: Array(page.utf8))
+        case "/sites.json":
+            let snapshot = state.snapshots.current
+            let listing = SiteListing(
+                snapshot, query: QueryString.value(of: "q", in: query), page: QueryString.value(of: "page", in: query))
             return AdminResponse(
-                status: .ok, contentType: "text/html; charset=utf-8",
-                body: Array(StatusPage.render(state, testing: tested).utf8))
+                status: .ok, contentType: "application/json", body: SitesDocument(snapshot, listing).encoded)
         default:
             return AdminResponse(status: .notFound, text: "not found\n")
         }

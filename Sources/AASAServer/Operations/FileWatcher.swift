@@ -1,22 +1,45 @@
+import AASASites
 import AASATransport
 import CSystemShims
 import Foundation
 @preconcurrency import Glibc
+import Logging
 import Synchronization
 
-/// Watches the sites and certificates folders with inotify(7) and calls back once changes
-/// have been quiet for a moment (an editor's save, a `kubectl apply` or a certbot renewal
-/// touches several files). Covers files written in place, atomic renames, and symbolic-link
-/// swaps such as Kubernetes ConfigMap updates (`..data` is renamed in the watched folder).
-/// Folders are watched again after every change, so new site folders are seen too.
+/// Watches the sites folder, each site folder and the certificates folder with inotify(7),
+/// and reports which sites-folder entries changed once changes have been quiet for a moment
+/// (an editor's save, a `kubectl apply` or a certbot renewal touches several files), or at
+/// the latest a second after the first, so a stream of changes cannot postpone a reload.
+/// Covers files written in place, atomic renames, new and removed site folders, and
+/// Kubernetes ConfigMap updates (`..data` is renamed in the sites folder: everything is
+/// looked at again). One watch per site folder: with 100,000 sites that needs
+/// `fs.inotify.max_user_watches` above 100,000 (docs/serving.md, "Many sites").
 final class FileWatcher: Sendable {
-    let paths: [String]
-    let onChange: @Sendable () -> Void
-    let quietPeriod: UInt64 = 300_000_000
-    private let stopping = Atomic<Bool>(false)
+    /// What a watch descriptor stands for.
+    private enum Target {
+        case sitesFolder
+        /// A site folder, by its entry name in the sites folder.
+        case site(String)
+        case certificates
+    }
 
-    init(paths: [String], onChange: @escaping @Sendable () -> Void) {
-        self.paths = paths
+    let sites: String
+    let certificates: String?
+    let logger: Logger
+    let onChange: @Sendable (ChangeSet) -> Void
+    let quietPeriod: UInt64 = 300_000_000
+    let longestWait: UInt64 = 1_000_000_000
+    private let stopping = Atomic<Bool>(false)
+    // Not IN_ATTRIB: reading a file after a change updates its access time, and the
+    // reload's own reads would trigger another reload.
+    private let mask = UInt32(
+        IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+            | IN_MOVE_SELF)
+
+    init(sites: String, certificates: String?, logger: Logger, onChange: @escaping @Sendable (ChangeSet) -> Void) {
+        self.sites = sites
+        self.certificates = certificates
+        self.logger = logger
         self.onChange = onChange
     }
 
@@ -26,65 +49,134 @@ final class FileWatcher: Sendable {
 
     func run() {
         let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-        guard fd >= 0 else { return }
+        guard fd >= 0 else {
+            logger.warning("cannot watch the sites folder (inotify_init1: errno \(errno)); reload with SIGHUP")
+            return
+        }
         defer { Glibc.close(fd) }
-        watchAll(fd)
-        var changedAt: UInt64?
+        var targets: [Int32: Target] = [:]
+        watchEverything(fd, &targets)
+        var pending: ChangeSet?
+        var firstAt: UInt64 = 0
+        var lastAt: UInt64 = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopping.load(ordering: .acquiring) {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 100) > 0 && readChanges(fd, &buffer) {
-                changedAt = MonotonicClock.now()
+            if poll(&poller, 1, 100) > 0, let changes = readChanges(fd, &buffer, &targets) {
+                let now = MonotonicClock.now()
+                if pending == nil { firstAt = now }
+                lastAt = now
+                pending = pending?.merged(with: changes) ?? changes
             }
-            if let at = changedAt, MonotonicClock.now() &- at >= quietPeriod {
-                changedAt = nil
-                onChange()
-                // New folders (a new site) get watches too; existing ones keep theirs.
-                watchAll(fd)
+            let now = MonotonicClock.now()
+            guard let changes = pending, now &- lastAt >= quietPeriod || now &- firstAt >= longestWait else { continue }
+            pending = nil
+            if changes.sites == nil {
+                watchEverything(fd, &targets)
+            } else {
+                for entry in changes.sites ?? [] { watchSite(entry, fd, &targets) }
+                if changes.certificates { watchCertificates(fd, &targets) }
             }
+            // Watches are in place before the reload reads, so nothing written meanwhile is missed.
+            onChange(changes)
         }
     }
 
-    /// Reads every queued event; true if one is a change (a watch going away, IN_IGNORED,
-    /// is not).
-    private func readChanges(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
-        var changed = false
+    /// Reads every queued event into the entries they touch; nil when none is a change (a
+    /// watch going away, IN_IGNORED, is not, unless it is the sites folder's own).
+    private func readChanges(_ fd: Int32, _ buffer: inout [UInt8], _ targets: inout [Int32: Target]) -> ChangeSet? {
+        var changes: ChangeSet?
+        func add(_ change: ChangeSet) { changes = changes?.merged(with: change) ?? change }
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return changed }
+            guard count > 0 else { return changes }
             var offset = 0
             buffer.withUnsafeBytes { raw in
                 while offset + MemoryLayout<inotify_event>.size <= count {
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    if event.mask & UInt32(IN_IGNORED) == 0 { changed = true }
-                    offset += MemoryLayout<inotify_event>.size + Int(event.len)
+                    let nameStart = offset + MemoryLayout<inotify_event>.size
+                    offset = nameStart + Int(event.len)
+                    let name =
+                        event.len == 0
+                        ? ""
+                        : String(
+                            decoding: raw[nameStart..<min(offset, count)].prefix { $0 != 0 }, as: UTF8.self)
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        add(.everything)
+                        continue
+                    }
+                    let ignored = event.mask & UInt32(IN_IGNORED) != 0
+                    switch targets[event.wd] {
+                    case .sitesFolder?:
+                        if ignored || event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                            add(.everything)
+                        } else if name.hasPrefix("..") {
+                            // A ConfigMap's `..data` swap moves every site at once.
+                            add(ChangeSet(sites: nil, certificates: false))
+                        } else if !name.isEmpty && !name.hasPrefix(".") {
+                            add(ChangeSet(sites: [name], certificates: false))
+                        }
+                    case .site(let entry)?:
+                        if !ignored { add(ChangeSet(sites: [entry], certificates: false)) }
+                    case .certificates?:
+                        if !ignored { add(ChangeSet(sites: [], certificates: true)) }
+                    case nil:
+                        break
+                    }
+                    if ignored { targets[event.wd] = nil }
                 }
             }
         }
     }
 
-    private func watchAll(_ fd: Int32) {
-        // Not IN_ATTRIB: reading a file after a change updates its access time, and the
-        // reload's own reads would trigger another reload.
-        let mask = UInt32(
-            IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
-                | IN_MOVE_SELF)
-        var folders: Set<String> = []
-        for path in paths {
-            let root = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            folders.insert(root)
-            folders.insert(path)
-            guard let entries = FileManager.default.enumerator(atPath: root) else { continue }
-            for case let entry as String in entries {
-                let full = (root as NSString).appendingPathComponent(entry)
-                // Symbolic links are followed to their folders (aliases, ConfigMap `..data`).
-                let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue {
-                    folders.insert(resolved)
-                }
-            }
+    /// The sites folder, every site folder in it, and the certificates.
+    private func watchEverything(_ fd: Int32, _ targets: inout [Int32: Target]) {
+        targets = [:]
+        let wd = inotify_add_watch(fd, sites, mask)
+        if wd >= 0 { targets[wd] = .sitesFolder }
+        var failures = 0
+        var reason: Int32 = 0
+        for entry in FileStatus.names(in: sites) ?? [] {
+            if let code = watchSite(entry, fd, &targets) { (failures, reason) = (failures + 1, code) }
         }
-        for folder in folders { inotify_add_watch(fd, folder, mask) }
+        if failures > 0 {
+            let advice =
+                "raise fs.inotify.max_user_watches (sysctl) for changes inside them to be seen; new and removed "
+                + "folders are still seen, and SIGHUP reloads everything"
+            logger.warning(
+                "\(failures) site folders are not watched (inotify_add_watch: \(String(cString: strerror(reason)))); \(advice)"
+            )
+        }
+        watchCertificates(fd, &targets)
+    }
+
+    /// Watches the site folder `entry`; the errno when it is one and the watch failed.
+    @discardableResult
+    private func watchSite(_ entry: String, _ fd: Int32, _ targets: inout [Int32: Target]) -> Int32? {
+        let root = URL(fileURLWithPath: sites)
+        guard case .site(let site) = SiteDirectory.examine(entry, in: root, realRoot: SiteDirectory.realPath(of: root)),
+            site.aliasOf == nil
+        else { return nil }
+        let wd = inotify_add_watch(fd, site.folder.path, mask)
+        guard wd >= 0 else { return errno }
+        targets[wd] = .site(entry)
+        return nil
+    }
+
+    /// The certificates folder and every folder below it (links followed).
+    private func watchCertificates(_ fd: Int32, _ targets: inout [Int32: Target]) {
+        guard let certificates else { return }
+        let root = URL(fileURLWithPath: certificates).resolvingSymlinksInPath().path
+        var folders: Set<String> = [root, certificates]
+        for case let entry as String in FileManager.default.enumerator(atPath: root)
+            ?? FileManager.DirectoryEnumerator()
+        {
+            let resolved = URL(fileURLWithPath: root + "/" + entry).resolvingSymlinksInPath().path
+            if FileStatus(resolved)?.kind == .directory { folders.insert(resolved) }
+        }
+        for folder in folders {
+            let wd = inotify_add_watch(fd, folder, mask)
+            if wd >= 0 { targets[wd] = .certificates }
+        }
     }
 }

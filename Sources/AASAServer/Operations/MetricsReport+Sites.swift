@@ -27,10 +27,9 @@ extension MetricsReport {
             "aasa_site_files", type: "gauge",
             help: "Site files on disk, by file and validity (an invalid file's last good copy serves).")
         for kind in [FileCheck.Kind.apple, .android, .expectations] {
-            let checks = snapshot.checks.filter { $0.kind == kind }
-            let valid = checks.filter(\.isValid).count
+            let (valid, invalid) = (snapshot.counts.validFiles[kind] ?? 0, snapshot.counts.invalidFiles[kind] ?? 0)
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "true")], Double(valid))
-            text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "false")], Double(checks.count - valid))
+            text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "false")], Double(invalid))
         }
     }
 
@@ -38,10 +37,11 @@ extension MetricsReport {
     static func perSite(_ snapshot: ServingSnapshot, _ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
         var requestsBySite: [String: Int] = [:]
         for (key, count) in totals.requests where key.site != "-" { requestsBySite[key.site, default: 0] += count }
-        let names = Set(snapshot.checks.compactMap(\.site)).union(requestsBySite.keys)
+        let records = snapshot.catalog.records
+        let names = Set(records.keys).union(requestsBySite.keys)
         let busiest = names.sorted { (requestsBySite[$0] ?? 0, $1) > (requestsBySite[$1] ?? 0, $0) }
             .prefix(perSiteLimit)
-        let invalid = snapshot.checks.filter { !$0.isValid }.compactMap(\.site)
+        let invalid = records.values.filter { $0.state != .valid }.map(\.name)
         let chosen = Set(busiest).union(invalid)
 
         text.family(
@@ -55,8 +55,8 @@ extension MetricsReport {
                 Double(count))
         }
         let now = Double(time(nil))
-        let files = snapshot.checks.compactMap { check in
-            check.site.flatMap { chosen.contains($0) ? (check, [("site", $0), ("file", check.kind.rawValue)]) : nil }
+        let files = chosen.sorted().flatMap { name in
+            (records[name]?.checks ?? []).map { check in (check, [("site", name), ("file", check.kind.rawValue)]) }
         }
         text.family(
             "aasa_site_file_valid", type: "gauge",

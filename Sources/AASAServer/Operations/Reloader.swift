@@ -7,7 +7,8 @@ import Synchronization
 /// Loads the sites (and certificates) again through the one loader and publishes the new
 /// snapshot: every valid site takes its new files, every invalid one keeps its last good
 /// files. The outcome is logged with the sites changed and kept, counted, and kept for the
-/// status page. One reload runs at a time, off the event loops.
+/// status page. One reload runs at a time, off the event loops; a reload after inotify reads
+/// only the entries that changed.
 public final class Reloader: Sendable {
     let state: ServerState
     let logger: Logger
@@ -20,10 +21,11 @@ public final class Reloader: Sendable {
         self.wakeLoops = wakeLoops
     }
 
-    public func reload(reason: String) {
+    /// Reads `changes` again (SIGHUP: everything) and publishes the result.
+    public func reload(reason: String, changes: ChangeSet = .everything) {
         running.withLock { _ in
             let now = Int(time(nil))
-            let load = SnapshotLoader.load(state.configuration, previous: state.snapshots.current)
+            let load = SnapshotLoader.load(state.configuration, previous: state.snapshots.current, changes: changes)
             // Valid sites take their new files; an invalid site keeps its last good files
             // (the loader merges them in), so the snapshot is always safe to serve.
             if let snapshot = load.snapshot { state.snapshots.publish(snapshot) }

@@ -29,6 +29,8 @@ public final class ServerState: Sendable {
     public let snapshots: SnapshotBox
     public let started = Int(time(nil))
     public let statistics: [LoopStatistics]
+    /// The status page's URL tester compiles a site's file on first use.
+    let matchers = MatcherCache()
     private let record: Mutex<ReloadRecord>
 
     public init(configuration: ServerConfiguration, snapshot: ServingSnapshot, loops: Int) {

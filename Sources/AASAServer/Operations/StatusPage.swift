@@ -4,11 +4,17 @@ import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 
-/// The status page: every site with its aliases, files, ETags, validity and diagnostics; the
+/// The status page: counts over every site, the invalid sites, then one page of sites (`q`
+/// searches names, `page` pages) with aliases, files, ETags, validity and diagnostics; the
 /// certificates with their names and expiry; the last reload; and a URL tester that answers
-/// with the same matcher as `aasa-server match`. Plain server-rendered HTML, no script.
+/// with the same matcher as `aasa-server match`. Plain server-rendered HTML, no script, and
+/// bounded in size however many sites there are (docs/serving.md, "Many sites").
 enum StatusPage {
-    static func render(_ state: ServerState, testing url: String?) -> String {
+    /// Certificates listed at most (soonest expiry first), so the page stays bounded.
+    static let certificateRows = 200
+
+    static func render(_ state: ServerState, testing url: String?, query: String? = nil, page: String? = nil) -> String
+    {
         let snapshot = state.snapshots.current
         let table = snapshot.table
         let reloads = state.reloads
@@ -41,48 +47,17 @@ enum StatusPage {
                 "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep "
                 + "serving:</p><pre>\(escape(lastProblems))</pre>\n"
         }
-        html += testerSection(table, url: url)
-        html +=
-            "<h2>Sites</h2>\n<table "
-            + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th>"
-            + "<th>Diagnostics</th></tr>\n"
-        let aliases = aliasesBySite(table)
-        let checksBySite = snapshot.checksBySite
-        for name in table.names where aliases[name] != nil {
-            let content = table.content(named: name)
-            let checks = checksBySite[name] ?? []
-            let rows = checks.isEmpty ? [nil] : checks.map { Optional($0) }
-            for check in rows {
-                let served = check.flatMap { $0.kind == .apple ? content?.apple : content?.android }
-                let valid = check?.isValid ?? false
-                let status =
-                    check == nil
-                    ? "<span class=\"warn\">no file</span>"
-                    : valid
-                        ? "<span class=\"ok\">valid</span>"
-                        : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
-                let diagnostics =
-                    check.map {
-                        DiagnosticLines.render(
-                            $0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted, includeInfo: true)
-                            + ($0.readError ?? "")
-                    } ?? ""
-                html +=
-                    "<tr class=\"site\"><td>\(escape(name))</td>"
-                    + "<td>\(escape((aliases[name] ?? []).joined(separator: ", ")))</td>"
-                html +=
-                    "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"
-                    + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
-                html += "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"
-            }
-        }
-        html += "</table>\n"
+        html += summarySection(snapshot)
+        html += testerSection(table, url: url, matchers: state.matchers)
+        html += invalidSection(snapshot)
+        html += sitesSection(snapshot, SiteListing(snapshot, query: query, page: page))
         if let store = snapshot.certificates {
             html +=
                 "<h2>Certificates</h2>\n<table "
                 + "id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
             let now = Int(time(nil))
-            for certificate in store.certificates {
+            let soonest = store.certificates.sorted { $0.notAfter < $1.notAfter }
+            for certificate in soonest.prefix(certificateRows) {
                 let days = CertificateStore.daysLeft(certificate.notAfter, now: now)
                 let marker = days < 14 ? "warn" : "ok"
                 let isDefault = certificate.folder == store.defaultCertificate.folder ? " (default)" : ""
@@ -94,7 +69,10 @@ enum StatusPage {
                     + "days)</td></tr>\n"
             }
             html += "</table>\n"
-            let certificateProblems = snapshot.problems.filter { $0.code.hasPrefix("CERT") }
+            if soonest.count > certificateRows {
+                html += "<p>and \(soonest.count - certificateRows) more certificates expiring later.</p>\n"
+            }
+            let certificateProblems = snapshot.certificateProblems
             if !certificateProblems.isEmpty {
                 let lines = certificateProblems.map(\.rendered).joined(separator: "\n")
                 html += "<pre class=\"warn\">\(escape(lines))</pre>\n"
@@ -104,7 +82,7 @@ enum StatusPage {
         return html
     }
 
-    static func testerSection(_ table: SiteTable, url: String?) -> String {
+    static func testerSection(_ table: SiteTable, url: String?, matchers: MatcherCache) -> String {
         var html = """
             <h2>Which app opens a URL?</h2>
             <form method="get" action="/">
@@ -119,7 +97,7 @@ enum StatusPage {
         } catch {
             return html + "<p class=\"bad\" id=\"tester-error\">\(escape(error.description))</p>\n"
         }
-        guard let site = table.site(forHost: parsed.host), let matcher = site.matcher else {
+        guard let file = table.site(forHost: parsed.host)?.apple, let matcher = matchers.matcher(for: file) else {
             return html
                 + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for "
                 + "\(escape(parsed.host)).</p>\n"
@@ -137,20 +115,6 @@ enum StatusPage {
             html += "<td><code>\(escape(decision.rule ?? "-"))</code></td><td>\(escape(decision.reason))</td></tr>\n"
         }
         return html + "</table>\n"
-    }
-
-    /// Alias names by the site folder they point to (every site lists itself first).
-    static func aliasesBySite(_ table: SiteTable) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for name in table.names {
-            guard let content = table.content(named: name) else { continue }
-            if content.name == name {
-                result[name] = result[name] ?? []
-            } else {
-                result[content.name, default: []].append(name)
-            }
-        }
-        return result
     }
 
     static func escape(_ text: String) -> String {

@@ -1,0 +1,75 @@
+import AASASites
+import Foundation
+
+/// `/sites.json?q=…&page=N`: the status page's counts and one page of sites, for scripts.
+struct SitesDocument: Encodable {
+    struct Summary: Encodable {
+        let sites: Int
+        let aliases: Int
+        let valid: Int
+        let keptLastGood: Int
+        let refused: Int
+        let problems: Int
+    }
+
+    struct Problem: Encodable {
+        let code: String
+        let severity: String
+        let message: String
+        let line: Int?
+        let column: Int?
+        let pointer: String?
+    }
+
+    struct File: Encodable {
+        let file: String
+        let valid: Bool
+        let bytes: Int
+        /// The entity-tag of the copy being served (the last good one for an invalid file).
+        let servedETag: String?
+        let problems: [Problem]
+    }
+
+    struct Site: Encodable {
+        let name: String
+        let aliases: [String]
+        let state: String
+        let files: [File]
+    }
+
+    let summary: Summary
+    let query: String
+    let page: Int
+    let pages: Int
+    let total: Int
+    let sites: [Site]
+
+    init(_ snapshot: ServingSnapshot, _ listing: SiteListing) {
+        let counts = snapshot.counts
+        summary = Summary(
+            sites: counts.sites, aliases: counts.aliases, valid: counts.valid, keptLastGood: counts.keptLastGood,
+            refused: counts.refused, problems: snapshot.problems.count)
+        (query, page, pages, total) = (listing.query, listing.page, listing.pages, listing.total)
+        sites = listing.records.map { record in
+            Site(
+                name: record.name, aliases: listing.aliases[record.name] ?? [], state: record.state.rawValue,
+                files: record.checks.map { check in
+                    let served = check.kind == .apple ? record.content?.apple : record.content?.android
+                    return File(
+                        file: check.kind.rawValue, valid: check.isValid, bytes: check.byteCount,
+                        servedETag: check.kind == .expectations ? nil : served?.etag,
+                        problems: check.problems.map {
+                            Problem(
+                                code: $0.code, severity: $0.severity.rawValue, message: $0.message, line: $0.lineNumber,
+                                column: $0.column, pointer: $0.pointer)
+                        })
+                })
+        }
+    }
+
+    var encoded: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [0x0A]
+    }
+}

@@ -1,0 +1,107 @@
+import AASASites
+import AssociationKit
+import Foundation
+
+extension StatusPage {
+    /// Invalid sites listed at most; the rest are counted (search or `/sites.json` finds them).
+    static let invalidRows = 100
+    /// A file's diagnostics shown in the table at most, in bytes; the page stays under 512 KiB.
+    static let diagnosticsBytes = 2048
+
+    static func summarySection(_ snapshot: ServingSnapshot) -> String {
+        let counts = snapshot.counts
+        return """
+            <h2>Summary</h2>
+            <table id="summary"><tr><th>Sites</th><th>Aliases</th><th>Valid</th><th>Invalid, keeping a last good \
+            copy</th><th>Invalid, not served</th><th>Files</th></tr>
+            <tr><td>\(counts.sites)</td><td>\(counts.aliases)</td><td class="ok">\(counts.valid)</td>\
+            <td class="\(counts.keptLastGood > 0 ? "bad" : "ok")">\(counts.keptLastGood)</td>\
+            <td class="\(counts.refused > 0 ? "bad" : "ok")">\(counts.refused)</td><td>\(counts.files)</td></tr>
+            </table>
+
+            """
+    }
+
+    /// The invalid sites first, with their first problem: what an operator has to fix.
+    static func invalidSection(_ snapshot: ServingSnapshot) -> String {
+        let counts = snapshot.counts
+        let total = counts.keptLastGood + counts.refused
+        guard total > 0 else { return "" }
+        let invalid = snapshot.catalog.records.values.filter { $0.state != .valid }.sorted { $0.name < $1.name }
+        var html =
+            "<h2>Invalid sites</h2>\n<table id=\"invalid\"><tr><th>Site</th><th>Serving</th><th>First problem</th>"
+            + "</tr>\n"
+        for record in invalid.prefix(invalidRows) {
+            let serving = record.state == .keptLastGood ? "the last good copy" : "nothing (404)"
+            let first = record.problems.first { $0.severity == .error }?.rendered ?? ""
+            html +=
+                "<tr class=\"invalid-site\"><td><a href=\"/?q=\(escape(record.name))\">\(escape(record.name))</a>"
+                + "</td><td>\(serving)</td><td><pre>\(escape(String(first.prefix(diagnosticsBytes))))</pre></td></tr>\n"
+        }
+        html += "</table>\n"
+        if total > invalidRows { html += "<p>and \(total - invalidRows) more invalid sites.</p>\n" }
+        return html
+    }
+
+    /// One page of sites, searchable by name.
+    static func sitesSection(_ snapshot: ServingSnapshot, _ listing: SiteListing) -> String {
+        let query = escape(listing.query)
+        var html = """
+            <h2>Sites</h2>
+            <form method="get" action="/" id="search">
+            <input type="search" name="q" placeholder="part of a site name" value="\(query)">
+            <button type="submit">Search</button></form>
+
+            """
+        let first = (listing.page - 1) * SiteListing.pageSize
+        html +=
+            "<p id=\"paging\">\(listing.total == 0 ? 0 : first + 1)–\(first + listing.records.count) of "
+            + "\(listing.total) sites\(listing.query.isEmpty ? "" : " matching “\(query)”"); page \(listing.page) "
+            + "of \(listing.pages)."
+        let search = listing.query.isEmpty ? "" : "q=\(percentEncoded(listing.query))&amp;"
+        if listing.page > 1 { html += " <a rel=\"prev\" href=\"/?\(search)page=\(listing.page - 1)\">Previous</a>" }
+        if listing.page < listing.pages {
+            html += " <a rel=\"next\" href=\"/?\(search)page=\(listing.page + 1)\">Next</a>"
+        }
+        html +=
+            " (<a href=\"/sites.json?\(search)page=\(listing.page)\">JSON</a>)</p>\n<table "
+            + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th>"
+            + "<th>Diagnostics</th></tr>\n"
+        for record in listing.records {
+            let rows = record.checks.isEmpty ? [nil] : record.checks.map { Optional($0) }
+            let aliases = escape((listing.aliases[record.name] ?? []).joined(separator: ", "))
+            for check in rows {
+                html += row(record, check, aliases: aliases)
+            }
+        }
+        return html + "</table>\n"
+    }
+
+    private static func row(_ record: SiteRecord, _ check: FileCheck?, aliases: String) -> String {
+        let content = record.content
+        let served = check.flatMap { $0.kind == .apple ? content?.apple : $0.kind == .android ? content?.android : nil }
+        let status =
+            check == nil
+            ? "<span class=\"warn\">no file</span>"
+            : check?.isValid == true
+                ? "<span class=\"ok\">valid</span>"
+                : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
+        var diagnostics =
+            check.map {
+                DiagnosticLines.render($0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted, includeInfo: true)
+                    + ($0.readError ?? "")
+            } ?? ""
+        if diagnostics.utf8.count > diagnosticsBytes {
+            diagnostics = String(diagnostics.prefix(diagnosticsBytes)) + "\n… (the rest in /sites.json)"
+        }
+        return "<tr class=\"site\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
+            + "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"
+            + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
+            + "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ".-_*")))
+            ?? ""
+    }
+}
