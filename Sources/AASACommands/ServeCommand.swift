@@ -78,6 +78,9 @@ struct ServeCommand: ParsableCommand {
         let report = StartupReport(format: settings.logFormat, logger: logger)
         // One loader for start-up and reload. Like `nginx -t`: every problem of every site
         // and certificate, then refuse to start on an error.
+        // Watches first, then the first read: a change made while the sites load is seen.
+        let watcher = FileWatcher(
+            sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger)
         // A large tree takes seconds: a progress line every few seconds says so.
         let load = SnapshotLoader.load(settings, previous: nil) { done, total in
             logger.info("loading sites: \(done) of \(total) folders read")
@@ -96,7 +99,7 @@ struct ServeCommand: ParsableCommand {
         }
         StandardStreams.flush()
         let state = ServerState(configuration: settings, snapshot: snapshot, loops: settings.loopCount)
-        let server = Server(state: state, logger: logger)
+        let server = Server(state: state, logger: logger, watcher: watcher)
         let code: Int32
         do {
             code = try server.run()

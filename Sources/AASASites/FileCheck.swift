@@ -88,7 +88,7 @@ public struct FileCheck: Sendable {
         self.path = path
         self.kind = kind
         self.site = site
-        let status = FileStatus(path)
+        let (status, data) = FileStatus.read(path, limit: Self.readLimit + 1)
         self.status = status
         modified = status?.modifiedSeconds ?? 0
         let size = status?.size ?? 0
@@ -101,8 +101,6 @@ public struct FileCheck: Sendable {
             return
         }
         // The size is checked again on the bytes read: the file may grow after the stat.
-        let data =
-            size > Self.readLimit ? nil : FileStatus.contents(of: path, limit: Self.readLimit + 1, expectedSize: size)
         if size > Self.readLimit || (data?.count ?? 0) > Self.readLimit {
             (byteCount, omitted, bytes, readError) = (max(size, data?.count ?? 0), OmittedDiagnostics(), nil, nil)
             (appleFile, androidFile) = (nil, nil)

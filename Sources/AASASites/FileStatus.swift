@@ -21,6 +21,17 @@ public struct FileStatus: Sendable, Hashable {
         var info = stat()
         let result = followingLinks ? stat(path, &info) : lstat(path, &info)
         guard result == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// fstat(2) of an open descriptor.
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory
@@ -40,42 +51,78 @@ public struct FileStatus: Sendable, Hashable {
         Int(min(max(modifiedNanoseconds / 1_000_000_000, 0), 253_402_300_799))
     }
 
-    /// Up to `limit` bytes of the file at `path` (open(2), read(2)), read into one buffer
-    /// sized by `expectedSize` (the stat size, plus one byte to notice a file that grew);
-    /// nil when it cannot be opened or read.
-    public static func contents(of path: String, limit: Int, expectedSize: Int = 4096) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    /// O_NOATIME (fcntl.h, GNU; the Glibc module does not export it): the same value on every
+    /// Linux architecture Swift runs on.
+    static let noAccessTime: Int32 = 0o1_000_000
+
+    /// The status of the file at `path` and, when it is a regular file of at most `limit`
+    /// bytes that can be read, up to `limit` bytes of it, read through one descriptor (open(2),
+    /// fstat(2), read(2)): the status is that of the bytes read. Opened without following the
+    /// access time when allowed (O_NOATIME), and non-blocking so a FIFO cannot hang a load.
+    public static func read(_ path: String, limit: Int) -> (status: FileStatus?, bytes: [UInt8]?) {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK
+        var fd = open(path, flags | noAccessTime)
+        // O_NOATIME is only for the file's owner (open(2), EPERM).
+        if fd < 0 && errno == EPERM { fd = open(path, flags) }
+        guard fd >= 0 else { return (FileStatus(path), nil) }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: max(1, min(limit, expectedSize + 1)))
+        guard let status = FileStatus(descriptor: fd), status.kind == .regular, status.size <= limit else {
+            return (FileStatus(descriptor: fd), nil)
+        }
+        var bytes = [UInt8](repeating: 0, count: max(1, min(limit, status.size + 1)))
         var filled = 0
         while true {
             if filled == bytes.count {
                 guard bytes.count < limit else { break }
                 bytes += repeatElement(0, count: min(bytes.count, limit - bytes.count))
             }
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled) }
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled)
+            }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            guard count >= 0 else { return (status, nil) }
             if count == 0 { break }
             filled += count
+            // A short read of a regular file is its end (read(2)): no call just to see EOF.
+            if filled < bytes.count { break }
         }
         bytes.removeSubrange(filled...)
-        return bytes
+        return (status, bytes)
     }
 
-    /// The names in the folder at `path` (readdir(3)), without `.` and `..`; nil when it
+    /// One name in a folder, with its type when readdir(3) knows it (`d_type`; nil for
+    /// DT_UNKNOWN, which some file systems always give), so a listing needs no stat per entry.
+    public struct Entry: Sendable {
+        public let name: String
+        public let kind: Kind?
+    }
+
+    /// The entries of the folder at `path` (readdir(3)), without `.` and `..`; nil when it
     /// cannot be listed.
-    public static func names(in path: String) -> [String]? {
+    public static func entries(in path: String) -> [Entry]? {
         guard let folder = opendir(path) else { return nil }
         defer { closedir(folder) }
-        var names: [String] = []
+        var entries: [Entry] = []
         while let entry = readdir(folder) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name != "." && name != ".." { names.append(name) }
+            guard name != "." && name != ".." else { continue }
+            let kind: Kind? =
+                switch Int32(entry.pointee.d_type) {
+                case Int32(DT_DIR): .directory
+                case Int32(DT_LNK): .symbolicLink
+                case Int32(DT_REG): .regular
+                case Int32(DT_UNKNOWN): nil
+                default: .other
+                }
+            entries.append(Entry(name: name, kind: kind))
         }
-        return names
+        return entries
+    }
+
+    /// The names in the folder at `path`; nil when it cannot be listed.
+    public static func names(in path: String) -> [String]? {
+        entries(in: path)?.map(\.name)
     }
 }

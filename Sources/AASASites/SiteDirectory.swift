@@ -13,10 +13,12 @@ public struct SiteDirectory: Sendable {
         public var name: String
         /// The entry's name as it is in the sites folder.
         public var entry: String
-        /// The folder that holds the files (an alias's target).
-        public var folder: URL
+        /// The folder that holds the files (an alias's target), links resolved.
+        public var folderPath: String
         /// For an alias, the site folder name it points to.
         public var aliasOf: String?
+
+        public var folder: URL { URL(fileURLWithPath: folderPath) }
     }
 
     /// What one entry of the sites folder is.
@@ -43,7 +45,7 @@ public struct SiteDirectory: Sendable {
         var sites: [Site] = []
         var skipped: [String: String] = [:]
         for name in names {
-            switch Self.examine(name, in: root, realRoot: realRoot) {
+            switch Self.examine(name, in: root.path, realRoot: realRoot) {
             case .site(let site): sites.append(site)
             case .skipped(let reason): skipped[name.lowercased()] = reason
             case .none: break
@@ -63,14 +65,18 @@ public struct SiteDirectory: Sendable {
 
     /// What the entry `name` of the sites folder `root` is, read with lstat(2) so a plain
     /// folder costs one system call; only links are resolved.
-    public static func examine(_ name: String, in root: URL, realRoot: String) -> Entry {
+    /// `kind` is the entry's type when the listing already knows it (`FileStatus.Entry`).
+    public static func examine(
+        _ name: String, in root: String, realRoot: String, kind known: FileStatus.Kind? = nil
+    ) -> Entry {
         guard !name.hasPrefix("."), !name.isEmpty, !name.contains("/") else { return .none }
-        let path = root.path + "/" + name
-        guard let status = FileStatus(path, followingLinks: false) else { return .none }
-        switch status.kind {
+        let path = root + "/" + name
+        guard let kind = known ?? FileStatus(path, followingLinks: false)?.kind else { return .none }
+        switch kind {
         case .directory:
-            return .site(
-                Site(name: name.lowercased(), entry: name, folder: URL(fileURLWithPath: realRoot + "/" + name)))
+            // The lower-cased name shares the entry's storage when they are equal.
+            let lower = name.lowercased()
+            return .site(Site(name: lower == name ? name : lower, entry: name, folderPath: realRoot + "/" + name))
         case .symbolicLink:
             break
         case .regular, .other:
@@ -94,7 +100,7 @@ public struct SiteDirectory: Sendable {
         }
         return .site(
             Site(
-                name: name.lowercased(), entry: name, folder: resolved,
+                name: name.lowercased(), entry: name, folderPath: resolved.path,
                 aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
     }
 

@@ -37,7 +37,7 @@ public final class ServingSnapshot: Sendable {
     }
 
     /// The checks of the site folder `name` (none for an alias).
-    public func checks(ofSite name: String) -> [FileCheck] {
+    public func checks(ofSite name: String) -> [FileSummary] {
         catalog.records[name]?.checks ?? []
     }
 }

@@ -17,21 +17,45 @@ public enum SiteLoader {
     static func scan(
         _ root: URL, cacheControl: String, previous: SiteCatalog?, progress: Progress? = nil
     ) -> SiteCatalog? {
-        guard let names = FileStatus.names(in: root.path) else { return nil }
-        let realRoot = SiteDirectory.realPath(of: root)
+        guard let names = FileStatus.entries(in: root.path) else { return nil }
+        let folder = Folder(root)
+        let chunkSize = 256
+        let chunks = (names.count + chunkSize - 1) / chunkSize
+        let results = Mutex<[[(String, SiteDirectory.Entry, SiteRecord?)]]>(Array(repeating: [], count: chunks))
+        let done = Atomic<Int>(0)
+        let lastReport = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (chunk * chunkSize)..<min(names.count, (chunk + 1) * chunkSize)
+            let found = names[range].map { listed in
+                let name = listed.name
+                let entry = SiteDirectory.examine(name, in: folder.path, realRoot: folder.realPath, kind: listed.kind)
+                guard case .site(let site) = entry, site.aliasOf == nil else { return (name, entry, SiteRecord?.none) }
+                return (
+                    name, entry,
+                    load(site, root: folder, cacheControl: cacheControl, previous: previous?.records[site.name])
+                )
+            }
+            results.withLock { $0[chunk] = found }
+            let finished = done.add(range.count, ordering: .relaxed).newValue
+            // A progress line every few seconds, from whichever thread passes the mark first.
+            let now = DispatchTime.now().uptimeNanoseconds
+            let last = lastReport.load(ordering: .relaxed)
+            if let progress, now &- last >= 3_000_000_000,
+                lastReport.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+            {
+                progress(finished, names.count)
+            }
+        }
         var catalog = SiteCatalog()
-        var folders: [SiteDirectory.Site] = []
-        for name in names {
-            switch SiteDirectory.examine(name, in: root, realRoot: realRoot) {
+        catalog.records.reserveCapacity(names.count)
+        for (name, entry, record) in results.withLock({ $0.joined() }) {
+            switch entry {
             case .site(let site) where site.aliasOf != nil: catalog.aliases[site.name] = site.aliasOf
-            case .site(let site): folders.append(site)
+            case .site(let site): catalog.records[site.name] = record
             case .skipped(let reason): catalog.skipped[name.lowercased()] = reason
             case .none: break
             }
         }
-        let records = loadAll(folders, root: root, cacheControl: cacheControl, previous: previous, progress: progress)
-        catalog.records.reserveCapacity(records.count)
-        for record in records { catalog.records[record.name] = record }
         return catalog
     }
 
@@ -43,16 +67,16 @@ public enum SiteLoader {
     ) -> (catalog: SiteCatalog, affected: Set<String>) {
         var next = catalog
         var affected: Set<String> = []
-        let realRoot = SiteDirectory.realPath(of: root)
+        let folder = Folder(root)
         for entry in entries {
             let name = entry.lowercased()
             let previous = catalog.records[name]
             next.remove(name)
             affected.insert(name)
-            switch SiteDirectory.examine(entry, in: root, realRoot: realRoot) {
+            switch SiteDirectory.examine(entry, in: folder.path, realRoot: folder.realPath) {
             case .site(let site) where site.aliasOf != nil: next.aliases[name] = site.aliasOf
             case .site(let site):
-                next.records[name] = load(site, root: root, cacheControl: cacheControl, previous: previous)
+                next.records[name] = load(site, root: folder, cacheControl: cacheControl, previous: previous)
             case .skipped(let reason): next.skipped[name] = reason
             case .none: break
             }
@@ -61,46 +85,29 @@ public enum SiteLoader {
         return (next, affected)
     }
 
-    /// Loads `folders` in chunks on every core, in order.
-    static func loadAll(
-        _ folders: [SiteDirectory.Site], root: URL, cacheControl: String, previous: SiteCatalog?, progress: Progress?
-    ) -> [SiteRecord] {
-        let chunkSize = 256
-        let chunks = (folders.count + chunkSize - 1) / chunkSize
-        let results = Mutex<[[SiteRecord]]>(Array(repeating: [], count: chunks))
-        let done = Atomic<Int>(0)
-        let lastReport = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (chunk * chunkSize)..<min(folders.count, (chunk + 1) * chunkSize)
-            let records = folders[range].map { site in
-                load(site, root: root, cacheControl: cacheControl, previous: previous?.records[site.name])
-            }
-            results.withLock { $0[chunk] = records }
-            let finished = done.add(range.count, ordering: .relaxed).newValue
-            // A progress line every few seconds, from whichever thread passes the mark first.
-            let now = DispatchTime.now().uptimeNanoseconds
-            let last = lastReport.load(ordering: .relaxed)
-            if let progress, now &- last >= 3_000_000_000,
-                lastReport.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
-            {
-                progress(finished, folders.count)
-            }
+    /// The sites folder as given and with its links resolved, computed once per load.
+    struct Folder: Sendable {
+        let path: String
+        let realPath: String
+
+        init(_ root: URL) {
+            path = root.path
+            realPath = SiteDirectory.realPath(of: root)
         }
-        return results.withLock { $0.flatMap { $0 } }
     }
 
     /// Reads and checks one site folder, or returns `previous` when nothing in it changed.
     static func load(
-        _ site: SiteDirectory.Site, root: URL, cacheControl: String, previous: SiteRecord?
+        _ site: SiteDirectory.Site, root: Folder, cacheControl: String, previous: SiteRecord?
     ) -> SiteRecord {
-        let names = FileStatus.names(in: site.folder.path) ?? []
+        let names = FileStatus.names(in: site.folderPath) ?? []
         let present = [FileCheck.Kind.apple, .android, .expectations].filter { names.contains($0.rawValue) }
         let misnamed = SiteDirectory.misnamedFiles(among: names)
         if let previous, previous.isCurrent(site: site, present: present, misnamed: misnamed.map(\.name)) {
             return previous
         }
         let shown = root.path + "/" + site.entry
-        var checks: [FileCheck] = []
+        var checks: [FileSummary] = []
         var prepared: [FileCheck.Kind: PreparedFile] = [:]
         var siblings = FileCheck.Siblings(apple: nil, android: nil)
         for kind in present {
@@ -109,7 +116,7 @@ public enum SiteLoader {
             let check = FileCheck(
                 path: shown + "/" + kind.rawValue, kind: kind, site: site.name,
                 siblings: kind == .expectations ? siblings : nil)
-            checks.append(check.summary)
+            checks.append(FileSummary(check))
             if check.isValid, let bytes = check.bytes, kind != .expectations {
                 prepared[kind] = PreparedFile(body: bytes, lastModified: check.modified, cacheControl: cacheControl)
                 siblings.apple = siblings.apple ?? check.appleFile

@@ -16,8 +16,8 @@ public final class SiteRecord: Sendable {
     /// What the site serves; nil when it has no valid file yet.
     public let content: SiteContent?
     /// The files read, in the order apple-app-site-association, assetlinks.json,
-    /// expectations.json (`FileCheck.summary`: no bytes, no decoded model).
-    public let checks: [FileCheck]
+    /// expectations.json.
+    public let checks: [FileSummary]
     /// Problems of the folder (misnamed files, no file at all); the files' own are in `checks`.
     public let folderProblems: [LoadProblem]
     public let state: State
@@ -25,7 +25,7 @@ public final class SiteRecord: Sendable {
     let misnamed: [String]
 
     init(
-        site: SiteDirectory.Site, content: SiteContent?, checks: [FileCheck], folderProblems: [LoadProblem],
+        site: SiteDirectory.Site, content: SiteContent?, checks: [FileSummary], folderProblems: [LoadProblem],
         state: State, misnamed: [String]
     ) {
         self.site = site
@@ -48,7 +48,7 @@ public final class SiteRecord: Sendable {
     func isCurrent(site other: SiteDirectory.Site, present: [FileCheck.Kind], misnamed names: [String]) -> Bool {
         guard other == site, names == misnamed, present == checks.map(\.kind) else { return false }
         return checks.allSatisfy { check in
-            FileStatus(site.folder.path + "/" + check.kind.rawValue).map { $0 == check.status } ?? false
+            FileStatus(site.folderPath + "/" + check.kind.rawValue).map { $0 == check.status } ?? false
         }
     }
 }

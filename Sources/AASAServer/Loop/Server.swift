@@ -11,10 +11,13 @@ import Logging
 public final class Server {
     let state: ServerState
     let logger: Logger
+    /// Set up before the sites were first read (`FileWatcher`), so no change is lost.
+    let watcher: FileWatcher
 
-    public init(state: ServerState, logger: Logger) {
+    public init(state: ServerState, logger: Logger, watcher: FileWatcher) {
         self.state = state
         self.logger = logger
+        self.watcher = watcher
     }
 
     /// Why the server could not start: a sentence for the operator.
@@ -139,13 +142,10 @@ public final class Server {
         if let admin, adminControl != nil, let address = configuration.admin {
             logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
         }
-        let watcher = FileWatcher(
-            sites: configuration.sites, certificates: configuration.https != nil ? configuration.certs : nil,
-            logger: logger
-        ) { changes in
-            reloader.reload(reason: "files changed", changes: changes)
+        let watcher = self.watcher
+        spawn("aasa-watch") {
+            watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) }
         }
-        spawn("aasa-watch") { watcher.run() }
 
         while true {
             var received: Int32 = 0

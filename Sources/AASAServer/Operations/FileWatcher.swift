@@ -14,7 +14,10 @@ import Synchronization
 /// Kubernetes ConfigMap updates (`..data` is renamed in the sites folder: everything is
 /// looked at again). One watch per site folder: with 100,000 sites that needs
 /// `fs.inotify.max_user_watches` above 100,000 (docs/serving.md, "Many sites").
-final class FileWatcher: Sendable {
+///
+/// The watches are set up when the watcher is made, before the sites are first read, so a
+/// change made while they load is reported, never lost.
+public final class FileWatcher: Sendable {
     /// What a watch descriptor stands for.
     private enum Target {
         case sitesFolder
@@ -26,7 +29,10 @@ final class FileWatcher: Sendable {
     let sites: String
     let certificates: String?
     let logger: Logger
-    let onChange: @Sendable (ChangeSet) -> Void
+    /// The inotify descriptor; -1 when inotify could not be set up.
+    private let fd: Int32
+    /// Watch descriptors and what they stand for; used by the watcher's thread only.
+    private let targets = Mutex<[Int32: Target]>([:])
     let quietPeriod: UInt64 = 300_000_000
     let longestWait: UInt64 = 1_000_000_000
     private let stopping = Atomic<Bool>(false)
@@ -36,33 +42,40 @@ final class FileWatcher: Sendable {
         IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
             | IN_MOVE_SELF)
 
-    init(sites: String, certificates: String?, logger: Logger, onChange: @escaping @Sendable (ChangeSet) -> Void) {
+    public init(sites: String, certificates: String?, logger: Logger) {
         self.sites = sites
         self.certificates = certificates
         self.logger = logger
-        self.onChange = onChange
+        fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        if fd < 0 {
+            logger.warning("cannot watch the sites folder (inotify_init1: errno \(errno)); reload with SIGHUP")
+            return
+        }
+        targets.withLock { watchEverything(&$0) }
+    }
+
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
     }
 
     func stop() {
         stopping.store(true, ordering: .releasing)
     }
 
-    func run() {
-        let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-        guard fd >= 0 else {
-            logger.warning("cannot watch the sites folder (inotify_init1: errno \(errno)); reload with SIGHUP")
-            return
-        }
-        defer { Glibc.close(fd) }
-        var targets: [Int32: Target] = [:]
-        watchEverything(fd, &targets)
+    /// Reports changes to `onChange` until `stop()`.
+    func run(onChange: @Sendable (ChangeSet) -> Void) {
+        guard fd >= 0 else { return }
+        targets.withLock { run(&$0, onChange: onChange) }
+    }
+
+    private func run(_ targets: inout [Int32: Target], onChange: @Sendable (ChangeSet) -> Void) {
         var pending: ChangeSet?
         var firstAt: UInt64 = 0
         var lastAt: UInt64 = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopping.load(ordering: .acquiring) {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 100) > 0, let changes = readChanges(fd, &buffer, &targets) {
+            if poll(&poller, 1, 100) > 0, let changes = readChanges(&buffer, &targets) {
                 let now = MonotonicClock.now()
                 if pending == nil { firstAt = now }
                 lastAt = now
@@ -72,10 +85,11 @@ final class FileWatcher: Sendable {
             guard let changes = pending, now &- lastAt >= quietPeriod || now &- firstAt >= longestWait else { continue }
             pending = nil
             if changes.sites == nil {
-                watchEverything(fd, &targets)
+                watchEverything(&targets)
             } else {
-                for entry in changes.sites ?? [] { watchSite(entry, fd, &targets) }
-                if changes.certificates { watchCertificates(fd, &targets) }
+                let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
+                for entry in changes.sites ?? [] { watchSite(entry, root, &targets) }
+                if changes.certificates { watchCertificates(&targets) }
             }
             // Watches are in place before the reload reads, so nothing written meanwhile is missed.
             onChange(changes)
@@ -84,7 +98,7 @@ final class FileWatcher: Sendable {
 
     /// Reads every queued event into the entries they touch; nil when none is a change (a
     /// watch going away, IN_IGNORED, is not, unless it is the sites folder's own).
-    private func readChanges(_ fd: Int32, _ buffer: inout [UInt8], _ targets: inout [Int32: Target]) -> ChangeSet? {
+    private func readChanges(_ buffer: inout [UInt8], _ targets: inout [Int32: Target]) -> ChangeSet? {
         var changes: ChangeSet?
         func add(_ change: ChangeSet) { changes = changes?.merged(with: change) ?? change }
         while true {
@@ -130,14 +144,17 @@ final class FileWatcher: Sendable {
     }
 
     /// The sites folder, every site folder in it, and the certificates.
-    private func watchEverything(_ fd: Int32, _ targets: inout [Int32: Target]) {
+    private func watchEverything(_ targets: inout [Int32: Target]) {
         targets = [:]
+        let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
         let wd = inotify_add_watch(fd, sites, mask)
         if wd >= 0 { targets[wd] = .sitesFolder }
         var failures = 0
         var reason: Int32 = 0
-        for entry in FileStatus.names(in: sites) ?? [] {
-            if let code = watchSite(entry, fd, &targets) { (failures, reason) = (failures + 1, code) }
+        for entry in FileStatus.entries(in: sites) ?? [] {
+            if let code = watchSite(entry.name, root, &targets, kind: entry.kind) {
+                (failures, reason) = (failures + 1, code)
+            }
         }
         if failures > 0 {
             let advice =
@@ -147,24 +164,25 @@ final class FileWatcher: Sendable {
                 "\(failures) site folders are not watched (inotify_add_watch: \(String(cString: strerror(reason)))); \(advice)"
             )
         }
-        watchCertificates(fd, &targets)
+        watchCertificates(&targets)
     }
 
     /// Watches the site folder `entry`; the errno when it is one and the watch failed.
     @discardableResult
-    private func watchSite(_ entry: String, _ fd: Int32, _ targets: inout [Int32: Target]) -> Int32? {
-        let root = URL(fileURLWithPath: sites)
-        guard case .site(let site) = SiteDirectory.examine(entry, in: root, realRoot: SiteDirectory.realPath(of: root)),
+    private func watchSite(
+        _ entry: String, _ root: SiteLoader.Folder, _ targets: inout [Int32: Target], kind: FileStatus.Kind? = nil
+    ) -> Int32? {
+        guard case .site(let site) = SiteDirectory.examine(entry, in: root.path, realRoot: root.realPath, kind: kind),
             site.aliasOf == nil
         else { return nil }
-        let wd = inotify_add_watch(fd, site.folder.path, mask)
+        let wd = inotify_add_watch(fd, site.folderPath, mask)
         guard wd >= 0 else { return errno }
         targets[wd] = .site(entry)
         return nil
     }
 
     /// The certificates folder and every folder below it (links followed).
-    private func watchCertificates(_ fd: Int32, _ targets: inout [Int32: Target]) {
+    private func watchCertificates(_ targets: inout [Int32: Target]) {
         guard let certificates else { return }
         let root = URL(fileURLWithPath: certificates).resolvingSymlinksInPath().path
         var folders: Set<String> = [root, certificates]

@@ -68,7 +68,7 @@ extension StatusPage {
             + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th>"
             + "<th>Diagnostics</th></tr>\n"
         for record in listing.records {
-            let rows = record.checks.isEmpty ? [nil] : record.checks.map { Optional($0) }
+            let rows: [FileSummary?] = record.checks.isEmpty ? [nil] : record.checks
             let aliases = escape((listing.aliases[record.name] ?? []).joined(separator: ", "))
             for check in rows {
                 html += row(record, check, aliases: aliases)
@@ -77,7 +77,7 @@ extension StatusPage {
         return html + "</table>\n"
     }
 
-    private static func row(_ record: SiteRecord, _ check: FileCheck?, aliases: String) -> String {
+    private static func row(_ record: SiteRecord, _ check: FileSummary?, aliases: String) -> String {
         let content = record.content
         let served = check.flatMap { $0.kind == .apple ? content?.apple : $0.kind == .android ? content?.android : nil }
         let status =
@@ -88,8 +88,9 @@ extension StatusPage {
                 : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
         var diagnostics =
             check.map {
-                DiagnosticLines.render($0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted, includeInfo: true)
-                    + ($0.readError ?? "")
+                DiagnosticLines.render(
+                    $0.isClean ? notes(served, $0.kind) : $0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted,
+                    includeInfo: true) + ($0.readError ?? "")
             } ?? ""
         if diagnostics.utf8.count > diagnosticsBytes {
             diagnostics = String(diagnostics.prefix(diagnosticsBytes)) + "\n… (the rest in /sites.json)"
@@ -98,6 +99,14 @@ extension StatusPage {
             + "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"
             + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
             + "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"
+    }
+
+    /// The notes of a clean file, found again from the bytes it serves (a snapshot keeps no
+    /// diagnostics for clean files; a page shows at most `SiteListing.pageSize` sites).
+    private static func notes(_ served: PreparedFile?, _ kind: FileCheck.Kind) -> [Diagnostic] {
+        guard let body = served.map({ Array($0.body) }) else { return [] }
+        return kind == .android
+            ? AssetLinksValidator.validate(body).diagnostics : AssociationFileValidator.validate(body).diagnostics
     }
 
     static func percentEncoded(_ text: String) -> String {

@@ -16,10 +16,15 @@ package enum Gzip {
 
     package static func compress(_ input: [UInt8], level: Int32 = 9) throws(Failure) -> [UInt8] {
         var stream = z_stream()
+        // A window no larger than the input finds the same matches, and a hash table sized to
+        // it too: a 400-byte file then needs a few KiB of state instead of 256 KiB, which is
+        // most of the cost at load time with many sites (zlib.h, deflateInit2).
+        let windowBits = Int32(min(15, max(9, Int.bitWidth - input.count.leadingZeroBitCount)))
+        let memoryLevel = max(1, min(9, windowBits - 6))
         // deflateInit2 is a macro: call deflateInit2_ with the library's own version string.
-        // windowBits 15 + 16 selects the gzip wrapper instead of zlib's.
+        // windowBits + 16 selects the gzip wrapper instead of zlib's.
         let initialized = deflateInit2_(
-            &stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(),
+            &stream, level, Z_DEFLATED, windowBits + 16, memoryLevel, Z_DEFAULT_STRATEGY, zlibVersion(),
             Int32(MemoryLayout<z_stream>.size))
         guard initialized == Z_OK else { throw Failure(code: initialized) }
         defer { deflateEnd(&stream) }

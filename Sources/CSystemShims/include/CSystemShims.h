@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <signal.h>
 #include <pthread.h>
+#include <malloc.h>
 
 #ifdef __cplusplus
 extern "C" {
