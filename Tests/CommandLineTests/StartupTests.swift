@@ -291,23 +291,4 @@ struct StartupTests {
         #expect(flag.stderr.contains("from-flag: error: cannot read the sites directory"), "\(flag.stderr)")
         #expect(!flag.stderr.contains("from-env") && !flag.stderr.contains("from-file"))
     }
-
-    @Test("10,000 site folders load and answer")
-    func manySites() throws {
-        let folder = try TemporaryFolder()
-        let sites = folder.url.appendingPathComponent("sites")
-        let body =
-            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
-        for index in 0..<10_000 {
-            try folder.write("sites/site\(index).example.com/apple-app-site-association", body)
-        }
-        let started = Date()
-        let server = try RunningServer(in: folder.url, ["--sites", sites.path, "--workers", "1"])
-        let loadTime = Date().timeIntervalSince(started)
-        #expect(loadTime < (BinaryRunner.underSanitizer ? 120 : 30), "took \(loadTime) s")
-        let response = try Curl.request(
-            "http://127.0.0.1:\(server.port)/apple-app-site-association", ["-H", "Host: site9999.example.com"])
-        #expect(response.status == 200)
-        #expect(server.stop() == 0)
-    }
 }

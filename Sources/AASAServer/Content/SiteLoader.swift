@@ -21,19 +21,23 @@ public enum SiteLoader {
         let folder = Folder(root)
         let chunkSize = 256
         let chunks = (names.count + chunkSize - 1) / chunkSize
-        let results = Mutex<[[(String, SiteDirectory.Entry, SiteRecord?)]]>(Array(repeating: [], count: chunks))
+        let results = Mutex<[[Found]]>(Array(repeating: [], count: chunks))
         let done = Atomic<Int>(0)
         let lastReport = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = (chunk * chunkSize)..<min(names.count, (chunk + 1) * chunkSize)
-            let found = names[range].map { listed in
-                let name = listed.name
-                let entry = SiteDirectory.examine(name, in: folder.path, realRoot: folder.realPath, kind: listed.kind)
-                guard case .site(let site) = entry, site.aliasOf == nil else { return (name, entry, SiteRecord?.none) }
-                return (
-                    name, entry,
-                    load(site, root: folder, cacheControl: cacheControl, previous: previous?.records[site.name])
-                )
+            let found = names[range].map { listed -> Found in
+                switch SiteDirectory.examine(listed.name, in: folder.path, realRoot: folder.realPath, kind: listed.kind)
+                {
+                case .site(let site):
+                    guard let target = site.aliasOf else {
+                        let previous = previous?.records[site.name]
+                        return .record(load(site, root: folder, cacheControl: cacheControl, previous: previous))
+                    }
+                    return .alias(site.name, target: target)
+                case .skipped(let reason): return .skipped(listed.name.lowercased(), reason: reason)
+                case .none: return .none
+                }
             }
             results.withLock { $0[chunk] = found }
             let finished = done.add(range.count, ordering: .relaxed).newValue
@@ -48,15 +52,23 @@ public enum SiteLoader {
         }
         var catalog = SiteCatalog()
         catalog.records.reserveCapacity(names.count)
-        for (name, entry, record) in results.withLock({ $0.joined() }) {
-            switch entry {
-            case .site(let site) where site.aliasOf != nil: catalog.aliases[site.name] = site.aliasOf
-            case .site(let site): catalog.records[site.name] = record
-            case .skipped(let reason): catalog.skipped[name.lowercased()] = reason
+        for found in results.withLock({ $0.joined() }) {
+            switch found {
+            case .record(let record): catalog.records[record.name] = record
+            case .alias(let name, let target): catalog.aliases[name] = target
+            case .skipped(let name, let reason): catalog.skipped[name] = reason
             case .none: break
             }
         }
         return catalog
+    }
+
+    /// What one entry of a scan became; only what the catalog keeps.
+    private enum Found: Sendable {
+        case record(SiteRecord)
+        case alias(String, target: String)
+        case skipped(String, reason: String)
+        case none
     }
 
     /// `catalog` with the sites-folder entries `entries` (as named on disk) read again: what

@@ -31,6 +31,8 @@ public enum SnapshotLoader {
         /// Every site file valid and every alias resolved.
         public let sitesValid: Bool
         public let certificatesFailed: Bool
+        /// Site folders whose files were read again (the rest kept their records unread).
+        public var foldersRead = 0
     }
 
     public static func load(
@@ -52,7 +54,7 @@ public enum SnapshotLoader {
             certificateProblems = result.problems
             certificatesFailed = result.store == nil
         }
-        guard let (catalog, table, changed) = sites else {
+        guard let (catalog, table, changed, foldersRead) = sites else {
             let problem = LoadProblem(root.path, .sitesUnreadable, .error, SiteLoader.unreadableReason(root))
             return Load(
                 snapshot: nil, outcome: .failed, changed: [], kept: certificatesFailed ? ["certificates"] : [],
@@ -68,30 +70,44 @@ public enum SnapshotLoader {
             (sitesValid ? [] : keptSites(catalog)) + (certificatesFailed ? ["certificates"] : [])
         let outcome: Outcome =
             sitesValid && !certificatesFailed ? .ok : (previous == nil || changed.isEmpty) ? .failed : .partial
-        return Load(
+        var load = Load(
             snapshot: snapshot, outcome: outcome, changed: changed, kept: kept, problems: snapshot.problems,
             sitesReadable: true, sitesValid: sitesValid, certificatesFailed: certificatesFailed)
+        load.foldersRead = foldersRead
+        return load
     }
 
-    /// The catalog and table after `changes`, and the names whose content changed; nil when
-    /// the sites folder cannot be read.
+    /// The catalog and table after `changes`, the names whose content changed, and how many
+    /// folders were read again; nil when the sites folder cannot be read.
     private static func loadSites(
         _ root: URL, _ configuration: ServerConfiguration, previous: ServingSnapshot?, changes: ChangeSet,
         progress: SiteLoader.Progress?
-    ) -> (SiteCatalog, SiteTable, [String])? {
+    ) -> (SiteCatalog, SiteTable, [String], Int)? {
+        func read(_ catalog: SiteCatalog, among names: some Sequence<String>) -> Int {
+            names.reduce(0) { count, name in
+                guard let record = catalog.records[name] else { return count }
+                return record === previous?.catalog.records[name] ? count : count + 1
+            }
+        }
         if let previous, let entries = changes.sites {
             guard FileStatus(root.path)?.kind == .directory else { return nil }
             let (catalog, affected) = SiteLoader.update(
                 previous.catalog, root: root, entries: entries, cacheControl: configuration.cacheControl)
             let table = SiteTable(catalog.map(updating: previous.table.map, names: affected))
-            return (catalog, table, table.changedNames(since: previous.table, among: affected))
+            return (
+                catalog, table, table.changedNames(since: previous.table, among: affected),
+                read(catalog, among: affected)
+            )
         }
         guard
             let catalog = SiteLoader.scan(
                 root, cacheControl: configuration.cacheControl, previous: previous?.catalog, progress: progress)
         else { return nil }
         let table = SiteTable(catalog.map())
-        return (catalog, table, previous.map { table.changedNames(since: $0.table) } ?? [])
+        return (
+            catalog, table, previous.map { table.changedNames(since: $0.table) } ?? [],
+            read(catalog, among: catalog.records.keys)
+        )
     }
 
     /// Sites that kept their last good files, and new ones that serve nothing, by name.

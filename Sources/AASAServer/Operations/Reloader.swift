@@ -52,6 +52,7 @@ public final class Reloader: Sendable {
         let keptText = load.kept.map { $0 == "certificates" ? "the certificates" : $0 }.joined(separator: ", ")
         var metadata: Logger.Metadata = [
             "reason": "\(reason)", "sites": "\(state.snapshots.current.table.count)",
+            "folders_read": "\(load.foldersRead)",
         ]
         if load.outcome != .ok {
             metadata["diagnostics"] = "\(load.problems.map { $0.rendered + "\n" }.joined())"
