@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-idle fuzz sanitize clean
+.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-idle bench-scale fuzz sanitize clean
 
 all: build
 
@@ -52,6 +52,11 @@ bench-http:
 # Resident memory with 10,000 idle keep-alive connections.
 bench-idle: release
 	python3 bench/idle-connections.py 10000
+
+# Start-up, memory and reload costs with SITES site folders (default 100,000).
+SITES ?= 100000
+bench-scale: release
+	python3 bench/scale-bench.py $(SITES)
 
 # Fuzz targets (Fuzz/, libFuzzer with AddressSanitizer), FUZZ_SECONDS each; FUZZ_TARGETS
 # picks some of apple android matcher http probe config.
