@@ -45,9 +45,10 @@ codes: build
 bench:
 	cd bench && $(SWIFT) run -c release aasa-bench
 
-# aasa-server against nginx on the same file (installs nginx and wrk when missing).
+# aasa-server against nginx, h2o and a canned-response floor on the same file: requests per
+# server CPU-second and requests/s, with ratios (installs nginx, h2o and wrk when missing).
 bench-http:
-	bash bench/http-bench.sh
+	python3 bench/http-bench.py
 
 # Resident memory with 10,000 idle keep-alive connections.
 bench-idle: release
