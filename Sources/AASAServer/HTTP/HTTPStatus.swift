@@ -15,6 +15,24 @@ public enum HTTPStatus: Int, Sendable, CaseIterable {
     case serviceUnavailable = 503
     case httpVersionNotSupported = 505
 
+    /// The status's place in `HTTPStatus.allCases`, for counting into slots.
+    var slot: Int {
+        switch self {
+        case .ok: 0
+        case .notModified: 1
+        case .badRequest: 2
+        case .notFound: 3
+        case .methodNotAllowed: 4
+        case .requestTimeout: 5
+        case .contentTooLarge: 6
+        case .uriTooLong: 7
+        case .requestHeaderFieldsTooLarge: 8
+        case .notImplemented: 9
+        case .serviceUnavailable: 10
+        case .httpVersionNotSupported: 11
+        }
+    }
+
     public var reason: String {
         switch self {
         case .ok: "OK"

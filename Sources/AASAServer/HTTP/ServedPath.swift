@@ -1,3 +1,5 @@
+@preconcurrency import Glibc
+
 /// The three paths the server answers; every other path is 404, never a redirect.
 enum ServedPath {
     case appleWellKnown, appleRoot, androidWellKnown
@@ -20,14 +22,21 @@ enum ServedPath {
         var end = range.lowerBound
         while end < range.upperBound, buffer[end] != UInt8(ascii: "?") { end += 1 }
         let path = UnsafeBufferPointer(rebasing: buffer[range.lowerBound..<end])
-        if path.elementsEqual(Self.appleWellKnownBytes) {
+        if Self.equal(path, Self.appleWellKnownBytes) {
             self = .appleWellKnown
-        } else if path.elementsEqual(Self.appleRootBytes) {
+        } else if Self.equal(path, Self.appleRootBytes) {
             self = .appleRoot
-        } else if path.elementsEqual(Self.androidWellKnownBytes) {
+        } else if Self.equal(path, Self.androidWellKnownBytes) {
             self = .androidWellKnown
         } else {
             return nil
         }
+    }
+
+    /// Byte equality by length, then memcmp(3): the request path's hot comparison.
+    @inline(__always)
+    private static func equal(_ path: UnsafeBufferPointer<UInt8>, _ bytes: [UInt8]) -> Bool {
+        guard path.count == bytes.count, let start = path.baseAddress else { return path.count == bytes.count }
+        return bytes.withUnsafeBufferPointer { $0.baseAddress.map { memcmp(start, $0, bytes.count) == 0 } ?? false }
     }
 }

@@ -15,13 +15,13 @@ extension EventLoop {
         let started = accessLog.enabled ? MonotonicClock.now() : 0
         let keepAlive = head.wantsKeepAlive && stopDeadline == nil
         guard let target = RequestTarget(buffer, head: head) else {
-            count(site: "-", path: "other", status: .badRequest)
+            count(site: nil, path: nil, status: .badRequest)
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
             return
         }
         let host = target.hostRange.flatMap { HostName.key(buffer, $0) }
         if target.hostRange != nil && host == nil {
-            count(site: "-", path: "other", status: .badRequest)
+            count(site: nil, path: nil, status: .badRequest)
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
             return
         }
@@ -33,16 +33,14 @@ extension EventLoop {
             case .androidWellKnown?: site?.android
             case nil: nil
             }
-        let siteName = site?.name ?? "-"
-        let pathLabel = served?.label ?? "other"
         guard let file else {
-            count(site: siteName, path: pathLabel, status: .notFound)
+            count(site: site, path: served, status: .notFound)
             respondWithError(
                 .notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
         }
         guard head.method != .other else {
-            count(site: siteName, path: pathLabel, status: .methodNotAllowed)
+            count(site: site, path: served, status: .methodNotAllowed)
             respondWithError(
                 .methodNotAllowed, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
@@ -67,7 +65,7 @@ extension EventLoop {
             counted.bodyBytes += variant.body.count
             if useGzip { counted.gzipResponses += 1 } else { counted.identityResponses += 1 }
         }
-        count(site: siteName, path: pathLabel, status: status)
+        count(site: site, path: served, status: status)
         log(
             head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0,
             started: started)
@@ -86,8 +84,15 @@ extension EventLoop {
         out += Self.crlf
     }
 
-    private func count(site: String, path: String, status: HTTPStatus) {
-        counted.requests[LoopStatistics.RequestKey(site: site, path: path, status: status.rawValue), default: 0] += 1
+    /// A fixed slot per path and status; by site name only with per-site metrics on.
+    @inline(__always)
+    private func count(site: SiteContent?, path: ServedPath?, status: HTTPStatus) {
+        counted.requests.add(path: path, status: status)
+        if settings.perSiteMetrics {
+            let key = LoopStatistics.RequestKey(
+                site: site?.name ?? "-", path: path?.label ?? "other", status: status.rawValue)
+            counted.siteRequests[key, default: 0] += 1
+        }
     }
 
     /// RFC 9110 §13.1.2: If-None-Match wins; If-Modified-Since counts only without it.
@@ -124,7 +129,7 @@ extension EventLoop {
             // The client may still be sending what we refused: close by lingering.
             connection.lingerOnClose = true
         }
-        if head == nil { count(site: "-", path: "other", status: status) }
+        if head == nil { count(site: nil, path: nil, status: status) }
         if let head, let buffer {
             log(
                 head, buffer, connection, status: status.rawValue, bytes: sendsBody ? response.body.count : 0,

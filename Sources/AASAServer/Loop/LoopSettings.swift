@@ -8,6 +8,9 @@ struct LoopSettings: Sendable {
     let limits: HTTPLimits
     let logFormat: LogFormat
     var accessLog: Bool
+    /// Count requests by site name too (`--metrics-per-site on`); off, a request adds to a
+    /// fixed slot only.
+    var perSiteMetrics = false
     /// Output beyond this stops reading from the client until it drains (pipelining flood).
     let outputHighWater = 256 * 1024
     /// A lingering close (RFC 9112 §9.6) reads and drops at most this much, for at most

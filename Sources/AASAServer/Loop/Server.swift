@@ -66,9 +66,10 @@ public final class Server {
                 logger.error("admin listener unavailable on \(address): \(error); serving without it")
             }
         }
-        let settings = LoopSettings(
+        var settings = LoopSettings(
             timeouts: configuration.timeouts, limits: configuration.limits, logFormat: configuration.logFormat,
             accessLog: configuration.accessLog)
+        settings.perSiteMetrics = configuration.metricsPerSite
         // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
         // no eventfd) fails start-up instead of leaving its listener unserved.
         var controls: [LoopControl] = []

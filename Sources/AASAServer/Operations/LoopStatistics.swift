@@ -11,7 +11,10 @@ public final class LoopStatistics: Sendable {
     }
 
     public struct Totals: Sendable {
-        public var requests: [RequestKey: Int] = [:]
+        /// By path and status, summed over sites.
+        public var requests = RequestCounts()
+        /// By site, path and status: counted only with per-site metrics on.
+        public var siteRequests: [RequestKey: Int] = [:]
         public var bodyBytes = 0
         public var gzipResponses = 0
         public var identityResponses = 0
@@ -22,7 +25,8 @@ public final class LoopStatistics: Sendable {
         public var accessLogDropped = 0
 
         mutating func add(_ other: Totals) {
-            for (key, count) in other.requests { requests[key, default: 0] += count }
+            requests.add(other.requests)
+            for (key, count) in other.siteRequests { siteRequests[key, default: 0] += count }
             bodyBytes += other.bodyBytes
             gzipResponses += other.gzipResponses
             identityResponses += other.identityResponses
@@ -31,7 +35,18 @@ public final class LoopStatistics: Sendable {
             accessLogDropped += other.accessLogDropped
         }
 
-        var isEmpty: Bool { requests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty && accessLogDropped == 0 }
+        var isEmpty: Bool {
+            requests.isEmpty && siteRequests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty
+                && accessLogDropped == 0
+        }
+
+        /// Back to zero, keeping the storage (the loop counts into the same totals again).
+        mutating func reset() {
+            requests.reset()
+            siteRequests.removeAll(keepingCapacity: true)
+            (bodyBytes, gzipResponses, identityResponses, handshakes, accessLogDropped) = (0, 0, 0, 0, 0)
+            handshakeFailures.removeAll(keepingCapacity: true)
+        }
     }
 
     private let totals = Mutex(Totals())
@@ -44,7 +59,7 @@ public final class LoopStatistics: Sendable {
             $0.add(delta)
             $0.openConnections = openConnections
         }
-        delta = Totals()
+        delta.reset()
     }
 
     public var snapshot: Totals { totals.withLock { $0 } }

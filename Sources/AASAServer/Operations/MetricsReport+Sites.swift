@@ -10,13 +10,10 @@ extension MetricsReport {
 
     /// `aasa_requests_total{path,status}`: requests summed over sites.
     static func requests(_ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
-        var byPath: [PathStatus: Int] = [:]
-        for (key, count) in totals.requests {
-            byPath[PathStatus(path: key.path, status: key.status), default: 0] += count
-        }
         text.family("aasa_requests_total", type: "counter", help: "Requests answered, by path and status.")
-        for (key, count) in byPath.sorted(by: { ($0.key.path, $0.key.status) < ($1.key.path, $1.key.status) }) {
-            text.sample("aasa_requests_total", [("path", key.path), ("status", String(key.status))], Double(count))
+        for (path, status, count) in totals.requests.nonZero.sorted(by: { ($0.path, $0.status) < ($1.path, $1.status) })
+        {
+            text.sample("aasa_requests_total", [("path", path), ("status", String(status))], Double(count))
         }
     }
 
@@ -36,7 +33,7 @@ extension MetricsReport {
     /// The per-site families, for the busiest `perSiteLimit` sites and every invalid one.
     static func perSite(_ snapshot: ServingSnapshot, _ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
         var requestsBySite: [String: Int] = [:]
-        for (key, count) in totals.requests where key.site != "-" { requestsBySite[key.site, default: 0] += count }
+        for (key, count) in totals.siteRequests where key.site != "-" { requestsBySite[key.site, default: 0] += count }
         let records = snapshot.catalog.records
         let names = Set(records.keys).union(requestsBySite.keys)
         let busiest = names.sorted { (requestsBySite[$0] ?? 0, $1) > (requestsBySite[$1] ?? 0, $0) }
@@ -47,7 +44,7 @@ extension MetricsReport {
         text.family(
             "aasa_site_requests_total", type: "counter",
             help: "Requests answered, by site, path and status (the busiest sites and every invalid one).")
-        for (key, count) in totals.requests.sorted(by: {
+        for (key, count) in totals.siteRequests.sorted(by: {
             ($0.key.site, $0.key.path, $0.key.status) < ($1.key.site, $1.key.path, $1.key.status)
         }) where chosen.contains(key.site) {
             text.sample(
@@ -68,10 +65,5 @@ extension MetricsReport {
         for (check, labels) in files {
             text.sample("aasa_site_file_age_seconds", labels, max(0, now - Double(check.modified)))
         }
-    }
-
-    struct PathStatus: Hashable {
-        var path: String
-        var status: Int
     }
 }

@@ -1,0 +1,50 @@
+/// Requests by path and status in fixed integer slots: what every request adds to, with no
+/// hashing and no allocation (the paths and statuses are closed sets, `ServedPath` and
+/// `HTTPStatus`). Site names are counted apart, and only with per-site metrics on.
+public struct RequestCounts: Sendable, Equatable {
+    /// The path labels of the slots: the three served paths, then every other path.
+    static let pathLabels = [
+        ServedPath.appleWellKnown.label, ServedPath.appleRoot.label, ServedPath.androidWellKnown.label, "other",
+    ]
+    private static let statuses = HTTPStatus.allCases
+
+    private var slots = [Int](repeating: 0, count: pathLabels.count * HTTPStatus.allCases.count)
+
+    public init() {}
+
+    @inline(__always)
+    mutating func add(path: ServedPath?, status: HTTPStatus) {
+        slots[Self.pathSlot(path) * Self.statuses.count + status.slot] &+= 1
+    }
+
+    mutating func add(_ other: RequestCounts) {
+        for index in slots.indices { slots[index] &+= other.slots[index] }
+    }
+
+    /// Back to zero, keeping the storage.
+    mutating func reset() {
+        for index in slots.indices { slots[index] = 0 }
+    }
+
+    var isEmpty: Bool { !slots.contains { $0 != 0 } }
+
+    /// Every count that is not zero, with its path label and status code.
+    public var nonZero: [(path: String, status: Int, count: Int)] {
+        slots.indices.compactMap { index in
+            let count = slots[index]
+            guard count != 0 else { return nil }
+            let (path, status) = index.quotientAndRemainder(dividingBy: Self.statuses.count)
+            return (Self.pathLabels[path], Self.statuses[status].rawValue, count)
+        }
+    }
+
+    @inline(__always)
+    static func pathSlot(_ path: ServedPath?) -> Int {
+        switch path {
+        case .appleWellKnown?: 0
+        case .appleRoot?: 1
+        case .androidWellKnown?: 2
+        case nil: 3
+        }
+    }
+}
