@@ -31,7 +31,9 @@ public final class TLSContext: @unchecked Sendable {
                 | COpenSSLShims_SSL_OP_NO_COMPRESSION | COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF)
         // Writes retry with the same bytes but maybe another address (Swift arrays move);
         // partial writes let a large response go out as the socket allows; idle
-        // connections give their buffers back.
+        // connections give their buffers back (about 34 KiB each; as nginx does). Keeping
+        // them would save 6 % of a TLS keep-alive request's instructions (callgrind: 29,018
+        // -> 27,150) at that cost per idle connection.
         COpenSSLShims_SSL_CTX_set_mode(
             context,
             COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE
