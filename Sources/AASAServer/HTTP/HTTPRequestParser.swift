@@ -1,3 +1,5 @@
+@preconcurrency import Glibc
+
 /// An incremental HTTP/1.x request-head parser over bytes (RFC 9112 §2–§5), strict where
 /// leniency would let a malformed or smuggled request through, with limits on every part.
 struct HTTPRequestParser {
@@ -50,15 +52,19 @@ struct HTTPRequestParser {
         return validate(head).map(HTTPParseResult.failure) ?? .complete(head, end: headEnd)
     }
 
+    /// The first line feed in `buffer[start...]` within `limit + 1` bytes: memchr(3), which
+    /// scans a word or a vector at a time (the head is scanned twice, so this is most of it).
     private func findLineFeed(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> Int? {
-        let end = min(buffer.count, start + limit + 1)
-        guard start < end else { return nil }
-        var index = start
-        while index < end {
-            if buffer[index] == Self.lf { return index }
-            index += 1
-        }
-        return nil
+        Self.first(Self.lf, in: buffer, start..<min(buffer.count, start + limit + 1))
+    }
+
+    /// The index of the first `byte` in `buffer[range]`, by memchr(3).
+    @inline(__always)
+    static func first(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, let base = buffer.baseAddress,
+            let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     private func trimCR(_ buffer: UnsafeBufferPointer<UInt8>, _ lineFeed: Int) -> Int {
@@ -67,14 +73,12 @@ struct HTTPRequestParser {
 
     /// `method SP request-target SP HTTP-version` with single spaces (RFC 9112 §3).
     private func parseRequestLine(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> HTTPRequestHead? {
-        var firstSpace = -1
-        var secondSpace = -1
-        for index in range where buffer[index] == UInt8(ascii: " ") {
-            if firstSpace < 0 { firstSpace = index } else if secondSpace < 0 { secondSpace = index } else { return nil }
-        }
-        guard firstSpace > range.lowerBound, secondSpace > firstSpace + 1, secondSpace < range.upperBound - 1 else {
-            return nil
-        }
+        let space = UInt8(ascii: " ")
+        guard let firstSpace = Self.first(space, in: buffer, range),
+            let secondSpace = Self.first(space, in: buffer, (firstSpace + 1)..<range.upperBound),
+            Self.first(space, in: buffer, (secondSpace + 1)..<range.upperBound) == nil,
+            firstSpace > range.lowerBound, secondSpace > firstSpace + 1, secondSpace < range.upperBound - 1
+        else { return nil }
         let methodRange = range.lowerBound..<firstSpace
         guard methodRange.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return nil }
         let targetRange = (firstSpace + 1)..<secondSpace
