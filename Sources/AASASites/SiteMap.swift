@@ -6,26 +6,26 @@ import AssociationKit
 /// `example.com` itself (README, "Sites layout"). The sites folder listing and the served
 /// table are both this map, so `match --sites` and the server pick the same site.
 public struct SiteMap<Entry: Sendable>: Sendable {
-    private(set) var exact: [String: Entry] = [:]
-    private(set) var wildcards: [String: Entry] = [:]
+    @usableFromInline private(set) var exact: [HostKey: Entry] = [:]
+    @usableFromInline private(set) var wildcards: [HostKey: Entry] = [:]
 
     public init() {}
 
     /// Adds the entry for the folder `name` (a domain or `*.domain`, lower-cased).
     public mutating func insert(_ entry: Entry, named name: String) {
         if name.hasPrefix("*.") {
-            wildcards[String(name.dropFirst(2))] = entry
+            wildcards[HostKey(String(name.dropFirst(2)))] = entry
         } else {
-            exact[name] = entry
+            exact[HostKey(name)] = entry
         }
     }
 
     /// Removes the entry of the folder `name`, if any.
     public mutating func remove(named name: String) {
         if name.hasPrefix("*.") {
-            wildcards[String(name.dropFirst(2))] = nil
+            wildcards[HostKey(String(name.dropFirst(2)))] = nil
         } else {
-            exact[name] = nil
+            exact[HostKey(name)] = nil
         }
     }
 
@@ -35,12 +35,19 @@ public struct SiteMap<Entry: Sendable>: Sendable {
 
     /// `host` is a normalized host (`HostName.key`).
     public func entry(forHost host: String) -> Entry? {
+        var host = host
+        return host.withUTF8 { entry(forHost: $0) }
+    }
+
+    /// `host` is a normalized host's bytes (`HostName.withKey`): no allocation.
+    @inlinable
+    public func entry(forHost host: UnsafeBufferPointer<UInt8>) -> Entry? {
         HostName.lookup(host, exact: exact, wildcards: wildcards)
     }
 
     /// The entry of the folder named `name` (a domain or `*.domain`).
     public func entry(named name: String) -> Entry? {
-        name.hasPrefix("*.") ? wildcards[String(name.dropFirst(2))] : exact[name]
+        name.hasPrefix("*.") ? wildcards[HostKey(String(name.dropFirst(2)))] : exact[HostKey(name)]
     }
 
     public var count: Int { exact.count + wildcards.count }
@@ -49,5 +56,5 @@ public struct SiteMap<Entry: Sendable>: Sendable {
     public var names: [String] { allNames.sorted() }
 
     /// Every folder name, wildcards as `*.domain`, in no order.
-    public var allNames: [String] { Array(exact.keys) + wildcards.keys.map { "*." + $0 } }
+    public var allNames: [String] { exact.keys.map(\.name) + wildcards.keys.map { "*." + $0.name } }
 }

@@ -16,6 +16,12 @@ public final class SiteTable: Sendable {
         map.entry(forHost: host)
     }
 
+    /// The same for a host's bytes (`HostName.withKey`), without allocating.
+    @inline(__always)
+    func site(forHost host: UnsafeBufferPointer<UInt8>) -> SiteContent? {
+        map.entry(forHost: host)
+    }
+
     public var count: Int { map.count }
 
     /// Site names, aliases included, sorted (the status page; sorted when asked, not per load).

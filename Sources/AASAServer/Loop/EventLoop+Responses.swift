@@ -19,13 +19,16 @@ extension EventLoop {
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
             return
         }
-        let host = target.hostRange.flatMap { HostName.key(buffer, $0) }
-        if target.hostRange != nil && host == nil {
-            count(site: nil, path: nil, status: .badRequest)
-            respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
-            return
+        // The site by the host's normalized bytes, on the stack: no allocation.
+        var site: SiteContent?
+        if let range = target.hostRange {
+            guard let found = HostName.withKey(buffer, range, { table.site(forHost: $0) }) else {
+                count(site: nil, path: nil, status: .badRequest)
+                respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
+                return
+            }
+            site = found
         }
-        let site = host.flatMap { table.site(forHost: $0) }
         let served = ServedPath(buffer, target.pathRange)
         let file: PreparedFile? =
             switch served {

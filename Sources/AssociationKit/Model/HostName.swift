@@ -1,24 +1,29 @@
 /// Host names as the server and the matcher compare them.
 public enum HostName {
-    /// Lower-cased, without a port and without a trailing dot (RFC 3986 §3.2.2: host names
-    /// are case-insensitive; `example.com.` names the same host). Returns nil for a value
-    /// that cannot be a host name: empty, or holding characters a DNS name or an IP literal
-    /// never has (`/`, `\`, spaces, control characters, `..`).
     /// The entry for a normalized host: its exact name, else the longest wildcard, found by
     /// walking the host's parent domains (`wildcards` is keyed by the part after `*.`). A
     /// wildcard never answers for its own apex: `*.example.com` is not `example.com`.
-    public static func lookup<Entry>(_ host: String, exact: [String: Entry], wildcards: [String: Entry]) -> Entry? {
-        if let entry = exact[host] { return entry }
-        var rest = Substring(host)
-        while let dot = rest.firstIndex(of: ".") {
-            rest = rest[rest.index(after: dot)...]
-            if let entry = wildcards[String(rest)] { return entry }
+    @inlinable
+    public static func lookup<Entry>(
+        _ host: UnsafeBufferPointer<UInt8>, exact: [HostKey: Entry], wildcards: [HostKey: Entry]
+    ) -> Entry? {
+        if let entry = exact[HostKey(borrowing: host)] { return entry }
+        var index = 0
+        while index < host.count {
+            if host[index] == UInt8(ascii: ".") {
+                let parent = UnsafeBufferPointer(rebasing: host[(index + 1)...])
+                if let entry = wildcards[HostKey(borrowing: parent)] { return entry }
+            }
+            index += 1
         }
         return nil
     }
 
     /// The one host normalizer: `raw` as a site is keyed, the server's Host header and
-    /// `match --domain` alike. An IPv6 literal keeps its brackets' content (no site folder is
+    /// `match --domain` alike. Lower-cased, without a port and without a trailing dot
+    /// (RFC 3986 §3.2.2: host names are case-insensitive; `example.com.` names the same host);
+    /// nil for a value that cannot be a host name: empty, or holding characters a DNS name or
+    /// an IP literal never has (`/`, `\`, spaces, control characters, `..`). An IPv6 literal keeps its brackets' content (no site folder is
     /// named after one, so it finds none).
     public static func normalize(_ raw: String) -> String? {
         var raw = raw
@@ -32,6 +37,16 @@ public enum HostName {
     /// dot, at most 253 bytes (RFC 1035 §2.3.4). Nil for anything else (empty labels, an IPv6
     /// literal, other bytes), so no Host value can name a path or a folder it should not.
     public static func key(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        withKey(buffer, range) { String(decoding: $0, as: UTF8.self) } ?? nil
+    }
+
+    /// `key`, handed to `body` as bytes on the stack rather than a String: the request path
+    /// looks a host up by these without allocating (a String over 15 bytes would). Nil when
+    /// `buffer[range]` is not a host name.
+    @inlinable
+    public static func withKey<Result>(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
         var start = range.lowerBound
         var end = range.upperBound
         guard start < end, buffer[start] != UInt8(ascii: "[") else { return nil }
@@ -43,9 +58,7 @@ public enum HostName {
         }
         if end > start, buffer[end - 1] == UInt8(ascii: ".") { end -= 1 }
         guard end > start, end - start <= 253 else { return nil }
-        // Lower-cased on the stack; most host names then fit a String's inline storage, so
-        // the lookup key costs no allocation.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { bytes -> String? in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { bytes -> Result? in
             var previous = UInt8(ascii: ".")
             var count = 0
             while start < end {
@@ -61,7 +74,7 @@ public enum HostName {
                 previous = byte
                 start += 1
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
+            return body(UnsafeBufferPointer(rebasing: bytes[..<count]))
         }
     }
 
@@ -75,5 +88,6 @@ public enum HostName {
         return allowed ? String(decoding: inside, as: UTF8.self).lowercased() : nil
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    @usableFromInline
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
