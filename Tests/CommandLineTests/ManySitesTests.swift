@@ -42,15 +42,6 @@ final class ManySitesTests {
         try Curl.request("http://127.0.0.1:\(adminPort)\(path)")
     }
 
-    func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     /// Writes the file as deploy tools do: a temporary file renamed over the old one.
     func replace(_ site: String, with text: String) throws {
         let target = sites.appendingPathComponent("\(site)/apple-app-site-association")

@@ -49,15 +49,6 @@ final class OperationsTests {
     }
 
     /// Waits up to `seconds` for `condition`.
-    func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     @Test("a valid edit is served within 2 seconds without a signal; an invalid one keeps the old bytes and shows")
     func reloadOnChange() throws {
         try edit(Self.second)

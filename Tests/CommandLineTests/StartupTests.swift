@@ -155,12 +155,6 @@ struct StartupTests {
     }
 
     /// Waits up to `seconds` for `condition`.
-    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && !condition() { usleep(50_000) }
-        return condition()
-    }
-
     @Test("a log reader that stops reading never stalls serving: lines are kept, then dropped and counted")
     func slowAccessLogReader() throws {
         let folder = try TemporaryFolder()

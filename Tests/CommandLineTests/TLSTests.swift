@@ -271,12 +271,6 @@ struct TLSStartupTests {
     }
 
     /// Waits up to `seconds` for `condition`.
-    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && !condition() { usleep(20_000) }
-        return condition()
-    }
-
     @Test("a key that does not match its certificate stops start-up")
     func mismatchedKey() throws {
         let folder = try TemporaryFolder()
