@@ -52,9 +52,6 @@ public struct SiteMap<Entry: Sendable>: Sendable {
 
     public var count: Int { exact.count + wildcards.count }
 
-    /// Every folder name, wildcards as `*.domain`, sorted.
-    public var names: [String] { allNames.sorted() }
-
     /// Every folder name, wildcards as `*.domain`, in no order.
     public var allNames: [String] { exact.keys.map(\.name) + wildcards.keys.map { "*." + $0.name } }
 }

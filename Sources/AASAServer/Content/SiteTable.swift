@@ -24,9 +24,6 @@ public final class SiteTable: Sendable {
 
     public var count: Int { map.count }
 
-    /// Site names, aliases included, sorted (the status page; sorted when asked, not per load).
-    public var names: [String] { map.names }
-
     /// Of `candidates` (or, when nil, every name either table has), those whose files differ
     /// from `other`'s or that only one of the two serves: what a reload changed.
     public func changedNames(since other: SiteTable, among candidates: Set<String>? = nil) -> [String] {
