@@ -44,12 +44,23 @@ final class RawClient {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// recv(2), retried when a signal interrupts it: with SO_RCVTIMEO set it is never
+    /// restarted (signal(7)), and the test process gets SIGCHLD whenever another test's
+    /// server exits.
+    func receive(into buffer: inout [UInt8]) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            return count
+        }
+    }
+
     /// Reads until the server closes (or resets), or until the receive timeout passes.
     func readAll() -> (bytes: [UInt8], closedByServer: Bool) {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = receive(into: &buffer)
             if count > 0 {
                 result += buffer[..<count]
             } else {
@@ -73,7 +84,7 @@ final class RawClient {
                     return String(decoding: received[..<(headEnd.upperBound + length)], as: UTF8.self)
                 }
             }
-            let count = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            let count = client.receive(into: &buffer)
             guard count > 0 else { return nil }
             received += buffer[..<count]
         }
