@@ -26,6 +26,24 @@ public struct SiteCatalog: Sendable {
         public var files: Int { validFiles.values.reduce(0, +) + invalidFiles.values.reduce(0, +) }
     }
 
+    /// What one entry of the sites folder adds: only what the catalog keeps.
+    enum Entry: Sendable {
+        case record(SiteRecord)
+        case alias(String, target: String)
+        case skipped(String, reason: String)
+        case none
+    }
+
+    /// Adds what one entry became (`SiteLoader.read`).
+    mutating func insert(_ entry: Entry) {
+        switch entry {
+        case .record(let record): records[record.name] = record
+        case .alias(let name, let target): aliases[name] = target
+        case .skipped(let name, let reason): skipped[name] = reason
+        case .none: break
+        }
+    }
+
     /// Removes whatever the entry `name` was.
     mutating func remove(_ name: String) {
         records[name] = nil

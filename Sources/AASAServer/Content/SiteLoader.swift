@@ -21,23 +21,13 @@ public enum SiteLoader {
         let folder = Folder(root)
         let chunkSize = 256
         let chunks = (names.count + chunkSize - 1) / chunkSize
-        let results = Mutex<[[Found]]>(Array(repeating: [], count: chunks))
+        let results = Mutex<[[SiteCatalog.Entry]]>(Array(repeating: [], count: chunks))
         let done = Atomic<Int>(0)
         let lastReport = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = (chunk * chunkSize)..<min(names.count, (chunk + 1) * chunkSize)
-            let found = names[range].map { listed -> Found in
-                switch SiteDirectory.examine(listed.name, in: folder.path, realRoot: folder.realPath, kind: listed.kind)
-                {
-                case .site(let site):
-                    guard let target = site.aliasOf else {
-                        let previous = previous?.records[site.name]
-                        return .record(load(site, root: folder, cacheControl: cacheControl, previous: previous))
-                    }
-                    return .alias(site.name, target: target)
-                case .skipped(let reason): return .skipped(listed.name.lowercased(), reason: reason)
-                case .none: return .none
-                }
+            let found = names[range].map { listed in
+                read(listed.name, kind: listed.kind, root: folder, cacheControl: cacheControl, previous: previous)
             }
             results.withLock { $0[chunk] = found }
             let finished = done.add(range.count, ordering: .relaxed).newValue
@@ -52,23 +42,25 @@ public enum SiteLoader {
         }
         var catalog = SiteCatalog()
         catalog.records.reserveCapacity(names.count)
-        for found in results.withLock({ $0.joined() }) {
-            switch found {
-            case .record(let record): catalog.records[record.name] = record
-            case .alias(let name, let target): catalog.aliases[name] = target
-            case .skipped(let name, let reason): catalog.skipped[name] = reason
-            case .none: break
-            }
-        }
+        for found in results.withLock({ $0.joined() }) { catalog.insert(found) }
         return catalog
     }
 
-    /// What one entry of a scan became; only what the catalog keeps.
-    private enum Found: Sendable {
-        case record(SiteRecord)
-        case alias(String, target: String)
-        case skipped(String, reason: String)
-        case none
+    /// What the sites-folder entry `name` is now, its folder read (or its record kept, when
+    /// nothing in it changed); `kind` is the listing's type for it, when known.
+    static func read(
+        _ name: String, kind: FileStatus.Kind? = nil, root: Folder, cacheControl: String, previous: SiteCatalog?
+    ) -> SiteCatalog.Entry {
+        switch SiteDirectory.examine(name, in: root.path, realRoot: root.realPath, kind: kind) {
+        case .site(let site):
+            guard let target = site.aliasOf else {
+                let previous = previous?.records[site.name]
+                return .record(load(site, root: root, cacheControl: cacheControl, previous: previous))
+            }
+            return .alias(site.name, target: target)
+        case .skipped(let reason): return .skipped(name.lowercased(), reason: reason)
+        case .none: return .none
+        }
     }
 
     /// `catalog` with the sites-folder entries `entries` (as named on disk) read again: what
@@ -82,16 +74,9 @@ public enum SiteLoader {
         let folder = Folder(root)
         for entry in entries {
             let name = entry.lowercased()
-            let previous = catalog.records[name]
             next.remove(name)
             affected.insert(name)
-            switch SiteDirectory.examine(entry, in: folder.path, realRoot: folder.realPath) {
-            case .site(let site) where site.aliasOf != nil: next.aliases[name] = site.aliasOf
-            case .site(let site):
-                next.records[name] = load(site, root: folder, cacheControl: cacheControl, previous: previous)
-            case .skipped(let reason): next.skipped[name] = reason
-            case .none: break
-            }
+            next.insert(read(entry, root: folder, cacheControl: cacheControl, previous: catalog))
         }
         affected.formUnion(next.aliases(of: affected))
         return (next, affected)
