@@ -226,4 +226,15 @@ struct RequestConditionsTests {
             #expect(key == expected, "\(raw)")
         }
     }
+
+    @Test("request counts: each status's slot is its place in allCases, so a count reads back as its status")
+    func countSlots() {
+        #expect(HTTPStatus.allCases.enumerated().allSatisfy { $0.element.slot == $0.offset })
+        var counts = RequestCounts()
+        counts.add(path: .appleRoot, status: .notModified)
+        counts.add(path: nil, status: .httpVersionNotSupported)
+        counts.add(path: nil, status: .httpVersionNotSupported)
+        let read = counts.nonZero.map { "\($0.path) \($0.status) \($0.count)" }
+        #expect(read == ["/apple-app-site-association 304 1", "other 505 2"])
+    }
 }
