@@ -3,7 +3,7 @@
 // Layers, bottom up (docs/ARCHITECTURE.md): C modules (system libraries and shims) →
 // AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASites (site
 // folders on disk → checked files and typed problems) → AASATransport (system calls, epoll,
-// TLS, zlib) → AASAServer (HTTP serving, reload, admin) → AASAProbe (the HTTPS client of
+// TLS, zlib, the HTTPS client) → AASAACME (certificates from an ACME CA) → AASAServer (HTTP serving, reload, admin) → AASAProbe (the HTTPS client of
 // `probe`) → AASACommands (the command line) → the thin `aasa-server` executable.
 import PackageDescription
 
@@ -21,7 +21,7 @@ let package = Package(
         .executable(name: "aasa-server", targets: ["aasa-server"]),
         .library(name: "AssociationKit", targets: ["AssociationKit"]),
         // For the fuzz targets (Fuzz/) and benchmarks (bench/), which build as packages of their own.
-        .library(name: "AASAServer", targets: ["AASASites", "AASATransport", "AASAServer", "AASAProbe"]),
+        .library(name: "AASAServer", targets: ["AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,9 +41,16 @@ let package = Package(
             dependencies: ["AssociationKit", "AASASites", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims"],
             swiftSettings: strict),
         .target(
+            name: "AASAACME",
+            dependencies: [
+                "AASASites", "AASATransport", "CSystemShims", "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .target(
             name: "AASAServer",
             dependencies: [
-                "AssociationKit", "AASASites", "AASATransport", "CSystemShims", "COpenSSL", "COpenSSLShims",
+                "AssociationKit", "AASASites", "AASATransport", "AASAACME", "CSystemShims", "COpenSSL", "COpenSSLShims",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -55,7 +62,7 @@ let package = Package(
         .target(
             name: "AASACommands",
             dependencies: [
-                "AssociationKit", "AASASites", "AASATransport", "AASAServer", "AASAProbe",
+                "AssociationKit", "AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -63,11 +70,13 @@ let package = Package(
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         .testTarget(
             name: "AASAServerTests",
-            dependencies: ["AssociationKit", "AASASites", "AASATransport", "AASAServer", "AASAProbe"],
+            dependencies: ["AssociationKit", "AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe"],
             swiftSettings: strict),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["AASACommands", "AssociationKit", "AASASites", "AASATransport", "AASAServer", "AASAProbe"],
+            dependencies: [
+                "AASACommands", "AssociationKit", "AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
+            ],
             swiftSettings: strict),
     ]
 )

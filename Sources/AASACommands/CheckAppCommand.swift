@@ -217,7 +217,7 @@ struct CheckAppCommand: ParsableCommand {
         guard !domain.hasPrefix("*.") else {
             return .failure(Failure(message: "a wildcard domain cannot be fetched live; check one of its subdomains"))
         }
-        let client = ProbeClient(caFile: cacert, timeout: 10)
+        let client = HTTPSClient(caFile: cacert, timeout: 10)
         let address = connectTo.flatMap(ProbeCommand.parseHostPort) ?? (domain, 443)
         let source = "https://\(domain)/.well-known/\(name)"
         switch client.fetch(

@@ -1,5 +1,6 @@
 import AASAProbe
 import AASASites
+import AASATransport
 import ArgumentParser
 import AssociationKit
 import Foundation
@@ -113,7 +114,7 @@ struct DiffCommand: ParsableCommand {
         let domain = (againstLive ?? "").lowercased()
         let file = android ? "/.well-known/assetlinks.json" : "/.well-known/apple-app-site-association"
         let (host, path) = cdn ? (Prober.cdnHost, "/a/v1/\(domain)") : (domain, file)
-        let client = ProbeClient(caFile: cacert, timeout: timeout)
+        let client = HTTPSClient(caFile: cacert, timeout: timeout)
         let address = connectTo.flatMap(ProbeCommand.parseHostPort) ?? (host, 443)
         let shown = "https://\(host)\(path)"
         switch client.fetch(

@@ -1,4 +1,5 @@
 import AASAProbe
+import AASATransport
 import ArgumentParser
 import Foundation
 @preconcurrency import Glibc
@@ -47,7 +48,7 @@ struct ProbeCommand: ParsableCommand {
         // OpenSSL writes through the socket; a server that closes early must not kill us.
         signal(SIGPIPE, SIG_IGN)
         let prober = Prober(
-            client: ProbeClient(caFile: cacert, timeout: timeout), connectTo: connectTo.flatMap(Self.parseHostPort),
+            client: HTTPSClient(caFile: cacert, timeout: timeout), connectTo: connectTo.flatMap(Self.parseHostPort),
             checkCDN: cdn)
         let reports = targets.map(prober.probe)
         StandardStreams.write(

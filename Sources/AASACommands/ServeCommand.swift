@@ -1,3 +1,4 @@
+import AASAACME
 import AASAServer
 import AASATransport
 import ArgumentParser
@@ -59,6 +60,27 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The certificate for clients without SNI: a name in it, or its folder's name (default: the first).")
     var defaultCertificate: String?
 
+    @Option(help: "Certificates from an ACME CA (Let's Encrypt by default), on or off; needs --https.")
+    var acme: String?
+
+    @Option(help: "The ACME directory URL (default: Let's Encrypt's production directory).")
+    var acmeDirectory: String?
+
+    @Option(help: "The contact address of the ACME account.")
+    var acmeEmail: String?
+
+    @Option(help: "A PEM CA file to trust, besides the system's, when talking to the ACME server.")
+    var acmeDirectoryCa: String?
+
+    @Option(help: "ACME challenge types in preference order (default: http-01,tls-alpn-01 as the listeners allow).")
+    var acmeChallenges: String?
+
+    @Option(help: "Certificates on demand for names of wildcard sites, on or off (default on).")
+    var acmeOnDemand: String?
+
+    @Option(help: "New on-demand names per hour, all together (default 10).")
+    var acmeOnDemandRate: String?
+
     func run() throws {
         let settings: ServerConfiguration
         do {
@@ -72,6 +94,13 @@ struct ServeCommand: ParsableCommand {
                 "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so "
                     + "pass --admin-public to really expose it\n"
             )
+            throw CommandFailure.unreadable
+        }
+        if settings.acme.enabled && (settings.https == nil || settings.acmeChallenges.isEmpty) {
+            StandardStreams.writeError(
+                settings.https == nil
+                    ? "error: --acme on needs an HTTPS listener (--https ADDR:PORT)\n"
+                    : "error: no ACME challenge type is possible: http-01 needs --http, tls-alpn-01 --https\n")
             throw CommandFailure.unreadable
         }
         let logger = EventLogger.make(format: settings.logFormat)
@@ -97,8 +126,22 @@ struct ServeCommand: ParsableCommand {
                     : "fix the errors above (the sites in \(settings.sites) must all be valid)")
             throw CommandFailure.invalid
         }
+        var acmeManager: ACMEManager?
+        if settings.acme.enabled {
+            let manager = ACMEManager(
+                settings: settings.acme, certificates: settings.certs, challenges: settings.acmeChallenges,
+                logger: logger)
+            do {
+                try manager.prepare()
+            } catch {
+                report.notStarting("acme: \(error)")
+                throw CommandFailure.unreadable
+            }
+            acmeManager = manager
+        }
         StandardStreams.flush()
-        let state = ServerState(configuration: settings, snapshot: snapshot, loops: settings.loopCount)
+        let state = ServerState(
+            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager)
         let server = Server(state: state, logger: logger, watcher: watcher)
         let code: Int32
         do {
@@ -122,7 +165,9 @@ struct ServeCommand: ParsableCommand {
         let flags: [(ServerConfiguration.Setting, String?)] = [
             (.sites, sites), (.certs, certs), (.http, http), (.https, https), (.admin, admin), (.workers, workers),
             (.logFormat, logFormat), (.accessLog, accessLog), (.cacheControl, cacheControl),
-            (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite),
+            (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite), (.acme, acme),
+            (.acmeDirectory, acmeDirectory), (.acmeEmail, acmeEmail), (.acmeDirectoryCa, acmeDirectoryCa),
+            (.acmeChallenges, acmeChallenges), (.acmeOnDemand, acmeOnDemand), (.acmeOnDemandRate, acmeOnDemandRate),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

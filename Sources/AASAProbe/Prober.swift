@@ -9,7 +9,7 @@ import Foundation
 /// failure), content type, size, validity, both Apple paths alike, an unusual User-Agent
 /// answered the same, and optionally Apple's CDN copy.
 public struct Prober: Sendable {
-    public let client: ProbeClient
+    public let client: HTTPSClient
     /// Dial here instead of the domain (staging hosts not yet in DNS).
     public let connectTo: (String, Int)?
     public let checkCDN: Bool
@@ -18,7 +18,7 @@ public struct Prober: Sendable {
     package static let unusualUserAgent = "AASA-Bot/1.0.0 (aasa-server probe)"
     public static let cdnHost = "app-site-association.cdn-apple.com"
 
-    public init(client: ProbeClient, connectTo: (String, Int)?, checkCDN: Bool) {
+    public init(client: HTTPSClient, connectTo: (String, Int)?, checkCDN: Bool) {
         self.client = client
         self.connectTo = connectTo
         self.checkCDN = checkCDN
@@ -124,13 +124,13 @@ public struct Prober: Sendable {
     }
 
     private func fetch(_ host: String, _ port: Int, _ address: (String, Int), _ path: String, _ agent: String)
-        -> Result<(ProbeClient.Connection, ProbeResponse), ProbeFailure>
+        -> Result<(HTTPSClient.Connection, HTTPClientResponse), HTTPClientFailure>
     {
         client.fetch(host: host, port: port, address: address, path: path, userAgent: agent)
     }
 
     private func recordConnectionFailure(
-        _ failure: ProbeFailure, address: (String, Int), into report: inout ProbeReport
+        _ failure: HTTPClientFailure, address: (String, Int), into report: inout ProbeReport
     ) {
         switch failure.stage {
         case .resolve, .tcp:
@@ -145,7 +145,7 @@ public struct Prober: Sendable {
         }
     }
 
-    private func checkCertificate(_ connection: ProbeClient.Connection, host: String, into report: inout ProbeReport) {
+    private func checkCertificate(_ connection: HTTPSClient.Connection, host: String, into report: inout ProbeReport) {
         let days = CertificateStore.daysLeft(connection.certificateNotAfter)
         if let error = connection.verifyError {
             report.add(
@@ -160,7 +160,7 @@ public struct Prober: Sendable {
 
     /// Status, type, size and content of one file; returns its body when it validated.
     private func checkFile(
-        _ name: String, _ response: ProbeResponse, kind: FileCheck.Kind, into report: inout ProbeReport
+        _ name: String, _ response: HTTPClientResponse, kind: FileCheck.Kind, into report: inout ProbeReport
     ) -> [UInt8]? {
         guard response.status == 200 else {
             if (300..<400).contains(response.status) {
@@ -185,7 +185,7 @@ public struct Prober: Sendable {
         report.add(
             "\(name) size", fits ? .pass : .fail,
             fits ? "\(size) bytes\(encoded)" : "\(size) bytes, over 128 KiB (131072); Apple ignores it")
-        // The size has its own line above; the body is at most ProbeResponse.bodyLimit.
+        // The size has its own line above; the body is at most HTTPClientResponse.bodyLimit.
         let (found, omitted) =
             kind == .apple
             ? {
@@ -209,7 +209,7 @@ public struct Prober: Sendable {
     }
 
     /// Where a redirect points, for the report.
-    private func location(_ response: ProbeResponse) -> String {
+    private func location(_ response: HTTPClientResponse) -> String {
         response.header("location") ?? "?"
     }
 }

@@ -6,3 +6,5 @@
 #include <openssl/x509v3.h>
 #include <openssl/pem.h>
 #include <openssl/cms.h>
+#include <openssl/rand.h>
+#include <openssl/ec.h>

@@ -39,3 +39,15 @@ const long COpenSSLShims_SSL_MODE_RELEASE_BUFFERS = SSL_MODE_RELEASE_BUFFERS;
 const long COpenSSLShims_SSL_SESS_CACHE_SERVER = SSL_SESS_CACHE_SERVER;
 
 long COpenSSLShims_SSL_CTX_set1_groups_list(SSL_CTX *context, const char *groups) { return SSL_CTX_set1_groups_list(context, groups); }
+
+STACK_OF(X509_EXTENSION) *COpenSSLShims_sk_X509_EXTENSION_new_null(void) { return sk_X509_EXTENSION_new_null(); }
+
+int COpenSSLShims_sk_X509_EXTENSION_push(STACK_OF(X509_EXTENSION) *extensions, X509_EXTENSION *extension) { return sk_X509_EXTENSION_push(extensions, extension); }
+
+void COpenSSLShims_sk_X509_EXTENSION_pop_free(STACK_OF(X509_EXTENSION) *extensions) { sk_X509_EXTENSION_pop_free(extensions, X509_EXTENSION_free); }
+
+int COpenSSLShims_SSL_set_app_data(SSL *ssl, void *data) { return SSL_set_app_data(ssl, data); }
+
+void *COpenSSLShims_SSL_get_app_data(const SSL *ssl) { return SSL_get_app_data(ssl); }
+
+const int COpenSSLShims_SSL_CLIENT_HELLO_RETRY = SSL_CLIENT_HELLO_RETRY;

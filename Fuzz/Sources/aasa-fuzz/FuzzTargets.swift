@@ -128,13 +128,13 @@ enum FuzzTargets {
     /// its turn across inputs); a response complete early stays the same with more bytes.
     @Sendable static func probe(_ data: UnsafeBufferPointer<UInt8>) {
         let raw = Array(data)
-        let closed: ProbeResponse? = (try? ProbeResponse.parse(raw, closed: true)) ?? nil
-        if let closed { check(closed.body.count <= ProbeResponse.bodyLimit, "a body past the bound") }
+        let closed: HTTPClientResponse? = (try? HTTPClientResponse.parse(raw, closed: true)) ?? nil
+        if let closed { check(closed.body.count <= HTTPClientResponse.bodyLimit, "a body past the bound") }
         guard let last = raw.last else { return }
         let length = raw.count * Int(last) / 255
-        guard let early = (try? ProbeResponse.parse(Array(raw[..<length]), closed: false)) ?? nil else { return }
-        check(early.body.count <= ProbeResponse.bodyLimit, "a body past the bound")
-        let open: ProbeResponse? = (try? ProbeResponse.parse(raw, closed: false)) ?? nil
+        guard let early = (try? HTTPClientResponse.parse(Array(raw[..<length]), closed: false)) ?? nil else { return }
+        check(early.body.count <= HTTPClientResponse.bodyLimit, "a body past the bound")
+        let open: HTTPClientResponse? = (try? HTTPClientResponse.parse(raw, closed: false)) ?? nil
         check(open?.body == early.body, "more bytes changed a complete response")
     }
 

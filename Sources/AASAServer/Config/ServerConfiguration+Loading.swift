@@ -1,3 +1,4 @@
+import AASAACME
 import AASASites
 import AASATransport
 import AssociationKit
@@ -16,7 +17,8 @@ extension ServerConfiguration {
     /// The settings a source may give, each by its name in the config file.
     public enum Setting: String, CaseIterable, Sendable {
         case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl,
-            defaultCertificate, metricsPerSite
+            defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa, acmeChallenges,
+            acmeOnDemand, acmeOnDemandRate
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -62,6 +64,8 @@ extension ServerConfiguration {
                 throw Problem(description: "\(source): metrics per site must be on or off")
             }
             metricsPerSite = flag
+        case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate:
+            try applyACME(setting, value, source: source)
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
             guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
@@ -73,6 +77,42 @@ extension ServerConfiguration {
                 throw Problem(description: "\(source): cache control must be printable ASCII")
             }
             cacheControl = value
+        }
+    }
+
+    private mutating func applyACME(_ setting: Setting, _ value: String, source: String) throws(Problem) {
+        let switches = ["on": true, "true": true, "off": false, "false": false]
+        switch setting {
+        case .acme:
+            guard let flag = switches[value] else { throw Problem(description: "\(source): acme must be on or off") }
+            acme.enabled = flag
+        case .acmeOnDemand:
+            guard let flag = switches[value] else {
+                throw Problem(description: "\(source): acme on-demand must be on or off")
+            }
+            acme.onDemand = flag
+        case .acmeDirectory:
+            guard value.hasPrefix("https://") else {
+                throw Problem(description: "\(source): the ACME directory must be an https:// URL")
+            }
+            acme.directory = value
+        case .acmeEmail:
+            guard value.isEmpty || (value.contains("@") && !value.contains(where: { $0 == " " || $0 == "," })) else {
+                throw Problem(description: "\(source): not an email address: \(value)")
+            }
+            acme.email = value.isEmpty ? nil : value
+        case .acmeDirectoryCa: acme.directoryCA = value.isEmpty ? nil : value
+        case .acmeChallenges:
+            guard let list = ChallengeType.parseList(value) else {
+                throw Problem(description: "\(source): challenges must be a list of http-01 and tls-alpn-01")
+            }
+            acme.challenges = list
+        case .acmeOnDemandRate:
+            guard let rate = Int(value), (0...10_000).contains(rate) else {
+                throw Problem(description: "\(source): the on-demand rate must be 0 to 10000 new names per hour")
+            }
+            acme.onDemandPerHour = rate
+        default: break
         }
     }
 
@@ -126,7 +166,7 @@ extension ServerConfiguration {
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    (setting == .sites || setting == .certs) && !text.hasPrefix("/")
+                    (setting == .sites || setting == .certs || setting == .acmeDirectoryCa) && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }

@@ -1,3 +1,4 @@
+import AASAACME
 import AASATransport
 @preconcurrency import Glibc
 
@@ -23,10 +24,19 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
     /// its folder's name; nil means the first certificate in folder order.
     public var defaultCertificate: String?
+    /// Certificates from an ACME CA (README, "Automatic certificates").
+    public var acme = ACMESettings()
     public var timeouts = Timeouts()
     public var limits = HTTPLimits()
 
     public init() {}
+
+    /// The challenge types ACME answers, in preference order: as given, else every one the
+    /// listeners allow (HTTP-01 needs the HTTP listener, TLS-ALPN-01 the HTTPS one).
+    public var acmeChallenges: [ChallengeType] {
+        let possible = ChallengeType.allCases.filter { $0 == .http01 ? http != nil : https != nil }
+        return (acme.challenges ?? possible).filter(possible.contains)
+    }
 
     /// The number of event loops to start.
     public var loopCount: Int {

@@ -49,7 +49,8 @@ public enum SnapshotLoader {
         var certificatesFailed = false
         if configuration.https != nil && (changes.certificates || previous == nil) {
             let result = CertificateStore.load(
-                directory: configuration.certs, defaultName: configuration.defaultCertificate)
+                directory: configuration.certs, defaultName: configuration.defaultCertificate,
+                acme: configuration.acme.enabled)
             certificates = result.store ?? certificates
             certificateProblems = result.problems
             certificatesFailed = result.store == nil

@@ -30,7 +30,8 @@ extension EventLoop {
     func adopt(_ fd: Int32, peer: sockaddr_storage, secure: Bool, now: UInt64) {
         let connection = Connection(fd: fd, generation: nextGeneration, peer: peer)
         if secure {
-            guard let certificates, let session = try? TLSSession(certificates: certificates, fd: fd) else {
+            guard let certificates, let session = try? TLSSession(certificates: certificates, hooks: acme, fd: fd)
+            else {
                 Posix.close(fd)
                 return
             }

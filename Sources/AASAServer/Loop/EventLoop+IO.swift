@@ -42,7 +42,7 @@ extension EventLoop {
             let (count, progress) = tls.read(into: scratch)
             switch progress {
             case .done: return count
-            case .wantRead: return 0
+            case .wantRead, .paused: return 0
             case .wantWrite:
                 watchWrites(connection)
                 return 0
@@ -73,6 +73,11 @@ extension EventLoop {
         switch tls.handshake() {
         case .done:
             counted.handshakes += 1
+            // A TLS-ALPN-01 validation ends with its handshake (RFC 8737 §3: no data follows).
+            if acme != nil, tls.selectedProtocol == "acme-tls/1" {
+                close(connection)
+                return false
+            }
             connection.phase = .idle
             schedule(connection, .keepAlive, now: now)
             if connection.watchingWrites && !connection.hasPendingOutput { stopWatchingWrites(connection) }
@@ -81,6 +86,10 @@ extension EventLoop {
             return false
         case .wantWrite:
             watchWrites(connection)
+            return false
+        case .paused:
+            // Waits for the next snapshot (its certificate) or the handshake deadline.
+            if !pausedHandshakes.contains(where: { $0 === connection }) { pausedHandshakes.append(connection) }
             return false
         case .closed:
             counted.handshakeFailures["closed", default: 0] += 1
@@ -226,7 +235,7 @@ extension EventLoop {
                     let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]))
                     switch progress {
                     case .done: sent += count
-                    case .wantRead, .wantWrite: return sent
+                    case .wantRead, .wantWrite, .paused: return sent
                     case .closed, .failed:
                         close(connection)
                         return -1

@@ -37,6 +37,11 @@ extension EventLoop {
             case nil: nil
             }
         guard let file else {
+            if acme != nil, respondToChallenge(head, buffer, target: target, on: connection, keepAlive: keepAlive) {
+                count(site: site, path: nil, status: .ok)
+                log(head, buffer, connection, status: 200, bytes: 0, started: started)
+                return
+            }
             count(site: site, path: served, status: .notFound)
             respondWithError(
                 .notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)

@@ -28,6 +28,10 @@ final class EventLoop {
     /// The HTTPS listener, or -1.
     var secureListener: Int32
     var certificates: CertificateStore?
+    /// ACME's challenge answers and on-demand certificates (nil without ACME).
+    let acme: ACMEResponder?
+    /// Handshakes waiting for an on-demand certificate; looked at again after each wake-up.
+    var pausedHandshakes: [Connection] = []
     var connections: [Connection?] = []
     var openConnections = 0
     var nextGeneration: UInt32 = 1
@@ -49,9 +53,10 @@ final class EventLoop {
 
     init(
         listener: Int32, secureListener: Int32 = -1, control: LoopControl, snapshots: SnapshotBox,
-        adminRoutes: AdminRoutes? = nil,
+        adminRoutes: AdminRoutes? = nil, acme: ACMEResponder? = nil,
         settings: LoopSettings, statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
+        self.acme = acme
         epoll = try Epoll()
         self.listener = listener
         self.secureListener = secureListener
@@ -103,15 +108,19 @@ final class EventLoop {
                 table = snapshot.table
                 certificates = snapshot.certificates
             }
+            var woken = false
             for index in 0..<count {
                 let event = events[index]
                 switch event.data.u64 {
                 case Self.listenerTag: acceptConnections(from: listener, secure: false, now: now)
                 case Self.secureListenerTag: acceptConnections(from: secureListener, secure: true, now: now)
-                case Self.wakeTag: control.wakeUp.drain()
+                case Self.wakeTag:
+                    control.wakeUp.drain()
+                    woken = true
                 default: handle(event.events, data: event.data.u64, now: now)
                 }
             }
+            if woken && !pausedHandshakes.isEmpty { resumePausedHandshakes(now: now) }
             if acceptPausedUntil > 0 && now >= acceptPausedUntil {
                 acceptPausedUntil = 0
                 acceptConnections(from: listener, secure: false, now: now)
@@ -216,8 +225,20 @@ final class EventLoop {
             connection.timeoutClass = nil
         }
         connection.tls?.shutdown()
+        if !pausedHandshakes.isEmpty { pausedHandshakes.removeAll { $0 === connection } }
         Posix.close(connection.fd)
         connections[Int(connection.fd)] = nil
         openConnections -= 1
+    }
+
+    /// After a wake-up (a new snapshot, or an order that failed): every paused handshake
+    /// tries again with the current certificates; one still waiting pauses again.
+    func resumePausedHandshakes(now: UInt64) {
+        let waiting = pausedHandshakes
+        pausedHandshakes = []
+        for connection in waiting where connections[Int(connection.fd)] === connection {
+            if let certificates { connection.tls?.resume(with: certificates) }
+            readAndServe(connection, now: now)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AASAACME
 import AASATransport
 import Dispatch
 import Foundation
@@ -72,6 +73,7 @@ public final class Server {
         settings.perSiteMetrics = configuration.metricsPerSite
         // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
         // no eventfd) fails start-up instead of leaving its listener unserved.
+        let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots) }
         var controls: [LoopControl] = []
         var loops: [EventLoop] = []
         do {
@@ -82,7 +84,7 @@ public final class Server {
                 loops.append(
                     try EventLoop(
                         listener: plain?.fds[index] ?? -1, secureListener: secure?.fds[index] ?? -1,
-                        control: control, snapshots: state.snapshots, settings: settings,
+                        control: control, snapshots: state.snapshots, acme: acme, settings: settings,
                         statistics: state.statistics[index]))
             }
         } catch {
@@ -143,6 +145,25 @@ public final class Server {
         if let admin, adminControl != nil, let address = configuration.admin {
             logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
         }
+        if let manager = state.acme {
+            do {
+                try manager.start(
+                    certificatesChanged: {
+                        reloader.reload(reason: "certificate issued", changes: ChangeSet(sites: [], certificates: true))
+                    },
+                    orderFailed: { for control in loopControls { control.wake() } })
+            } catch {
+                logger.error("acme: cannot start: \(error); serving without new certificates")
+            }
+            logger.info(
+                "acme: managing certificates",
+                metadata: [
+                    "directory": "\(manager.settings.directory)",
+                    "challenges": "\(manager.challenges.map(\.rawValue).joined(separator: ","))",
+                    "on_demand": "\(manager.settings.onDemand ? "\(manager.settings.onDemandPerHour)/h" : "off")",
+                ])
+            state.planCertificates()
+        }
         let watcher = self.watcher
         spawn("aasa-watch") {
             watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) }
@@ -165,6 +186,7 @@ public final class Server {
                 logger.critical("stopping: an event loop failed: \(failures.joined(separator: "; "))")
             }
             watcher.stop()
+            state.acme?.stop()
             for control in controls { control.stop() }
             adminControl?.stop()
             for _ in controls { finished.wait() }

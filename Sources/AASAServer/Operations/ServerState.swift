@@ -1,3 +1,4 @@
+import AASAACME
 import AASASites
 import Foundation
 @preconcurrency import Glibc
@@ -31,10 +32,13 @@ public final class ServerState: Sendable {
     public let statistics: [LoopStatistics]
     /// The status page's URL tester compiles a site's file on first use.
     let matchers = MatcherCache()
+    /// Certificates from an ACME CA (nil unless `--acme on`).
+    public let acme: ACMEManager?
     private let record: Mutex<ReloadRecord>
 
-    public init(configuration: ServerConfiguration, snapshot: ServingSnapshot, loops: Int) {
+    public init(configuration: ServerConfiguration, snapshot: ServingSnapshot, loops: Int, acme: ACMEManager? = nil) {
         self.configuration = configuration
+        self.acme = acme
         snapshots = SnapshotBox(snapshot)
         statistics = (0..<loops).map { _ in LoopStatistics() }
         var initial = ReloadRecord()
@@ -47,5 +51,14 @@ public final class ServerState: Sendable {
 
     func update(_ change: (inout ReloadRecord) -> Void) {
         record.withLock { change(&$0) }
+    }
+
+    /// Tells ACME what the published snapshot serves and which certificates it loaded.
+    func planCertificates() {
+        guard let acme else { return }
+        let snapshot = snapshots.current
+        acme.update(
+            plans: snapshot.certificatePlans(acmeFolder: acme.storage.folder),
+            certificates: snapshot.certificates?.certificates ?? [])
     }
 }

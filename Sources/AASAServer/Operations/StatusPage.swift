@@ -60,7 +60,7 @@ enum StatusPage {
             for certificate in soonest.prefix(certificateRows) {
                 let days = CertificateStore.daysLeft(certificate.notAfter, now: now)
                 let marker = days < 14 ? "warn" : "ok"
-                let isDefault = certificate.folder == store.defaultCertificate.folder ? " (default)" : ""
+                let isDefault = certificate.folder == store.defaultCertificate?.folder ? " (default)" : ""
                 html +=
                     "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td>"
                     + "<td>\(escape(certificate.names.joined(separator: ", ")))</td>"
@@ -78,6 +78,7 @@ enum StatusPage {
                 html += "<pre class=\"warn\">\(escape(lines))</pre>\n"
             }
         }
+        if let manager = state.acme { html += acmeSection(manager, now: Int(time(nil))) }
         html += "</body></html>\n"
         return html
     }

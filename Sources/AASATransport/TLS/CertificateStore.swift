@@ -14,7 +14,10 @@ public final class CertificateStore: @unchecked Sendable {
         public let folder: String
         public let names: [String]
         /// Seconds since the epoch.
+        public let notBefore: Int
         public let notAfter: Int
+        /// The issuer's common name (or its whole name when it has none).
+        public let issuer: String
         package let context: TLSContext
     }
 
@@ -24,13 +27,21 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     public let certificates: [Certificate]
-    public let defaultCertificate: Certificate
+    /// nil only with ACME on and nothing issued yet: a handshake for an unknown name fails.
+    public let defaultCertificate: Certificate?
+    /// The context a handshake begins on: the default certificate's, else one without any.
+    package let initialContext: TLSContext
     private let exact: [String: TLSContext]
     private let wildcards: [String: TLSContext]
 
-    private init(certificates: [Certificate], defaultCertificate: Certificate) {
+    private init(certificates: [Certificate], defaultCertificate: Certificate?) throws(OpenSSLError) {
         self.certificates = certificates
         self.defaultCertificate = defaultCertificate
+        if let defaultCertificate {
+            initialContext = defaultCertificate.context
+        } else {
+            initialContext = try TLSContext()
+        }
         var exact: [String: TLSContext] = [:]
         var wildcards: [String: TLSContext] = [:]
         for certificate in certificates {
@@ -46,11 +57,9 @@ public final class CertificateStore: @unchecked Sendable {
         }
         self.exact = exact
         self.wildcards = wildcards
-        // The handshake starts on the default context; its SNI callback may switch.
-        let argument = Unmanaged.passUnretained(self).toOpaque()
-        for certificate in certificates {
-            COpenSSLShims_SSL_CTX_set_tlsext_servername_callback(certificate.context.context, chooseCertificate)
-            COpenSSLShims_SSL_CTX_set_tlsext_servername_arg(certificate.context.context, argument)
+        // The handshake starts on the initial context; its ClientHello callback chooses.
+        for context in certificates.map(\.context) + [initialContext] {
+            SSL_CTX_set_client_hello_cb(context.context, chooseCertificate, nil)
         }
     }
 
@@ -64,7 +73,16 @@ public final class CertificateStore: @unchecked Sendable {
     /// Loads every certificate and key pair below `directory` (`pairs(below:)`): certbot's
     /// layout and Kubernetes TLS Secrets. An unreadable file, a key that does not match, or an expired
     /// certificate is an error; expiry within 14 days is a warning.
-    public static func load(directory: String, defaultName: String? = nil, now: Int = Int(time(nil))) -> LoadResult {
+    ///
+    /// With `acme` on, an empty folder is a store without certificates, and a certificate
+    /// under `acme/` that expired or cannot be used is a warning (ACME replaces it).
+    public static func load(
+        directory: String, defaultName: String? = nil, acme: Bool = false, now: Int = Int(time(nil))
+    ) -> LoadResult {
+        let acmeFolder = (directory as NSString).appendingPathComponent("acme") + "/"
+        func severity(_ folder: String) -> Severity {
+            acme && (folder + "/").hasPrefix(acmeFolder) ? .warning : .error
+        }
         var problems: [LoadProblem] = []
         var certificates: [Certificate] = []
         for files in pairs(below: directory) {
@@ -79,7 +97,7 @@ public final class CertificateStore: @unchecked Sendable {
                 if notAfter <= now {
                     problems.append(
                         LoadProblem(
-                            chain, .certificateExpired, .error,
+                            chain, .certificateExpired, severity(folder),
                             "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
                     continue
                 }
@@ -97,13 +115,16 @@ public final class CertificateStore: @unchecked Sendable {
                             chain, .certificateWithoutNames, .warning,
                             "the certificate names no DNS host; only clients without SNI get it"))
                 }
-                certificates.append(Certificate(folder: folder, names: names, notAfter: notAfter, context: context))
+                certificates.append(
+                    Certificate(
+                        folder: folder, names: names, notBefore: Self.asn1Time(X509_get0_notBefore(leaf)),
+                        notAfter: notAfter, issuer: Self.issuerName(leaf), context: context))
             } catch {
-                problems.append(LoadProblem(folder, .certificateUnusable, .error, "\(error)"))
+                problems.append(LoadProblem(folder, .certificateUnusable, severity(folder), "\(error)"))
             }
         }
         if problems.hasErrors { return LoadResult(store: nil, problems: problems) }
-        guard !certificates.isEmpty else {
+        guard !certificates.isEmpty || acme else {
             return LoadResult(
                 store: nil,
                 problems: problems + [
@@ -114,8 +135,8 @@ public final class CertificateStore: @unchecked Sendable {
                     )
                 ])
         }
-        var fallback = certificates[0]
-        if let defaultName {
+        var fallback = certificates.first
+        if let defaultName, !certificates.isEmpty {
             guard
                 let chosen = certificates.first(where: {
                     $0.names.contains(defaultName.lowercased())
@@ -132,8 +153,14 @@ public final class CertificateStore: @unchecked Sendable {
             }
             fallback = chosen
         }
-        return LoadResult(
-            store: CertificateStore(certificates: certificates, defaultCertificate: fallback), problems: problems)
+        do {
+            return LoadResult(
+                store: try CertificateStore(certificates: certificates, defaultCertificate: fallback),
+                problems: problems)
+        } catch {
+            return LoadResult(
+                store: nil, problems: problems + [LoadProblem(directory, .certificateUnusable, .error, "\(error)")])
+        }
     }
 
     /// A certificate chain and its key, as found on disk.
@@ -220,24 +247,67 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     package static func expiry(_ certificate: OpaquePointer) -> Int {
+        asn1Time(X509_get0_notAfter(certificate))
+    }
+
+    /// Seconds since the epoch of an ASN1_TIME (0 when it cannot be read).
+    static func asn1Time(_ value: UnsafePointer<ASN1_TIME>?) -> Int {
         var parts = tm()
-        guard let notAfter = X509_get0_notAfter(certificate), ASN1_TIME_to_tm(notAfter, &parts) == 1 else { return 0 }
+        guard let value, ASN1_TIME_to_tm(value, &parts) == 1 else { return 0 }
         return Int(timegm(&parts))
+    }
+
+    static func issuerName(_ certificate: OpaquePointer) -> String {
+        guard let issuer = X509_get_issuer_name(certificate) else { return "" }
+        var buffer = [CChar](repeating: 0, count: 256)
+        if X509_NAME_get_text_by_NID(issuer, NID_commonName, &buffer, Int32(buffer.count)) > 0 {
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        guard let line = X509_NAME_oneline(issuer, nil, 0) else { return "" }
+        defer { CRYPTO_free(line, #fileID, #line) }
+        return String(cString: line)
+    }
+
+    /// Whether a certificate naming `names` is good for `host`: the exact name, or a
+    /// wildcard for its parent domain (one label, RFC 6125 §6.4.3).
+    public static func covers(_ names: [String], _ host: String) -> Bool {
+        if names.contains(host) { return true }
+        guard let dot = host.firstIndex(of: ".") else { return false }
+        return names.contains("*" + host[dot...])
     }
 }
 
-/// The SNI callback (SSL_CTX_set_tlsext_servername_callback(3)): switch the connection to
-/// the certificate for the requested name. Returns SSL_TLSEXT_ERR_OK (0), not 1, which
-/// would be a warning alert (SSL_CTX_set_tlsext_servername_callback(3)).
+/// The ClientHello callback (SSL_CTX_set_client_hello_cb(3)), where the certificate is
+/// chosen for the server name (RFC 6066 §3): a pending TLS-ALPN-01 validation certificate
+/// when the client offers `acme-tls/1` (RFC 8737 §3), else the store's choice, else an
+/// on-demand certificate on its way (SSL_CLIENT_HELLO_RETRY pauses the handshake: the loop
+/// calls SSL_do_handshake again once a new store arrives), else the default certificate,
+/// else the alert unrecognized_name (RFC 6066 §3) rather than a certificate for another name.
 private func chooseCertificate(
     _ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ argument: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let ssl, let argument, let raw = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else {
-        return SSL_TLSEXT_ERR_OK
+    guard let ssl, let data = COpenSSLShims_SSL_get_app_data(ssl) else { return 1 }
+    let session = Unmanaged<TLSSession>.fromOpaque(data).takeUnretainedValue()
+    let store = session.certificates
+    guard let name = ClientHelloExtensions.serverName(ssl) else {
+        if store.defaultCertificate != nil { return 1 }
+        alert?.pointee = SSL_AD_UNRECOGNIZED_NAME
+        return 0
     }
-    let store = Unmanaged<CertificateStore>.fromOpaque(argument).takeUnretainedValue()
-    var name = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self).lowercased()
-    if name.hasSuffix(".") { name.removeLast() }
-    if let context = store.context(forServerName: name) { SSL_set_SSL_CTX(ssl, context.context) }
-    return SSL_TLSEXT_ERR_OK
+    if let hooks = session.hooks, ClientHelloExtensions.offersACMETLS(ssl),
+        let validation = hooks.validationContext(for: name)
+    {
+        SSL_set_SSL_CTX(ssl, validation.context)
+        return 1
+    }
+    if let context = store.context(forServerName: name) {
+        SSL_set_SSL_CTX(ssl, context.context)
+        return 1
+    }
+    if let hooks = session.hooks, hooks.certificateWanted(for: name) {
+        return COpenSSLShims_SSL_CLIENT_HELLO_RETRY
+    }
+    if store.defaultCertificate != nil { return 1 }
+    alert?.pointee = SSL_AD_UNRECOGNIZED_NAME
+    return 0
 }

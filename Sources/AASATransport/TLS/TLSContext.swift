@@ -17,8 +17,15 @@ public final class TLSContext: @unchecked Sendable {
     /// no X448, P-521 or finite-field groups.
     package static let groups = "X25519:P-256:P-384"
 
-    /// Loads a PEM certificate chain and its private key; fails if they do not match.
-    package init(chainFile: String, keyFile: String) throws(OpenSSLError) {
+    /// The protocol ALPN (RFC 7301) selects: HTTP/1.1 for serving, `acme-tls/1` on the
+    /// validation certificates of TLS-ALPN-01 (RFC 8737 §3).
+    package enum ApplicationProtocol: Sendable {
+        case http11, acmeTLS1
+    }
+
+    /// A context with the server's policy and no certificate yet: the one a handshake starts
+    /// on when there is no default certificate, and the base of the others.
+    package init(protocol applicationProtocol: ApplicationProtocol = .http11) throws(OpenSSLError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLError.drain("SSL_CTX_new") }
         self.context = context
@@ -47,7 +54,13 @@ public final class TLSContext: @unchecked Sendable {
         guard COpenSSLShims_SSL_CTX_set1_groups_list(context, Self.groups) == 1 else {
             throw OpenSSLError.drain("SSL_CTX_set1_groups_list")
         }
-        SSL_CTX_set_alpn_select_cb(context, selectHTTP11, nil)
+        SSL_CTX_set_alpn_select_cb(
+            context, selectProtocol, applicationProtocol == .http11 ? nil : UnsafeMutableRawPointer(alpnACMETLS1))
+    }
+
+    /// Loads a PEM certificate chain and its private key; fails if they do not match.
+    package convenience init(chainFile: String, keyFile: String) throws(OpenSSLError) {
+        try self.init()
         guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1 else {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
         }
@@ -69,12 +82,28 @@ public final class TLSContext: @unchecked Sendable {
         SSL_CTX_free(context)
     }
 
+    /// A certificate and key in memory (the validation certificates of TLS-ALPN-01).
+    package convenience init(
+        certificate: OpaquePointer, key: ECKey, protocol applicationProtocol: ApplicationProtocol
+    ) throws(OpenSSLError) {
+        try self.init(protocol: applicationProtocol)
+        guard SSL_CTX_use_certificate(context, certificate) == 1, SSL_CTX_use_PrivateKey(context, key.key) == 1 else {
+            throw OpenSSLError.drain("cannot use the certificate")
+        }
+    }
+
     /// The leaf certificate (owned by the context).
     package var certificate: OpaquePointer? { SSL_CTX_get0_certificate(context) }
+
+    /// The leaf certificate as PEM.
+    package var certificatePEM: [UInt8] {
+        guard let certificate else { return [] }
+        return ECKey.memoryBIO { PEM_write_bio_X509($0, certificate) }
+    }
 }
 
 /// ALPN (RFC 7301): we speak http/1.1 only; a client offering nothing we speak gets no ALPN
-/// answer rather than a failed handshake.
+/// answer rather than a failed handshake. A validation context speaks `acme-tls/1` only.
 // Written once at first use and only read afterwards.
 nonisolated(unsafe) private let alpnHTTP11: UnsafeMutablePointer<UInt8> = {
     let bytes: [UInt8] = [8] + Array("http/1.1".utf8)
@@ -83,14 +112,22 @@ nonisolated(unsafe) private let alpnHTTP11: UnsafeMutablePointer<UInt8> = {
     return pointer
 }()
 
-private func selectHTTP11(
+nonisolated(unsafe) private let alpnACMETLS1: UnsafeMutablePointer<UInt8> = {
+    let bytes: [UInt8] = [10] + Array("acme-tls/1".utf8)
+    let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+    pointer.initialize(from: bytes, count: bytes.count)
+    return pointer
+}()
+
+private func selectProtocol(
     _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
     _ outLength: UnsafeMutablePointer<UInt8>?,
     _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32, _ argument: UnsafeMutableRawPointer?
 ) -> Int32 {
     var selected: UnsafeMutablePointer<UInt8>?
     var selectedLength: UInt8 = 0
-    let result = SSL_select_next_proto(&selected, &selectedLength, alpnHTTP11, 9, offered, offeredLength)
+    let ours = argument.map { $0.assumingMemoryBound(to: UInt8.self) } ?? alpnHTTP11
+    let result = SSL_select_next_proto(&selected, &selectedLength, ours, UInt32(ours[0]) + 1, offered, offeredLength)
     guard result == OPENSSL_NPN_NEGOTIATED, let selected else { return SSL_TLSEXT_ERR_NOACK }
     // `selected` points into our static buffer or OpenSSL's copy of the offer, never into
     // temporary Swift memory (SSL_CTX_set_alpn_select_cb(3): the memory must outlive the callback).

@@ -1,4 +1,5 @@
 import COpenSSL
+import COpenSSLShims
 
 /// One TLS connection (`SSL*`), driven by its event loop on a non-blocking socket. It belongs
 /// to that loop's thread alone (an SSL object is not thread-safe), so it is not Sendable.
@@ -7,6 +8,9 @@ package final class TLSSession {
         case done
         /// The socket must become readable (or writable) before the call can go on.
         case wantRead, wantWrite
+        /// The ClientHello callback paused the handshake: an on-demand certificate is on its
+        /// way; `resume(with:)` once a new store arrives.
+        case paused
         case closed
         case failed(String)
     }
@@ -16,17 +20,37 @@ package final class TLSSession {
     /// The certificates this connection began with, kept alive for as long as it lasts: the
     /// SNI callback reaches them through an unretained pointer, so a reload may drop a store
     /// only once the last connection that can still switch to one of its contexts is gone.
-    package let certificates: CertificateStore
+    package private(set) var certificates: CertificateStore
+    /// ACME's answers for the ClientHello callback (nil without ACME).
+    package let hooks: (any HandshakeHooks)?
 
-    package init(certificates: CertificateStore, fd: Int32) throws(OpenSSLError) {
+    package init(certificates: CertificateStore, hooks: (any HandshakeHooks)? = nil, fd: Int32) throws(OpenSSLError) {
         ERR_clear_error()
-        guard let ssl = SSL_new(certificates.defaultCertificate.context.context) else {
+        guard let ssl = SSL_new(certificates.initialContext.context) else {
             throw OpenSSLError.drain("SSL_new")
         }
         self.ssl = ssl
         self.certificates = certificates
+        self.hooks = hooks
         SSL_set_fd(ssl, fd)
         SSL_set_accept_state(ssl)
+        // The ClientHello callback finds this session (and its store) through the SSL
+        // object; the session owns the SSL object, so the pointer never outlives it.
+        COpenSSLShims_SSL_set_app_data(ssl, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// A paused handshake goes on with a newer store (the one with its certificate).
+    package func resume(with store: CertificateStore) {
+        certificates = store
+    }
+
+    /// The protocol ALPN selected (`acme-tls/1` on a TLS-ALPN-01 validation handshake).
+    package var selectedProtocol: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
     }
 
     deinit {
@@ -78,6 +102,7 @@ package final class TLSSession {
         switch SSL_get_error(ssl, result) {
         case SSL_ERROR_WANT_READ: return .wantRead
         case SSL_ERROR_WANT_WRITE: return .wantWrite
+        case SSL_ERROR_WANT_CLIENT_HELLO_CB: return .paused
         case SSL_ERROR_ZERO_RETURN:
             established = false
             return .closed

@@ -25,6 +25,11 @@ void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate);
 int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates);
 long COpenSSLShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 long COpenSSLShims_SSL_CTX_set1_groups_list(SSL_CTX *context, const char *groups);
+STACK_OF(X509_EXTENSION) *COpenSSLShims_sk_X509_EXTENSION_new_null(void);
+int COpenSSLShims_sk_X509_EXTENSION_push(STACK_OF(X509_EXTENSION) *extensions, X509_EXTENSION *extension);
+void COpenSSLShims_sk_X509_EXTENSION_pop_free(STACK_OF(X509_EXTENSION) *extensions);
+int COpenSSLShims_SSL_set_app_data(SSL *ssl, void *data);
+void *COpenSSLShims_SSL_get_app_data(const SSL *ssl);
 
 extern const uint64_t COpenSSLShims_SSL_OP_NO_RENEGOTIATION;
 extern const uint64_t COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE;
@@ -35,6 +40,7 @@ extern const long COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
 extern const long COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE;
 extern const long COpenSSLShims_SSL_MODE_RELEASE_BUFFERS;
 extern const long COpenSSLShims_SSL_SESS_CACHE_SERVER;
+extern const int COpenSSLShims_SSL_CLIENT_HELLO_RETRY;
 
 #ifdef __cplusplus
 }

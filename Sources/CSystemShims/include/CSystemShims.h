@@ -15,12 +15,17 @@
 #include <signal.h>
 #include <pthread.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <sys/file.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// accept4(2) with SOCK_NONBLOCK|SOCK_CLOEXEC set by the caller; GNU-only, hence wrapped.
+int CSystemShims_renameExchange(const char *from, const char *to);
+
 int CSystemShims_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
 /// The EPOLLET flag as an unsigned value (the enum constant does not fit Int32 in Swift).

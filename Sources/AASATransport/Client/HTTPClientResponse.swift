@@ -1,13 +1,14 @@
 import AASATransport
 import Foundation
 
-/// One HTTP response as the probe saw it, after undoing chunked framing and gzip.
+/// One HTTP response as a client of ours (the probe, ACME) saw it, after undoing chunked
+/// framing and gzip.
 ///
 /// The bytes come from servers nobody here controls, so every number in them is checked
 /// before it is used (a negative or overflowing length is a reported failure, never a trap)
 /// and every part is bounded: the head by `headLimit`, the body, before and after gunzip, by
 /// `bodyLimit` (twice the 128 KiB Apple reads, so an oversized file is still measured).
-public struct ProbeResponse: Sendable {
+public struct HTTPClientResponse: Sendable {
     public var status: Int
     /// Lower-cased names, in order.
     public var headers: [(name: String, value: String)]
@@ -27,7 +28,7 @@ public struct ProbeResponse: Sendable {
 
     /// Parses everything read so far: the response, nil while more bytes are needed (never
     /// nil when `closed`, the server having closed the connection), or why it is unusable.
-    package static func parse(_ raw: [UInt8], closed: Bool) throws(ProbeFailure) -> ProbeResponse? {
+    package static func parse(_ raw: [UInt8], closed: Bool) throws(HTTPClientFailure) -> HTTPClientResponse? {
         guard let headEnd = raw.firstRange(of: [13, 10, 13, 10]) else {
             if raw.count > headLimit { throw failure("the response head is over \(headLimit / 1024) KiB") }
             guard closed else { return nil }
@@ -48,7 +49,7 @@ public struct ProbeResponse: Sendable {
             headers.append(
                 (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        var response = ProbeResponse(status: status, headers: headers, body: [], wireBytes: 0)
+        var response = HTTPClientResponse(status: status, headers: headers, body: [], wireBytes: 0)
         let rest = raw[headEnd.upperBound...]
         guard let body = try response.framedBody(rest, closed: closed) else { return nil }
         response.wireBytes = body.count
@@ -64,7 +65,7 @@ public struct ProbeResponse: Sendable {
     }
 
     /// `HTTP/1.x SP 3DIGIT [SP reason]` (RFC 9112 §4).
-    private static func statusCode(_ line: String) throws(ProbeFailure) -> Int {
+    private static func statusCode(_ line: String) throws(HTTPClientFailure) -> Int {
         let bytes = Array(line.utf8)
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         guard bytes.count >= 12, bytes[..<7].elementsEqual("HTTP/1.".utf8), isDigit(bytes[7]), bytes[8] == 0x20,
@@ -74,7 +75,7 @@ public struct ProbeResponse: Sendable {
     }
 
     /// The body as framed by Transfer-Encoding, Content-Length or the close (RFC 9112 §6.3).
-    private func framedBody(_ rest: ArraySlice<UInt8>, closed: Bool) throws(ProbeFailure) -> [UInt8]? {
+    private func framedBody(_ rest: ArraySlice<UInt8>, closed: Bool) throws(HTTPClientFailure) -> [UInt8]? {
         if status == 204 || status == 304 { return [] }
         if let encoding = header("transfer-encoding") {
             guard encoding.lowercased().split(separator: ",").last?.trimmingCharacters(in: .whitespaces) == "chunked"
@@ -121,7 +122,7 @@ public struct ProbeResponse: Sendable {
 
     /// Undoes chunked framing (RFC 9112 §7.1): the body, nil while incomplete, or a failure
     /// for a malformed or oversized chunk. Sizes have at most 15 hex digits, so they fit.
-    package static func dechunk(_ bytes: ArraySlice<UInt8>) throws(ProbeFailure) -> [UInt8]? {
+    package static func dechunk(_ bytes: ArraySlice<UInt8>) throws(HTTPClientFailure) -> [UInt8]? {
         var result: [UInt8] = []
         var index = bytes.startIndex
         while true {
@@ -180,15 +181,7 @@ public struct ProbeResponse: Sendable {
         }
     }
 
-    private static func failure(_ message: String) -> ProbeFailure {
-        ProbeFailure(stage: .http, message: message)
+    private static func failure(_ message: String) -> HTTPClientFailure {
+        HTTPClientFailure(stage: .http, message: message)
     }
-}
-
-/// Where a fetch failed, and why.
-public struct ProbeFailure: Error, Sendable, CustomStringConvertible {
-    public enum Stage: String, Sendable { case resolve, tcp, tls, http }
-    public var stage: Stage
-    public var message: String
-    public var description: String { message }
 }

@@ -4,10 +4,12 @@ import COpenSSLShims
 import Foundation
 @preconcurrency import Glibc
 
-/// A one-request HTTPS client built on the project's OpenSSL layer, for `probe`: blocking
-/// sockets with a deadline on every step, verification done by OpenSSL but reported rather
-/// than enforced (the probe must say *why* a chain fails), no redirect ever followed.
-public struct ProbeClient: Sendable {
+/// A one-request HTTPS client built on the project's OpenSSL layer, for `probe` and ACME:
+/// blocking sockets with a deadline on every step, no redirect ever followed. Verification
+/// is done by OpenSSL and reported (the probe must say *why* a chain fails); a caller that
+/// must not talk to an unverified peer checks `Connection.verifyError` before trusting the
+/// answer (`send` with `requireVerified`).
+public struct HTTPSClient: Sendable {
     public struct Connection: Sendable {
         public var protocolVersion: String
         public var alpn: String?
@@ -17,21 +19,52 @@ public struct ProbeClient: Sendable {
         public var certificateNotAfter: Int
     }
 
+    /// One request: the method, the path, extra header lines and a body.
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        public init(method: String = "GET", path: String, headers: [(String, String)] = [], body: [UInt8] = []) {
+            self.method = method
+            self.path = path
+            self.headers = headers.map { (name: $0.0, value: $0.1) }
+            self.body = body
+        }
+    }
+
     public let caFile: String?
+    /// Trust the system's store as well as `caFile` (ACME's `--acme-directory-ca` adds a CA;
+    /// the probe's `--cacert` replaces the store).
+    public let systemTrust: Bool
     public let timeout: Double
 
     /// `timeout` is kept between a millisecond and an hour (NaN counts as 5 s), so the
     /// deadline arithmetic below cannot trap on any value a caller passes.
-    public init(caFile: String?, timeout: Double) {
+    public init(caFile: String?, timeout: Double, systemTrust: Bool = false) {
         self.caFile = caFile
+        self.systemTrust = systemTrust || caFile == nil
         self.timeout = timeout.isNaN ? 5 : min(max(timeout, 0.001), 3600)
     }
 
     /// GETs `path` from `host` (sent as SNI and Host), dialling `address` (`host:port` or a
     /// `--connect-to` target).
     public func fetch(host: String, port: Int, address: (String, Int), path: String, userAgent: String) -> Result<
-        (Connection, ProbeResponse), ProbeFailure
+        (Connection, HTTPClientResponse), HTTPClientFailure
     > {
+        let request = Request(
+            path: path,
+            headers: [("User-Agent", userAgent), ("Accept", "application/json"), ("Accept-Encoding", "gzip")])
+        return send(request, host: host, port: port, address: address)
+    }
+
+    /// Sends `request` to `host` (SNI and Host) at `address`; with `requireVerified`, a
+    /// chain that does not verify for the name ends the exchange before the request is sent.
+    public func send(
+        _ request: Request, host: String, port: Int, address: (String, Int)? = nil, requireVerified: Bool = false
+    ) -> Result<(Connection, HTTPClientResponse), HTTPClientFailure> {
+        let address = address ?? (host, port)
         let fd: Int32
         switch connect(address.0, address.1) {
         case .success(let socket): fd = socket
@@ -39,22 +72,24 @@ public struct ProbeClient: Sendable {
         }
         defer { Glibc.close(fd) }
         guard let context = SSL_CTX_new(TLS_client_method()) else {
-            return .failure(ProbeFailure(stage: .tls, message: "SSL_CTX_new failed"))
+            return .failure(HTTPClientFailure(stage: .tls, message: "SSL_CTX_new failed"))
         }
         defer { SSL_CTX_free(context) }
         COpenSSLShims_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
         if let caFile {
             guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
                 return .failure(
-                    ProbeFailure(stage: .tls, message: OpenSSLError.drain("cannot load --cacert \(caFile)").description)
+                    HTTPClientFailure(
+                        stage: .tls, message: OpenSSLError.drain("cannot load the CA file \(caFile)").description)
                 )
             }
-        } else {
-            SSL_CTX_set_default_verify_paths(context)
         }
+        if systemTrust { SSL_CTX_set_default_verify_paths(context) }
         var protocols: [UInt8] = [8] + Array("http/1.1".utf8)
         _ = SSL_CTX_set_alpn_protos(context, &protocols, UInt32(protocols.count))
-        guard let ssl = SSL_new(context) else { return .failure(ProbeFailure(stage: .tls, message: "SSL_new failed")) }
+        guard let ssl = SSL_new(context) else {
+            return .failure(HTTPClientFailure(stage: .tls, message: "SSL_new failed"))
+        }
         defer { SSL_free(ssl) }
         SSL_set_fd(ssl, fd)
         COpenSSLShims_SSL_set_tlsext_host_name(ssl, host)
@@ -64,7 +99,7 @@ public struct ProbeClient: Sendable {
             let reason =
                 handshake == .timedOut
                 ? "no TLS answer within \(seconds) s" : OpenSSLError.drain("TLS handshake failed").description
-            return .failure(ProbeFailure(stage: .tls, message: reason))
+            return .failure(HTTPClientFailure(stage: .tls, message: reason))
         }
         let verify = SSL_get_verify_result(ssl)
         var connection = Connection(
@@ -83,12 +118,17 @@ public struct ProbeClient: Sendable {
             connection.certificateNotAfter = CertificateStore.expiry(certificate)
             X509_free(certificate)
         }
+        if requireVerified, let problem = connection.verifyError {
+            return .failure(
+                HTTPClientFailure(stage: .tls, message: "the certificate of \(host) does not verify: \(problem)"))
+        }
         let hostHeader = port == 443 ? host : "\(host):\(port)"
-        let request = Array(
-            ("GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: application/json\r\n"
-                + "Accept-Encoding: gzip\r\nConnection: close\r\n\r\n").utf8)
+        var head = "\(request.method) \(request.path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+        for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
+        if !request.body.isEmpty || request.method == "POST" { head += "Content-Length: \(request.body.count)\r\n" }
+        let bytes = Array((head + "Connection: close\r\n\r\n").utf8) + request.body
         let responseDeadline = deadline()
-        let sent = request.withUnsafeBytes { bytes in
+        let sent = bytes.withUnsafeBytes { bytes in
             perform(ssl, fd, deadline: responseDeadline) { SSL_write($0, bytes.baseAddress, Int32(bytes.count)) }
         }
         guard sent == .done else {
@@ -96,15 +136,15 @@ public struct ProbeClient: Sendable {
                 sent == .timedOut
                 ? "the request could not be sent within \(seconds) s"
                 : OpenSSLError.drain("sending the request failed").description
-            return .failure(ProbeFailure(stage: .http, message: reason))
+            return .failure(HTTPClientFailure(stage: .http, message: reason))
         }
         return readResponse(ssl, fd, deadline: responseDeadline).map { (connection, $0) }
     }
 
     /// Reads until the response is complete, the server closes, the response breaks a rule
-    /// or a bound (`ProbeResponse`), or the deadline passes, whichever comes first.
+    /// or a bound (`HTTPClientResponse`), or the deadline passes, whichever comes first.
     private func readResponse(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64) -> Result<
-        ProbeResponse, ProbeFailure
+        HTTPClientResponse, HTTPClientFailure
     > {
         var raw: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -120,13 +160,13 @@ public struct ProbeClient: Sendable {
                 let message =
                     raw.isEmpty
                     ? "no HTTP answer within \(seconds) s" : "the response did not finish within \(seconds) s"
-                return .failure(ProbeFailure(stage: .http, message: message))
+                return .failure(HTTPClientFailure(stage: .http, message: message))
             }
             // A close, clean or not, ends the response; what arrived is judged as it is.
             let closed = step != .done
             if count > 0 { raw += buffer[..<Int(count)] }
             do {
-                if let response = try ProbeResponse.parse(raw, closed: closed) { return .success(response) }
+                if let response = try HTTPClientResponse.parse(raw, closed: closed) { return .success(response) }
             } catch {
                 return .failure(error)
             }
@@ -170,24 +210,24 @@ public struct ProbeClient: Sendable {
 
     /// A non-blocking TCP connection, made within the timeout; every later step polls with
     /// its own deadline (so a server that accepts and never answers cannot hang the probe).
-    private func connect(_ host: String, _ port: Int) -> Result<Int32, ProbeFailure> {
+    private func connect(_ host: String, _ port: Int) -> Result<Int32, HTTPClientFailure> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
-            return .failure(ProbeFailure(stage: .resolve, message: "cannot resolve \(host)"))
+            return .failure(HTTPClientFailure(stage: .resolve, message: "cannot resolve \(host)"))
         }
         defer { freeaddrinfo(list) }
         let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            return .failure(ProbeFailure(stage: .tcp, message: "socket: \(String(cString: strerror(errno)))"))
+            return .failure(HTTPClientFailure(stage: .tcp, message: "socket: \(String(cString: strerror(errno)))"))
         }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         if Glibc.connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 && errno != EINPROGRESS {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
-            return .failure(ProbeFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
+            return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
         }
         var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         var socketError: Int32 = 0
@@ -197,7 +237,7 @@ public struct ProbeClient: Sendable {
         else {
             let reason = socketError != 0 ? String(cString: strerror(socketError)) : "timed out after \(seconds) s"
             Glibc.close(fd)
-            return .failure(ProbeFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
+            return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
         }
         return .success(fd)
     }

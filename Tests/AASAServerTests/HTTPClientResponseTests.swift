@@ -2,13 +2,14 @@ import Testing
 
 @testable import AASAProbe
 @testable import AASAServer
+@testable import AASATransport
 
 /// The probe's response reader over bytes a hostile server might send: every number is
 /// checked, every part bounded, and the outcome never depends on how the bytes arrive.
-@Suite("probe response reader")
-struct ProbeResponseTests {
-    static func parse(_ text: String, closed: Bool = true) -> Result<ProbeResponse?, ProbeFailure> {
-        Result { () throws(ProbeFailure) in try ProbeResponse.parse(Array(text.utf8), closed: closed) }
+@Suite("HTTP client response reader")
+struct HTTPClientResponseTests {
+    static func parse(_ text: String, closed: Bool = true) -> Result<HTTPClientResponse?, HTTPClientFailure> {
+        Result { () throws(HTTPClientFailure) in try HTTPClientResponse.parse(Array(text.utf8), closed: closed) }
     }
 
     static func failure(_ text: String) -> String? {
@@ -37,10 +38,10 @@ struct ProbeResponseTests {
         let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;name=value\r\n{}\r\n1\r\n\n\r\n0\r\n\r\n"
         let bytes = Array(text.utf8)
         for split in 0..<bytes.count {
-            let partial = try ProbeResponse.parse(Array(bytes[..<split]), closed: false)
+            let partial = try HTTPClientResponse.parse(Array(bytes[..<split]), closed: false)
             #expect(partial == nil, "complete after \(split) bytes")
         }
-        let response = try #require(try ProbeResponse.parse(bytes, closed: false))
+        let response = try #require(try HTTPClientResponse.parse(bytes, closed: false))
         #expect(response.status == 200)
         #expect(response.body == Array("{}\n".utf8))
     }
@@ -62,7 +63,7 @@ struct ProbeResponseTests {
         #expect(Self.failure("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}") == "the body ended after 2 of 10 bytes")
         let longHead = "HTTP/1.1 200 OK\r\n" + String(repeating: "X-A: b\r\n", count: 10_000)
         #expect(Self.failure(longHead)?.hasPrefix("the response head is over") == true)
-        let endless = "HTTP/1.1 200 OK\r\n\r\n" + String(repeating: " ", count: ProbeResponse.bodyLimit + 1)
+        let endless = "HTTP/1.1 200 OK\r\n\r\n" + String(repeating: " ", count: HTTPClientResponse.bodyLimit + 1)
         #expect(Self.failure(endless)?.hasPrefix("the body is over") == true)
         #expect(Self.failure("HTTP/1.1 200 OK\r\nbroken header\r\n\r\n")?.hasPrefix("malformed header line") == true)
     }

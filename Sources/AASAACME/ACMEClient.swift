@@ -1,0 +1,189 @@
+import AASATransport
+import Foundation
+@preconcurrency import Glibc
+
+/// The ACME protocol (RFC 8555) over `HTTPSClient`: the directory, nonces, JWS-signed
+/// POSTs with `badNonce` retried, the account, orders, authorizations, challenges,
+/// finalization and the certificate download. One client belongs to one thread at a time
+/// (it keeps the last nonce); the issuer drives it.
+final class ACMEClient {
+    struct Order {
+        let url: String
+        let status: String
+        let authorizations: [String]
+        let finalize: String
+        let certificate: String?
+        let error: ACMEProblem?
+    }
+
+    struct Challenge {
+        let type: String
+        let url: String
+        let token: String
+        let status: String
+    }
+
+    struct Authorization {
+        let status: String
+        let name: String
+        let challenges: [Challenge]
+        let error: ACMEProblem?
+    }
+
+    let http: HTTPSClient
+    let directoryURL: String
+    let key: ECKey
+    let email: String?
+    let userAgent: String
+    private var directory: [String: Any]?
+    private var nonce: String?
+    private(set) var accountURL: String?
+    /// Attempts per request when the CA rejects the nonce (RFC 8555 §6.5: retry with the
+    /// nonce from the error).
+    static let nonceAttempts = 5
+
+    init(http: HTTPSClient, directoryURL: String, key: ECKey, email: String?, userAgent: String) {
+        self.http = http
+        self.directoryURL = directoryURL
+        self.key = key
+        self.email = email
+        self.userAgent = userAgent
+    }
+
+    /// One exchange with the CA; every answer's Replay-Nonce is kept for the next POST.
+    private func exchange(
+        _ url: String, method: String = "GET", body: [UInt8] = [], accept: String = "application/json"
+    ) throws(ACMEProblem) -> ACMEResponse {
+        let endpoint = try ACMEEndpoint(url)
+        var headers = [("User-Agent", userAgent), ("Accept", accept)]
+        if method == "POST" { headers.append(("Content-Type", "application/jose+json")) }
+        let request = HTTPSClient.Request(method: method, path: endpoint.path, headers: headers, body: body)
+        switch http.send(request, host: endpoint.host, port: endpoint.port, requireVerified: true) {
+        case .failure(let failure):
+            throw ACMEProblem.transport("\(method) \(url): \(failure.message)")
+        case .success(let (_, raw)):
+            let response = ACMEResponse(raw, now: Int(time(nil)))
+            if let fresh = response.nonce { nonce = fresh }
+            return response
+        }
+    }
+
+    private func endpoint(_ name: String) throws(ACMEProblem) -> String {
+        if directory == nil {
+            let response = try exchange(directoryURL)
+            guard response.status == 200, let json = response.json else {
+                throw ACMEProblem.malformed("the directory \(directoryURL) answered \(response.status), not JSON")
+            }
+            directory = json
+        }
+        guard let url = directory?[name] as? String else {
+            throw ACMEProblem.malformed("the directory has no \(name)")
+        }
+        return url
+    }
+
+    /// Whether the CA offers ACME Renewal Information (RFC 9773).
+    var renewalInfoURL: String? { try? endpoint("renewalInfo") }
+
+    /// A signed POST (`payload` nil: POST-as-GET). A `badNonce` is retried with the nonce
+    /// that came with it; any other error answer is thrown as the CA's problem.
+    func post(_ url: String, payload: String?, accept: String = "application/json") throws(ACMEProblem) -> ACMEResponse
+    {
+        var last: ACMEProblem?
+        for _ in 0..<Self.nonceAttempts {
+            if nonce == nil {
+                let fresh = try exchange(try endpoint("newNonce"))
+                guard nonce != nil else {
+                    throw ACMEProblem.malformed("newNonce answered \(fresh.status) without a Replay-Nonce")
+                }
+            }
+            guard let current = nonce else { break }
+            nonce = nil
+            let signer: JWS.Signer = accountURL.map { .kid($0) } ?? .jwk
+            let body = try JWS.sign(payload: payload, url: url, nonce: current, key: key, signer: signer)
+            let response = try exchange(url, method: "POST", body: body, accept: accept)
+            if (200..<300).contains(response.status) { return response }
+            let problem = response.problem
+            guard problem.isBadNonce else { throw problem }
+            last = problem
+        }
+        throw last ?? ACMEProblem.malformed("no nonce")
+    }
+
+    /// newAccount (RFC 8555 §7.3): the same key finds the same account again, so a restart
+    /// registers nothing new.
+    func register() throws(ACMEProblem) {
+        guard accountURL == nil else { return }
+        var fields = ["\"termsOfServiceAgreed\":true"]
+        if let email { fields.append("\"contact\":[\(JWS.quoted("mailto:" + email))]") }
+        let response = try post(try endpoint("newAccount"), payload: "{" + fields.joined(separator: ",") + "}")
+        guard let location = response.location else {
+            throw ACMEProblem.malformed("newAccount answered without the account's URL")
+        }
+        accountURL = location
+    }
+
+    /// newOrder (RFC 8555 §7.4) for DNS identifiers.
+    func newOrder(_ names: [String]) throws(ACMEProblem) -> Order {
+        try register()
+        let identifiers = names.map { "{\"type\":\"dns\",\"value\":\(JWS.quoted($0))}" }.joined(separator: ",")
+        let response = try post(try endpoint("newOrder"), payload: "{\"identifiers\":[\(identifiers)]}")
+        guard let url = response.location else { throw ACMEProblem.malformed("newOrder answered without a Location") }
+        return try order(response, url: url)
+    }
+
+    func fetchOrder(_ url: String) throws(ACMEProblem) -> (Order, retryAfter: Int?) {
+        let response = try post(url, payload: nil)
+        return (try order(response, url: url), response.retryAfter)
+    }
+
+    func fetchAuthorization(_ url: String) throws(ACMEProblem) -> (Authorization, retryAfter: Int?) {
+        let response = try post(url, payload: nil)
+        guard let json = response.json, let status = json["status"] as? String,
+            let identifier = json["identifier"] as? [String: Any], let name = identifier["value"] as? String
+        else { throw ACMEProblem.malformed("an authorization without status or identifier") }
+        let challenges = (json["challenges"] as? [[String: Any]] ?? []).compactMap { entry -> Challenge? in
+            guard let type = entry["type"] as? String, let url = entry["url"] as? String else { return nil }
+            return Challenge(
+                type: type, url: url, token: entry["token"] as? String ?? "", status: entry["status"] as? String ?? "")
+        }
+        let error = (json["challenges"] as? [[String: Any]] ?? []).lazy.compactMap { $0["error"] as? [String: Any] }
+            .first.map(Self.problem)
+        return (Authorization(status: status, name: name, challenges: challenges, error: error), response.retryAfter)
+    }
+
+    /// Tells the CA the challenge is ready (RFC 8555 §7.5.1: an empty object).
+    func respond(to challenge: Challenge) throws(ACMEProblem) {
+        _ = try post(challenge.url, payload: "{}")
+    }
+
+    func finalize(_ order: Order, csr: [UInt8]) throws(ACMEProblem) -> Order {
+        let response = try post(order.finalize, payload: "{\"csr\":\"\(Base64URL.encode(csr))\"}")
+        return try self.order(response, url: order.url)
+    }
+
+    /// The chain, leaf first (RFC 8555 §7.4.2: application/pem-certificate-chain).
+    func downloadCertificate(_ url: String) throws(ACMEProblem) -> String {
+        let response = try post(url, payload: nil, accept: "application/pem-certificate-chain")
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard text.contains("-----BEGIN CERTIFICATE-----") else {
+            throw ACMEProblem.malformed("the certificate download is not a PEM chain")
+        }
+        return text
+    }
+
+    private func order(_ response: ACMEResponse, url: String) throws(ACMEProblem) -> Order {
+        guard let json = response.json, let status = json["status"] as? String,
+            let finalize = json["finalize"] as? String
+        else { throw ACMEProblem.malformed("an order without status or finalize URL") }
+        return Order(
+            url: url, status: status, authorizations: json["authorizations"] as? [String] ?? [], finalize: finalize,
+            certificate: json["certificate"] as? String, error: (json["error"] as? [String: Any]).map(Self.problem))
+    }
+
+    static func problem(_ json: [String: Any]) -> ACMEProblem {
+        ACMEProblem(
+            type: json["type"] as? String ?? "about:blank", detail: json["detail"] as? String ?? "",
+            status: json["status"] as? Int)
+    }
+}

@@ -1,0 +1,267 @@
+import AASASites
+import AASATransport
+import Foundation
+@preconcurrency import Glibc
+import Logging
+import Synchronization
+
+/// Keeps a certificate for every plan (README, "Automatic certificates"): orders what is
+/// missing, renews when a third of the lifetime remains, retries failures with exponential
+/// backoff and jitter (never sooner than the CA's Retry-After), and takes on-demand names
+/// from handshakes within a rate limit. A few worker threads run the orders
+/// (`ACMESettings.concurrentOrders`), on-demand names first, then the oldest due.
+public final class ACMEManager: Sendable {
+    struct Job {
+        var plan: CertificatePlan
+        var state: ManagedCertificate.State
+        var dueAt: Int
+        var failures = 0
+        var lastError: String?
+        var renewal: Bool
+        var issuer: String?
+        var notAfter: Int?
+    }
+
+    struct Books {
+        var jobs: [String: Job] = [:]
+        var onDemandStarts: [Int] = []
+        var results: [String: Int] = [:]
+        var stopping = false
+    }
+
+    public let settings: ACMESettings
+    public let board = ChallengeBoard()
+    public let storage: ACMEStorage
+    public let challenges: [ChallengeType]
+    let logger: Logger
+    private let books = Mutex(Books())
+    private let signal = NSCondition()
+    struct Callbacks {
+        /// After a certificate is stored: the server reloads its certificates.
+        let certificatesChanged: @Sendable () -> Void
+        /// After an order failed: paused handshakes look again (and fail).
+        let orderFailed: @Sendable () -> Void
+    }
+
+    private let callbacks = Mutex<Callbacks?>(nil)
+
+    /// Backoff after the first failure, doubling to a day.
+    static let firstBackoff = 60
+    static let longestBackoff = 86_400
+
+    public init(settings: ACMESettings, certificates: String, challenges: [ChallengeType], logger: Logger) {
+        self.settings = settings
+        storage = ACMEStorage(certificates: certificates)
+        self.challenges = challenges
+        self.logger = logger
+    }
+
+    /// Reads (or makes, the first time) the account key: a folder that cannot hold it fails
+    /// start-up rather than every order.
+    public func prepare() throws(ACMEProblem) {
+        _ = try storage.accountKey()
+    }
+
+    /// Starts the workers, with what to do after each order.
+    public func start(
+        certificatesChanged: @escaping @Sendable () -> Void, orderFailed: @escaping @Sendable () -> Void
+    ) throws(ACMEProblem) {
+        callbacks.withLock { $0 = Callbacks(certificatesChanged: certificatesChanged, orderFailed: orderFailed) }
+        let key = try storage.accountKey()
+        for index in 0..<ACMESettings.concurrentOrders {
+            let made = ACMEClient(
+                http: HTTPSClient(caFile: settings.directoryCA, timeout: 10, systemTrust: true),
+                directoryURL: settings.directory, key: key, email: settings.email,
+                userAgent: "aasa-server/\(Version.current) acme")
+            // The client is used by this thread alone from here on.
+            nonisolated(unsafe) let client = made
+            let thread = Thread { [self] in work(client) }
+            thread.name = "aasa-acme-\(index)"
+            thread.start()
+        }
+    }
+
+    public func stop() {
+        books.withLock { $0.stopping = true }
+        signal.broadcast()
+    }
+
+    /// The plans of the latest snapshot and the certificates it loaded: what is covered and
+    /// not due is valid; the rest is scheduled (keeping any backoff a plan already has).
+    public func update(
+        plans: [CertificatePlan], certificates: [CertificateStore.Certificate], now: Int = Int(time(nil))
+    ) {
+        let wanted = Dictionary(plans.map { ($0.primary, $0) }, uniquingKeysWith: { first, _ in first })
+        books.withLock { books in
+            for (primary, job) in books.jobs where wanted[primary] == nil && job.state != .ordering {
+                books.jobs[primary] = nil
+            }
+            for (primary, plan) in wanted {
+                let covering = certificates.filter { certificate in
+                    plan.names.allSatisfy { CertificateStore.covers(certificate.names, $0) }
+                        && certificate.notAfter > now
+                }.max { $0.notAfter < $1.notAfter }
+                var job =
+                    books.jobs[primary]
+                    ?? Job(plan: plan, state: .scheduled, dueAt: now, renewal: covering != nil)
+                job.plan = plan
+                if let covering {
+                    let renewAt = covering.notBefore + (covering.notAfter - covering.notBefore) * 2 / 3
+                    job.issuer = covering.issuer
+                    job.notAfter = covering.notAfter
+                    job.renewal = true
+                    if job.state != .ordering {
+                        if renewAt > now {
+                            job.state = .valid
+                            job.dueAt = renewAt
+                            job.failures = 0
+                        } else if job.state != .scheduled || job.failures == 0 {
+                            job.state = .scheduled
+                            job.dueAt = max(now, job.failures == 0 ? now : job.dueAt)
+                        }
+                    }
+                } else if job.state == .valid || job.state == .issued {
+                    job.state = .scheduled
+                    job.dueAt = now
+                }
+                books.jobs[primary] = job
+            }
+        }
+        signal.broadcast()
+    }
+
+    /// A handshake for `name` found no certificate; `name` is one a wildcard site serves.
+    /// True when a certificate is on its way (the handshake waits for it); false when the
+    /// name failed recently or the on-demand rate limit is spent (the handshake fails now).
+    public func certificateWanted(for name: String, now: Int = Int(time(nil))) -> Bool {
+        guard settings.onDemand, CertificatePlan.isOrderable(name) else { return false }
+        let accepted = books.withLock { books -> Bool in
+            if let job = books.jobs[name] {
+                return job.state == .ordering || job.state == .issued || (job.state == .scheduled && job.dueAt <= now)
+            }
+            books.onDemandStarts.removeAll { $0 <= now - 3600 }
+            guard books.onDemandStarts.count < settings.onDemandPerHour else {
+                books.results["on_demand_limited", default: 0] += 1
+                return false
+            }
+            books.onDemandStarts.append(now)
+            books.jobs[name] = Job(
+                plan: CertificatePlan(names: [name], onDemand: true), state: .scheduled, dueAt: now, renewal: false)
+            return true
+        }
+        if accepted { signal.broadcast() }
+        return accepted
+    }
+
+    /// Every plan's certificate, for the status page.
+    public func managed(now: Int = Int(time(nil))) -> [ManagedCertificate] {
+        books.withLock { books in
+            books.jobs.values.map { job in
+                ManagedCertificate(
+                    names: job.plan.names, state: job.state, onDemand: job.plan.onDemand, issuer: job.issuer,
+                    notAfter: job.notAfter, nextAttempt: job.state == .ordering ? nil : job.dueAt,
+                    lastError: job.lastError, failures: job.failures)
+            }.sorted { $0.names[0] < $1.names[0] }
+        }
+    }
+
+    /// Orders and renewals by result (`aasa_acme_orders_total`, `aasa_acme_renewals_total`).
+    public func results() -> [String: Int] {
+        books.withLock { $0.results }
+    }
+
+    // MARK: The workers
+
+    private func work(_ client: ACMEClient) {
+        let issuer = CertificateIssuer(client: client, board: board, challenges: challenges, logger: logger)
+        while let primary = nextJob() {
+            run(primary, issuer: issuer)
+        }
+    }
+
+    /// Blocks until a job is due (on-demand first, then the oldest due), marks it ordering.
+    private func nextJob() -> String? {
+        signal.lock()
+        defer { signal.unlock() }
+        while true {
+            let now = Int(time(nil))
+            let (choice, stopping, nextDue) = books.withLock { books -> (String?, Bool, Int?) in
+                if books.stopping { return (nil, true, nil) }
+                let due = books.jobs.filter { $0.value.state == .scheduled && $0.value.dueAt <= now }
+                let chosen = due.min { left, right in
+                    if left.value.plan.onDemand != right.value.plan.onDemand { return left.value.plan.onDemand }
+                    return (left.value.dueAt, left.key) < (right.value.dueAt, right.key)
+                }
+                if let chosen { books.jobs[chosen.key]?.state = .ordering }
+                let waiting = books.jobs.values.filter { $0.state == .scheduled || $0.state == .valid }.map(\.dueAt)
+                return (chosen?.key, false, waiting.min())
+            }
+            if stopping { return nil }
+            if let choice { return choice }
+            let seconds = min(max(1, (nextDue ?? now + 3600) - now), 3600)
+            signal.wait(until: Date().addingTimeInterval(Double(seconds)))
+        }
+    }
+
+    private func run(_ primary: String, issuer: CertificateIssuer) {
+        guard let job = books.withLock({ $0.jobs[primary] }) else { return }
+        let kind = job.renewal ? "renewal" : "order"
+        guard let lock = storage.lock(primary) else {
+            // Another replica is ordering it: its certificate arrives through the folder.
+            logger.info("acme: another process holds the lock for \(primary); waiting for its certificate")
+            books.withLock {
+                $0.jobs[primary]?.state = .scheduled
+                $0.jobs[primary]?.dueAt = Int(time(nil)) + 60
+            }
+            return
+        }
+        defer { storage.unlock(lock) }
+        let started = Date()
+        do {
+            let issued = try issuer.issue(job.plan.names)
+            try storage.store(issued, name: primary)
+            let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
+            logger.info(
+                "acme: certificate stored",
+                metadata: [
+                    "names": "\(job.plan.names.joined(separator: ","))",
+                    "folder": "\(storage.certificateFolder(primary))",
+                    "seconds": "\(seconds)", "kind": "\(kind)",
+                ])
+            books.withLock { books in
+                books.jobs[primary]?.state = .issued
+                books.jobs[primary]?.failures = 0
+                books.jobs[primary]?.lastError = nil
+                books.results[job.renewal ? "renewal_valid" : "order_valid", default: 0] += 1
+            }
+            callbacks.withLock { $0 }?.certificatesChanged()
+        } catch {
+            let now = Int(time(nil))
+            let delay = books.withLock { books -> Int in
+                let failures = (books.jobs[primary]?.failures ?? 0) + 1
+                let backoff = Self.backoff(failures: failures, retryAfter: error.retryAfter)
+                books.jobs[primary]?.failures = failures
+                books.jobs[primary]?.lastError = error.description
+                books.jobs[primary]?.state = .scheduled
+                books.jobs[primary]?.dueAt = now + backoff
+                books.results[job.renewal ? "renewal_failed" : "order_failed", default: 0] += 1
+                return backoff
+            }
+            logger.error(
+                "acme: \(kind) failed",
+                metadata: [
+                    "names": "\(job.plan.names.joined(separator: ","))", "type": "\(error.type)",
+                    "detail": "\(error.detail)", "status": "\(error.status.map(String.init) ?? "-")",
+                    "retry_in": "\(delay)",
+                ])
+            callbacks.withLock { $0 }?.orderFailed()
+        }
+    }
+
+    /// Exponential backoff with ±25 % jitter, never sooner than the CA asked (RFC 8555 §6.6).
+    static func backoff(failures: Int, retryAfter: Int?) -> Int {
+        let base = min(firstBackoff << min(failures - 1, 20), longestBackoff)
+        let jittered = Int(Double(base) * Double.random(in: 0.75...1.25))
+        return max(jittered, retryAfter ?? 0)
+    }
+}

@@ -1,0 +1,44 @@
+import AASATransport
+import Foundation
+
+/// A JSON Web Signature in the flattened JSON serialization (RFC 7515 §7.2.2) as ACME
+/// requires it (RFC 8555 §6.2): ES256, the nonce and URL in the protected header, the
+/// account's `kid` once registered and its `jwk` before.
+enum JWS {
+    enum Signer {
+        case jwk
+        case kid(String)
+    }
+
+    /// The request body; `payload` nil is a POST-as-GET (an empty payload, RFC 8555 §6.3).
+    static func sign(
+        payload: String?, url: String, nonce: String, key: ECKey, signer: Signer
+    ) throws(ACMEProblem) -> [UInt8] {
+        let identity =
+            switch signer {
+            case .jwk: "\"jwk\":\(key.jwk)"
+            case .kid(let kid): "\"kid\":\(quoted(kid))"
+            }
+        let header = "{\"alg\":\"ES256\",\(identity),\"nonce\":\(quoted(nonce)),\"url\":\(quoted(url))}"
+        let protected = Base64URL.encode(header)
+        let encodedPayload = payload.map { Base64URL.encode($0) } ?? ""
+        let signature: [UInt8]
+        do {
+            signature = try key.signES256(Array("\(protected).\(encodedPayload)".utf8))
+        } catch {
+            throw ACMEProblem.transport("cannot sign the request: \(error)")
+        }
+        let body =
+            "{\"protected\":\"\(protected)\",\"payload\":\"\(encodedPayload)\","
+            + "\"signature\":\"\(Base64URL.encode(signature))\"}"
+        return Array(body.utf8)
+    }
+
+    /// A JSON string literal (JSONSerialization escapes what JSON requires).
+    static func quoted(_ text: String) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]),
+            let array = String(data: data, encoding: .utf8)
+        else { return "\"\"" }
+        return String(array.dropFirst().dropLast())
+    }
+}

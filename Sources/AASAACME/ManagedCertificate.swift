@@ -1,0 +1,22 @@
+/// One certificate the ACME manager keeps, as the status page and `/sites.json` show it.
+public struct ManagedCertificate: Sendable {
+    public enum State: String, Sendable {
+        /// Stored and not yet due for renewal.
+        case valid
+        /// Waiting for its turn (new, due for renewal, or after a failure's backoff).
+        case scheduled
+        case ordering
+        /// Issued and stored; the certificate loader has not picked it up yet.
+        case issued
+    }
+
+    public var names: [String]
+    public var state: State
+    public var onDemand: Bool
+    public var issuer: String?
+    /// Seconds since the epoch.
+    public var notAfter: Int?
+    public var nextAttempt: Int?
+    public var lastError: String?
+    public var failures: Int
+}

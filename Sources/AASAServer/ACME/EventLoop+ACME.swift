@@ -1,0 +1,36 @@
+import AASATransport
+import AssociationKit
+
+extension EventLoop {
+    static let acmeChallengePrefix = Array("/.well-known/acme-challenge/".utf8)
+    static let keyAuthorizationHeaders = Array(
+        "Server: aasa-server\r\nContent-Type: application/octet-stream\r\nCache-Control: no-store\r\n".utf8)
+
+    /// HTTP-01 (RFC 8555 §8.3): `/.well-known/acme-challenge/TOKEN` answers the key
+    /// authorization while that token's authorization is pending for the request's host;
+    /// false (the caller's 404) for every other token, host or path. Only the plain listener
+    /// answers, never with a redirect.
+    func respondToChallenge(
+        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, target: RequestTarget,
+        on connection: Connection, keepAlive: Bool
+    ) -> Bool {
+        guard let acme, connection.tls == nil, let hostRange = target.hostRange, head.method != .other else {
+            return false
+        }
+        let path = buffer[target.pathRange]
+        let prefix = Self.acmeChallengePrefix
+        guard path.count > prefix.count, path.prefix(prefix.count).elementsEqual(prefix),
+            let host = HostName.key(buffer, hostRange)
+        else { return false }
+        let token = String(decoding: path.dropFirst(prefix.count).prefix { $0 != UInt8(ascii: "?") }, as: UTF8.self)
+        guard let body = acme.keyAuthorization(token: token, host: host) else { return false }
+        out += Self.ok
+        out += dates.httpDate
+        out += Self.crlf
+        out += Self.keyAuthorizationHeaders
+        out += Array("Content-Length: \(body.count)\r\n".utf8)
+        endHead(keepAlive: keepAlive, head: head, on: connection)
+        if head.method == .get { out += body }
+        return true
+    }
+}

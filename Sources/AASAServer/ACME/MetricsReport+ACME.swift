@@ -1,0 +1,29 @@
+import AASAACME
+
+extension MetricsReport {
+    /// ACME's series (README, "Automatic certificates"): every result label present from
+    /// the start (0 until counted), so a rate over them never starts missing.
+    static func acme(_ manager: ACMEManager, into text: inout PrometheusText) {
+        let results = manager.results()
+        for (family, kind, help) in [
+            ("aasa_acme_orders_total", "order", "ACME orders for certificates not held before, by result."),
+            ("aasa_acme_renewals_total", "renewal", "ACME orders renewing a held certificate, by result."),
+        ] {
+            text.family(family, type: "counter", help: help)
+            for result in ["valid", "failed"] {
+                text.sample(family, [("result", result)], Double(results["\(kind)_\(result)"] ?? 0))
+            }
+        }
+        text.family(
+            "aasa_acme_on_demand_refused_total", type: "counter",
+            help: "On-demand names refused because the hourly limit was spent.")
+        text.sample("aasa_acme_on_demand_refused_total", [], Double(results["on_demand_limited"] ?? 0))
+        let managed = manager.managed()
+        text.family("aasa_acme_certificates", type: "gauge", help: "Certificates ACME keeps, by state.")
+        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued] {
+            text.sample(
+                "aasa_acme_certificates", [("state", state.rawValue)],
+                Double(managed.count { $0.state == state }))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import AASAACME
+import Foundation
+
+extension ServingSnapshot {
+    /// The certificates ACME keeps for this snapshot: one per served exact site folder, its
+    /// aliases as further names; and one per on-demand name issued before (a folder under
+    /// `acme/` for a name a wildcard site still serves), so those are renewed too.
+    func certificatePlans(acmeFolder: String) -> [CertificatePlan] {
+        var aliasesByTarget: [String: [String]] = [:]
+        for (alias, target) in catalog.aliases { aliasesByTarget[target, default: []].append(alias) }
+        var plans: [CertificatePlan] = []
+        for (name, record) in catalog.records where record.content != nil && CertificatePlan.isOrderable(name) {
+            let aliases = (aliasesByTarget[name] ?? []).filter(CertificatePlan.isOrderable).sorted()
+            plans.append(CertificatePlan(names: [name] + aliases, onDemand: false))
+        }
+        let prefix = acmeFolder.hasSuffix("/") ? acmeFolder : acmeFolder + "/"
+        for certificate in certificates?.certificates ?? [] where (certificate.folder + "/").hasPrefix(prefix) {
+            guard certificate.names.count == 1, let name = certificate.names.first,
+                catalog.records[name] == nil, let site = table.site(forHost: name), site.name.hasPrefix("*.")
+            else { continue }
+            plans.append(CertificatePlan(names: [name], onDemand: true))
+        }
+        return plans.sorted { $0.primary < $1.primary }
+    }
+}

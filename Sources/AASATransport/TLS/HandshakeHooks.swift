@@ -1,0 +1,9 @@
+/// What a handshake asks beyond the certificate store, answered by ACME
+/// (docs/ARCHITECTURE.md, "Automatic certificates"): the TLS-ALPN-01 validation certificate
+/// of a name being validated, and whether a certificate for an unknown name is on its way
+/// (on-demand issuance; the handshake then pauses until a new store arrives). Called on the
+/// event loops, so both answer at once and never block.
+package protocol HandshakeHooks: AnyObject, Sendable {
+    func validationContext(for name: String) -> TLSContext?
+    func certificateWanted(for name: String) -> Bool
+}
