@@ -1,4 +1,5 @@
 import Foundation
+@preconcurrency import Glibc
 
 /// Certificates made at test time with the openssl command line: a CA and leaf certificates
 /// in certbot's layout. Nothing secret is committed.
@@ -44,6 +45,59 @@ struct TestCertificates {
         let chain =
             try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: caFile, encoding: .utf8)
         try chain.write(toFile: target.appendingPathComponent("fullchain.pem").path, atomically: true, encoding: .utf8)
+    }
+
+    /// Issues into `certs/<folder>/` a certificate that began `daysAgo` and ends in `daysLeft`
+    /// days (openssl-ca(1) `-startdate`/`-enddate`, which `x509 -req` lacks before 3.4).
+    func issueBackdated(_ folder: String, names: [String], daysAgo: Int, daysLeft: Int) throws {
+        let target = directory.appendingPathComponent(folder)
+        let work = directory.appendingPathComponent("ca/backdated")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let index = work.appendingPathComponent("index.txt").path
+        if !FileManager.default.fileExists(atPath: index) {
+            try "".write(toFile: index, atomically: true, encoding: .utf8)
+        }
+        let configuration = work.appendingPathComponent("ca.cnf").path
+        try """
+        [ca]
+        default_ca = test
+        [test]
+        database = \(index)
+        new_certs_dir = \(work.path)
+        rand_serial = yes
+        default_md = sha256
+        policy = any
+        copy_extensions = none
+        unique_subject = no
+        [any]
+        commonName = supplied
+        [leaf]
+        subjectAltName = \(names.map { "DNS:\($0)" }.joined(separator: ","))
+        extendedKeyUsage = serverAuth
+
+        """.write(toFile: configuration, atomically: true, encoding: .utf8)
+        let key = target.appendingPathComponent("privkey.pem").path
+        let request = work.appendingPathComponent("request.csr").path
+        let certificate = work.appendingPathComponent("leaf.pem").path
+        try Self.openssl([
+            "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=\(names[0])",
+            "-keyout", key, "-out", request,
+        ])
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMddHHmmss'Z'"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let now = Date()
+        try Self.openssl([
+            "ca", "-batch", "-config", configuration, "-extensions", "leaf", "-in", request, "-out", certificate,
+            "-cert", caFile, "-keyfile", directory.appendingPathComponent("ca/ca-key.pem").path, "-notext",
+            "-startdate", formatter.string(from: now.addingTimeInterval(Double(-daysAgo * 86_400))),
+            "-enddate", formatter.string(from: now.addingTimeInterval(Double(daysLeft * 86_400))),
+        ])
+        let chain =
+            try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: caFile, encoding: .utf8)
+        try chain.write(toFile: target.appendingPathComponent("fullchain.pem").path, atomically: true, encoding: .utf8)
+        chmod(key, 0o600)
     }
 
     @discardableResult

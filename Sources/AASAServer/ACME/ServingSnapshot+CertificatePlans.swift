@@ -13,7 +13,8 @@ extension ServingSnapshot {
             let aliases = (aliasesByTarget[name] ?? []).filter(CertificatePlan.isOrderable).sorted()
             plans.append(CertificatePlan(names: [name] + aliases, onDemand: false))
         }
-        let prefix = acmeFolder.hasSuffix("/") ? acmeFolder : acmeFolder + "/"
+        // Certificate folders are absolute, standardized paths (`CertificateStore.pairs(below:)`).
+        let prefix = URL(fileURLWithPath: acmeFolder).standardizedFileURL.path + "/"
         for certificate in certificates?.certificates ?? [] where (certificate.folder + "/").hasPrefix(prefix) {
             guard certificate.names.count == 1, let name = certificate.names.first,
                 catalog.records[name] == nil, let site = table.site(forHost: name), site.name.hasPrefix("*.")

@@ -79,7 +79,8 @@ public final class CertificateStore: @unchecked Sendable {
     public static func load(
         directory: String, defaultName: String? = nil, acme: Bool = false, now: Int = Int(time(nil))
     ) -> LoadResult {
-        let acmeFolder = (directory as NSString).appendingPathComponent("acme") + "/"
+        // `pairs(below:)` names folders by absolute, standardized paths.
+        let acmeFolder = URL(fileURLWithPath: directory).appendingPathComponent("acme").standardizedFileURL.path + "/"
         func severity(_ folder: String) -> Severity {
             acme && (folder + "/").hasPrefix(acmeFolder) ? .warning : .error
         }

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// `serve --acme on` against Pebble (Let's Encrypt's test CA), the real binary on loopback
+/// ports, checked with curl as a user would (README, "Automatic certificates").
+@Suite("ACME with Pebble", .serialized)
+struct ACMETests {
+    let folder: TemporaryFolder
+    let httpPort: Int
+    let httpsPort: Int
+
+    init() throws {
+        folder = try TemporaryFolder()
+        httpPort = try ProbeTests.freePort()
+        httpsPort = try ProbeTests.freePort()
+        try folder.write("sites/shop.example.com/apple-app-site-association", ProbeTests.apple)
+        try folder.write("sites/*.staging.example.com/apple-app-site-association", ProbeTests.apple)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("sites/www.shop.example.com").path,
+            withDestinationPath: "shop.example.com")
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("certs"), withIntermediateDirectories: true)
+    }
+
+    func serve(_ pebble: Pebble, _ extra: [String], http: Bool = true) throws -> RunningServer {
+        try RunningServer(
+            in: folder.url,
+            [
+                "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(httpsPort)", "--access-log", "off",
+                "--acme", "on", "--acme-directory", pebble.directory, "--acme-directory-ca", pebble.listenerCA,
+                "--acme-email", "ops@example.com", "--http", http ? "127.0.0.1:\(httpPort)" : "off",
+            ] + extra)
+    }
+
+    /// curl over HTTPS to `host` on the server's port, trusting Pebble's root only.
+    func fetch(_ host: String, _ pebble: Pebble) -> Curl.Response? {
+        try? Curl.request(
+            "https://\(host):\(httpsPort)/.well-known/apple-app-site-association",
+            ["--cacert", pebble.issuingRoot, "--resolve", "\(host):\(httpsPort):127.0.0.1"])
+    }
+
+    func admin(_ server: RunningServer, _ path: String) throws -> String {
+        let port = try #require(server.adminPort)
+        return String(decoding: try Curl.request("http://127.0.0.1:\(port)\(path)").body, as: UTF8.self)
+    }
+
+    func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)
+        return (attributes[.posixPermissions] as? Int ?? 0) & 0o777
+    }
+
+    @Test(
+        "HTTP-01: a site and its alias get one certificate, a wildcard's name one on demand, a restart orders nothing")
+    func http01() throws {
+        let pebble = try Pebble(httpPort: httpPort, tlsPort: httpsPort)
+        let started = Date()
+        var server = try serve(pebble, ["--acme-challenges", "http-01"])
+        #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        print("acme: start to a verified handshake for shop.example.com: \(Date().timeIntervalSince(started)) s")
+        #expect(fetch("www.shop.example.com", pebble)?.status == 200)
+        #expect(try mode("certs/acme/shop.example.com/privkey.pem") == 0o600)
+        #expect(try mode("certs/acme/account.key") == 0o600)
+        #expect(server.errors.contains("acme: answering http-01"))
+        #expect(!server.errors.contains("acme: answering tls-alpn-01"))
+
+        // The first handshake for a wildcard site's name waits for its certificate.
+        let onDemand = Date()
+        #expect(fetch("pr-7.staging.example.com", pebble)?.status == 200, "\(server.errors)")
+        print("acme: first request to an on-demand name: \(Date().timeIntervalSince(onDemand)) s")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.url.appendingPathComponent("certs/acme/pr-7.staging.example.com/fullchain.pem").path))
+
+        // A name no site serves is never ordered.
+        #expect(fetch("nobody.example.org", pebble) == nil)
+        #expect(!server.errors.contains("nobody.example.org"))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.url.appendingPathComponent("certs/acme/nobody.example.org").path))
+
+        let metrics = try admin(server, "/metrics")
+        #expect(metrics.contains("aasa_acme_orders_total{result=\"valid\"} 2"), "\(metrics)")
+        #expect(metrics.contains("aasa_acme_orders_total{result=\"failed\"} 0"))
+        let page = try admin(server, "/")
+        #expect(page.contains("Automatic certificates") && page.contains("shop.example.com, www.shop.example.com"))
+        #expect(server.stop() == 0)
+
+        // A restart reads what is stored: both certificates are kept as valid, nothing is ordered.
+        server = try serve(pebble, ["--acme-challenges", "http-01"])
+        #expect(fetch("shop.example.com", pebble)?.status == 200)
+        #expect(fetch("pr-7.staging.example.com", pebble)?.status == 200)
+        #expect(
+            try eventually(10) {
+                let page = try admin(server, "/")
+                return page.components(separatedBy: "<td class=\"ok\">valid</td>").count == 3
+            })
+        #expect(!server.errors.contains("acme: order created"), "\(server.errors)")
+        #expect(server.stop() == 0)
+    }
+
+    @Test("TLS-ALPN-01 alone with --http off: a site and an on-demand name")
+    func tlsALPN01() throws {
+        let pebble = try Pebble(httpPort: try ProbeTests.freePort(), tlsPort: httpsPort)
+        let server = try serve(pebble, [], http: false)
+        #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        #expect(fetch("pr-9.staging.example.com", pebble)?.status == 200, "\(server.errors)")
+        #expect(server.errors.contains("acme: answering tls-alpn-01"))
+        #expect(!server.errors.contains("acme: answering http-01"))
+        // The validation certificate is only for a pending name and `acme-tls/1`: now none is pending.
+        let (_, output) = try TestCertificates.openssl([
+            "s_client", "-connect", "127.0.0.1:\(httpsPort)", "-servername", "shop.example.com", "-alpn", "acme-tls/1",
+        ])
+        #expect(!output.contains("ALPN protocol: acme-tls/1"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test("a certificate with less than a third of its lifetime left is renewed")
+    func renewal() throws {
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issueBackdated(
+            "acme/shop.example.com", names: ["shop.example.com", "www.shop.example.com"], daysAgo: 60, daysLeft: 5)
+        let pebble = try Pebble(httpPort: httpPort, tlsPort: httpsPort)
+        let server = try serve(pebble, ["--acme-on-demand", "off"])
+        #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        #expect(server.errors.contains("kind=renewal"))
+        #expect(try admin(server, "/metrics").contains("aasa_acme_renewals_total{result=\"valid\"} 1"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test("a CA that rejects every nonce: the order fails with its problem, logged, and waits a backoff")
+    func failingCA() throws {
+        let pebble = try Pebble(httpPort: httpPort, tlsPort: httpsPort, environment: ["PEBBLE_WFE_NONCEREJECT": "100"])
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("sites/www.shop.example.com"))
+        let server = try serve(pebble, ["--acme-on-demand", "off"])
+        #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
+        #expect(server.errors.contains("type=urn:ietf:params:acme:error:badNonce"))
+        let page = try admin(server, "/")
+        #expect(page.contains("badNonce"))
+        #expect(try admin(server, "/metrics").contains("aasa_acme_orders_total{result=\"failed\"} 1"))
+        // The failure is not retried at once: the next attempt is a backoff (60 s ± 25 %) away.
+        let retry = try #require(server.errors.range(of: "retry_in="))
+        let seconds = Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0
+        #expect((45...75).contains(seconds))
+        // Each POST was tried with a fresh nonce a bounded number of times, then no more.
+        #expect((1...5).contains(pebble.requests("/sign-me-up")), "\(pebble.output)")
+        // Without any certificate, a handshake fails with a clear alert and the server goes on.
+        let (_, handshake) = try TestCertificates.openssl([
+            "s_client", "-connect", "127.0.0.1:\(httpsPort)", "-servername", "shop.example.com",
+        ])
+        #expect(handshake.contains("unrecognized name"), "\(handshake)")
+        #expect(server.process.isRunning)
+        #expect(server.stop() == 0)
+    }
+
+    @Test("settings: --acme needs --https, a challenge list is checked")
+    func settings() throws {
+        let noHTTPS = try BinaryRunner.run(["serve", "--sites", "sites", "--acme", "on"], in: folder.url)
+        #expect(noHTTPS.status == 2 && noHTTPS.stderr.contains("--acme on needs an HTTPS listener"))
+        let badList = try BinaryRunner.run(
+            ["serve", "--sites", "sites", "--https", "127.0.0.1:0", "--acme", "on", "--acme-challenges", "dns-01"],
+            in: folder.url)
+        #expect(badList.status == 2 && badList.stderr.contains("challenges must be a list of http-01 and tls-alpn-01"))
+    }
+}

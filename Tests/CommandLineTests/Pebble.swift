@@ -1,0 +1,87 @@
+import Foundation
+@preconcurrency import Glibc
+
+/// Let's Encrypt's test CA (Debian's `pebble`) with `pebble-challtestsrv` as its DNS, every
+/// name answering 127.0.0.1, on free loopback ports; its validation connects to the ports
+/// aasa-server will listen on (`httpPort`, `tlsPort`). Stopped when released.
+final class Pebble {
+    let folder: TemporaryFolder
+    let directoryPort: Int
+    let managementPort: Int
+    /// The CA that signed Pebble's own HTTPS listener (`--acme-directory-ca`).
+    let listenerCA: String
+    /// The root Pebble issues under (curl's `--cacert`).
+    let issuingRoot: String
+    private var processes: [Process] = []
+    private let log = LockedData()
+
+    var directory: String { "https://127.0.0.1:\(directoryPort)/dir" }
+    var output: String { String(decoding: log.get(), as: UTF8.self) }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `environment` adds Pebble settings such as `PEBBLE_WFE_NONCEREJECT`.
+    init(httpPort: Int, tlsPort: Int, environment: [String: String] = [:]) throws {
+        folder = try TemporaryFolder()
+        directoryPort = try ProbeTests.freePort()
+        managementPort = try ProbeTests.freePort()
+        let dnsPort = try ProbeTests.freePort()
+        let challengeManagementPort = try ProbeTests.freePort()
+        listenerCA = folder.url.appendingPathComponent("listener.pem").path
+        issuingRoot = folder.url.appendingPathComponent("root.pem").path
+        let key = folder.url.appendingPathComponent("listener-key.pem").path
+        try TestCertificates.openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj",
+            "/CN=pebble", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", listenerCA,
+        ])
+        let configuration = """
+            {"pebble": {"listenAddress": "127.0.0.1:\(directoryPort)",
+              "managementListenAddress": "127.0.0.1:\(managementPort)",
+              "certificate": "\(listenerCA)", "privateKey": "\(key)", "httpPort": \(httpPort), "tlsPort": \(tlsPort),
+              "ocspResponderURL": "", "externalAccountBindingRequired": false}}
+            """
+        let configurationFile = try folder.write("pebble.json", configuration)
+        try start(
+            "pebble-challtestsrv",
+            [
+                "-defaultIPv4", "127.0.0.1", "-defaultIPv6", "", "-dns01", "127.0.0.1:\(dnsPort)", "-http01", "",
+                "-https01", "", "-tlsalpn01", "", "-management", "127.0.0.1:\(challengeManagementPort)",
+            ], environment: [:])
+        try start(
+            "pebble", ["-config", configurationFile, "-dnsserver", "127.0.0.1:\(dnsPort)"],
+            environment: ["PEBBLE_VA_NOSLEEP": "1"].merging(environment) { $1 })
+        guard eventually(20, { RunningServer.accepts(port: directoryPort) && RunningServer.accepts(port: dnsPort) })
+        else { throw Failure(description: "pebble did not start: \(output)") }
+        let root = try Curl.request("https://127.0.0.1:\(managementPort)/roots/0", ["--cacert", listenerCA])
+        try root.body.write(to: URL(fileURLWithPath: issuingRoot))
+    }
+
+    private func start(_ program: String, _ arguments: [String], environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.currentDirectoryURL = folder.url
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let log = self.log
+        output.fileHandleForReading.readabilityHandler = { log.append($0.availableData) }
+        try process.run()
+        processes.append(process)
+    }
+
+    /// How many requests Pebble's front end logged for `path` (its log names each one).
+    func requests(_ path: String) -> Int {
+        output.components(separatedBy: "\n").count { $0.contains(" \(path) ") || $0.hasSuffix(" \(path)") }
+    }
+
+    deinit {
+        for process in processes where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
