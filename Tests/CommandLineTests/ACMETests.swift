@@ -1,4 +1,5 @@
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 /// `serve --acme on` against Pebble (Let's Encrypt's test CA), the real binary on loopback
@@ -101,9 +102,13 @@ struct ACMETests {
     @Test("TLS-ALPN-01 alone with --http off: a site and an on-demand name")
     func tlsALPN01() throws {
         let pebble = try Pebble(httpPort: try ProbeTests.freePort(), tlsPort: httpsPort)
-        let server = try serve(pebble, [], http: false)
+        let server = try serve(pebble, ["--acme-on-demand-rate", "1"], http: false)
         #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
         #expect(fetch("pr-9.staging.example.com", pebble)?.status == 200, "\(server.errors)")
+        // One new on-demand name per hour: the second is refused at once, not ordered.
+        #expect(fetch("pr-10.staging.example.com", pebble) == nil)
+        #expect(!server.errors.contains("names=pr-10.staging.example.com"))
+        #expect(try admin(server, "/metrics").contains("aasa_acme_on_demand_refused_total 1"))
         #expect(server.errors.contains("acme: answering tls-alpn-01"))
         #expect(!server.errors.contains("acme: answering http-01"))
         // The validation certificate is only for a pending name and `acme-tls/1`: now none is pending.
@@ -131,7 +136,11 @@ struct ACMETests {
     func failingCA() throws {
         let pebble = try Pebble(httpPort: httpPort, tlsPort: httpsPort, environment: ["PEBBLE_WFE_NONCEREJECT": "100"])
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("sites/www.shop.example.com"))
+        // An expired certificate under acme/ is a warning with ACME on: the server starts.
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issueBackdated("acme/old.example.com", names: ["old.example.com"], daysAgo: 100, daysLeft: -1)
         let server = try serve(pebble, ["--acme-on-demand", "off"])
+        #expect(server.errors.contains("CERT001"), "\(server.errors)")
         #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
         #expect(server.errors.contains("type=urn:ietf:params:acme:error:badNonce"))
         let page = try admin(server, "/")
@@ -149,6 +158,54 @@ struct ACMETests {
         ])
         #expect(handshake.contains("unrecognized name"), "\(handshake)")
         #expect(server.process.isRunning)
+        #expect(server.stop() == 0)
+    }
+
+    @Test("a CA that answers rateLimited: logged with its type, asked again no sooner than its Retry-After")
+    func rateLimitedCA() throws {
+        let caFolder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: caFolder)
+        try certificates.issue("listener", names: ["127.0.0.1"])
+        let listener = certificates.directory.appendingPathComponent("listener")
+        let ca = Process()
+        ca.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ca.arguments = [
+            "python3", BinaryRunner.packageRoot.appendingPathComponent("Tests/Peers/rate-limiting-acme-ca.py").path,
+            listener.appendingPathComponent("fullchain.pem").path, listener.appendingPathComponent("privkey.pem").path,
+        ]
+        // Its output goes to a file (no pipe handler left registered with libdispatch).
+        let log = try caFolder.write("requests.log", "")
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        ca.standardOutput = output
+        ca.standardInput = FileHandle.nullDevice
+        try ca.run()
+        try output.close()
+        defer {
+            kill(ca.processIdentifier, SIGKILL)
+            ca.waitUntilExit()
+        }
+        let requests = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        var port: Int?
+        #expect(
+            eventually(10) {
+                port = Int(requests().split(separator: "\n").first ?? "")
+                return port != nil
+            })
+        let server = try RunningServer(
+            in: folder.url,
+            [
+                "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(httpsPort)", "--access-log", "off",
+                "--acme", "on", "--acme-directory", "https://127.0.0.1:\(try #require(port))/dir",
+                "--acme-directory-ca", certificates.caFile, "--acme-on-demand", "off",
+            ])
+        #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
+        #expect(server.errors.contains("type=urn:ietf:params:acme:error:rateLimited"))
+        #expect(server.errors.contains("detail=\"too many new registrations from this address\""), "\(server.errors)")
+        let retry = try #require(server.errors.range(of: "retry_in="))
+        #expect((Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0) >= 3600)
+        let seen = requests()
+        #expect(seen.components(separatedBy: "POST /newAccount").count == 2, "\(seen)")
+        #expect(try admin(server, "/").contains("rateLimited"))
         #expect(server.stop() == 0)
     }
 

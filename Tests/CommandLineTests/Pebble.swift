@@ -13,10 +13,12 @@ final class Pebble {
     /// The root Pebble issues under (curl's `--cacert`).
     let issuingRoot: String
     private var processes: [Process] = []
-    private let log = LockedData()
+    /// Both processes write to this file: a file, not a pipe with a readability handler,
+    /// so nothing is left registered with libdispatch when they are killed.
+    private let logFile: String
 
     var directory: String { "https://127.0.0.1:\(directoryPort)/dir" }
-    var output: String { String(decoding: log.get(), as: UTF8.self) }
+    var output: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -29,6 +31,7 @@ final class Pebble {
         managementPort = try ProbeTests.freePort()
         let dnsPort = try ProbeTests.freePort()
         let challengeManagementPort = try ProbeTests.freePort()
+        logFile = try folder.write("pebble.log", "")
         listenerCA = folder.url.appendingPathComponent("listener.pem").path
         issuingRoot = folder.url.appendingPathComponent("root.pem").path
         let key = folder.url.appendingPathComponent("listener-key.pem").path
@@ -64,12 +67,13 @@ final class Pebble {
         process.arguments = [program] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = folder.url
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let log = self.log
-        output.fileHandleForReading.readabilityHandler = { log.append($0.availableData) }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        log.seekToEndOfFile()
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
         try process.run()
+        try log.close()
         processes.append(process)
     }
 

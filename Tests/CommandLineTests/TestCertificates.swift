@@ -31,7 +31,9 @@ struct TestCertificates {
         let request = target.appendingPathComponent("request.csr").path
         let certificate = target.appendingPathComponent("cert.pem").path
         let extensions = target.appendingPathComponent("ext.cnf").path
-        try ("subjectAltName=" + names.map { "DNS:\($0)" }.joined(separator: ",") + "\nextendedKeyUsage=serverAuth\n")
+        // An IPv4 literal is an iPAddress entry (RFC 5280 §4.2.1.6), what clients check an IP against.
+        let entries = names.map { $0.allSatisfy { $0.isNumber || $0 == "." } ? "IP:\($0)" : "DNS:\($0)" }
+        try ("subjectAltName=" + entries.joined(separator: ",") + "\nextendedKeyUsage=serverAuth\n")
             .write(toFile: extensions, atomically: true, encoding: .utf8)
         try Self.openssl([
             "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=\(names[0])",
