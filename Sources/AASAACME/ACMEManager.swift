@@ -93,7 +93,10 @@ public final class ACMEManager: Sendable {
     ) {
         let wanted = Dictionary(plans.map { ($0.primary, $0) }, uniquingKeysWith: { first, _ in first })
         books.withLock { books in
+            // A plan gone from the sites goes. An on-demand name is no plan until its
+            // certificate is loaded, so its job stays while it waits, orders or was just issued.
             for (primary, job) in books.jobs where wanted[primary] == nil && job.state != .ordering {
+                if job.plan.onDemand && job.state != .valid { continue }
                 books.jobs[primary] = nil
             }
             for (primary, plan) in wanted {
@@ -120,7 +123,8 @@ public final class ACMEManager: Sendable {
                             job.dueAt = max(now, job.failures == 0 ? now : job.dueAt)
                         }
                     }
-                } else if job.state == .valid || job.state == .issued {
+                } else if job.state == .valid || (job.state == .issued && job.dueAt <= now) {
+                    // Gone from the folder, or issued but never loaded: order again.
                     job.state = .scheduled
                     job.dueAt = now
                 }
@@ -230,6 +234,8 @@ public final class ACMEManager: Sendable {
                 ])
             books.withLock { books in
                 books.jobs[primary]?.state = .issued
+                // The reload that loads it comes next; if none does within 5 minutes, order again.
+                books.jobs[primary]?.dueAt = Int(time(nil)) + 300
                 books.jobs[primary]?.failures = 0
                 books.jobs[primary]?.lastError = nil
                 books.results[job.renewal ? "renewal_valid" : "order_valid", default: 0] += 1

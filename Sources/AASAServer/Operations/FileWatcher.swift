@@ -133,7 +133,11 @@ public final class FileWatcher: Sendable {
                     case .site(let entry)?:
                         if !ignored { add(ChangeSet(sites: [entry], certificates: false)) }
                     case .certificates?:
-                        if !ignored { add(ChangeSet(sites: [], certificates: true)) }
+                        // Hidden entries are ACME's lock and staging files; `..data` is a
+                        // Kubernetes Secret's swap and counts.
+                        if !ignored && (!name.hasPrefix(".") || name.hasPrefix("..")) {
+                            add(ChangeSet(sites: [], certificates: true))
+                        }
                     case nil:
                         break
                     }

@@ -42,21 +42,21 @@ public final class CertificateStore: @unchecked Sendable {
         } else {
             initialContext = try TLSContext()
         }
-        var exact: [String: TLSContext] = [:]
-        var wildcards: [String: TLSContext] = [:]
+        // A name in several certificates gets the one that expires last (a renewed or ACME
+        // certificate beside an older one), the first in folder order among equals.
+        var exact: [String: Certificate] = [:]
+        var wildcards: [String: Certificate] = [:]
         for certificate in certificates {
             for name in certificate.names {
-                if name.hasPrefix("*.") {
-                    if wildcards[String(name.dropFirst(2))] == nil {
-                        wildcards[String(name.dropFirst(2))] = certificate.context
-                    }
-                } else if exact[name] == nil {
-                    exact[name] = certificate.context
-                }
+                let isWildcard = name.hasPrefix("*.")
+                let key = isWildcard ? String(name.dropFirst(2)) : name
+                let current = isWildcard ? wildcards[key] : exact[key]
+                guard current.map({ $0.notAfter < certificate.notAfter }) ?? true else { continue }
+                if isWildcard { wildcards[key] = certificate } else { exact[key] = certificate }
             }
         }
-        self.exact = exact
-        self.wildcards = wildcards
+        self.exact = exact.mapValues(\.context)
+        self.wildcards = wildcards.mapValues(\.context)
         // The handshake starts on the initial context; its ClientHello callback chooses.
         for context in certificates.map(\.context) + [initialContext] {
             SSL_CTX_set_client_hello_cb(context.context, chooseCertificate, nil)
