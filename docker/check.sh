@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the deployment files with the tools their ecosystems use (no Docker engine or
 # cluster runs here): hadolint for the Dockerfile, systemd-analyze verify for the unit,
-# kubernetes-validate for the manifests. Run by `make test`.
+# kubernetes-validate for the manifests, promtool for the alert rules. Run by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,4 +27,10 @@ if [ -n "$report" ]; then echo "$report"; exit 1; fi
 echo "kubernetes-validate docker/kubernetes.yaml"
 kubernetes-validate --strict docker/kubernetes.yaml
 
-echo "deployment: 3 passed, 0 failed"
+echo "promtool check rules docker/prometheus-rules.yml"
+command -v promtool >/dev/null 2>&1 || { echo "promtool not found: apt-get install prometheus"; exit 1; }
+promtool check rules docker/prometheus-rules.yml
+echo "promtool test rules docker/prometheus-rules.test.yml"
+(cd docker && promtool test rules prometheus-rules.test.yml)
+
+echo "deployment: 4 passed, 0 failed"

@@ -54,7 +54,7 @@ final class ACMEClient {
     private func exchange(
         _ url: String, method: String = "GET", body: [UInt8] = [], accept: String = "application/json"
     ) throws(ACMEProblem) -> ACMEResponse {
-        let endpoint = try ACMEEndpoint(url)
+        guard let endpoint = HTTPSURL(url) else { throw ACMEProblem.malformed("not an https URL: \(url.prefix(200))") }
         var headers = [("User-Agent", userAgent), ("Accept", accept)]
         if method == "POST" { headers.append(("Content-Type", "application/jose+json")) }
         let request = HTTPSClient.Request(method: method, path: endpoint.path, headers: headers, body: body)

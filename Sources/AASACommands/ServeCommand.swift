@@ -81,7 +81,26 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "New on-demand names per hour, all together (default 10).")
     var acmeOnDemandRate: String?
 
+    @Option(help: "Watch Apple's CDN copy of every domain's file, on or off (default off).")
+    var cdnWatch: String?
+
+    @Option(help: "The CDN URL the domain is appended to (default Apple's, \(CDNWatchSettings.appleCDN)).")
+    var cdnWatchUrl: String?
+
+    @Option(help: "A PEM CA file to trust, besides the system's, when asking the CDN.")
+    var cdnWatchCa: String?
+
+    @Option(help: "Seconds between two checks of one domain (default 21600).")
+    var cdnWatchInterval: String?
+
+    @Option(help: "CDN fetches per minute, all domains together (default 60).")
+    var cdnWatchRate: String?
+
+    @Option(help: "The User-Agent part that marks Apple's fetcher (default AASA-Bot/).")
+    var appleFetcherAgent: String?
+
     func run() throws {
+        OpenSSLLibrary.keepLoadedAtExit()
         let settings: ServerConfiguration
         do {
             settings = try resolveConfiguration()
@@ -141,7 +160,7 @@ struct ServeCommand: ParsableCommand {
         }
         StandardStreams.flush()
         let state = ServerState(
-            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager)
+            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager, logger: logger)
         let server = Server(state: state, logger: logger, watcher: watcher)
         let code: Int32
         do {
@@ -168,6 +187,9 @@ struct ServeCommand: ParsableCommand {
             (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite), (.acme, acme),
             (.acmeDirectory, acmeDirectory), (.acmeEmail, acmeEmail), (.acmeDirectoryCa, acmeDirectoryCa),
             (.acmeChallenges, acmeChallenges), (.acmeOnDemand, acmeOnDemand), (.acmeOnDemandRate, acmeOnDemandRate),
+            (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
+            (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
+            (.appleFetcherAgent, appleFetcherAgent),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

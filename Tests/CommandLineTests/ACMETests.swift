@@ -84,7 +84,7 @@ struct ACMETests {
         #expect(metrics.contains("aasa_acme_orders_total{result=\"failed\"} 0"))
         let page = try admin(server, "/")
         #expect(page.contains("Automatic certificates") && page.contains("shop.example.com, www.shop.example.com"))
-        #expect(server.stop() == 0)
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
 
         // A restart reads what is stored: both certificates are kept as valid, nothing is ordered.
         server = try serve(pebble, ["--acme-challenges", "http-01"])
@@ -96,7 +96,7 @@ struct ACMETests {
                 return page.components(separatedBy: "<td class=\"ok\">valid</td>").count == 3
             })
         #expect(!server.errors.contains("acme: order created"), "\(server.errors)")
-        #expect(server.stop() == 0)
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
     @Test("TLS-ALPN-01 alone with --http off: a site and an on-demand name")
@@ -116,7 +116,7 @@ struct ACMETests {
             "s_client", "-connect", "127.0.0.1:\(httpsPort)", "-servername", "shop.example.com", "-alpn", "acme-tls/1",
         ])
         #expect(!output.contains("ALPN protocol: acme-tls/1"))
-        #expect(server.stop() == 0)
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
     @Test("a certificate with less than a third of its lifetime left is renewed")
@@ -129,7 +129,7 @@ struct ACMETests {
         #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
         #expect(server.errors.contains("kind=renewal"))
         #expect(try admin(server, "/metrics").contains("aasa_acme_renewals_total{result=\"valid\"} 1"))
-        #expect(server.stop() == 0)
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
     @Test("a CA that rejects every nonce: the order fails with its problem, logged, and waits a backoff")
@@ -158,7 +158,7 @@ struct ACMETests {
         ])
         #expect(handshake.contains("unrecognized name"), "\(handshake)")
         #expect(server.process.isRunning)
-        #expect(server.stop() == 0)
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
     @Test("a CA that answers rateLimited: logged with its type, asked again no sooner than its Retry-After")
@@ -206,7 +206,7 @@ struct ACMETests {
         let seen = requests()
         #expect(seen.components(separatedBy: "POST /newAccount").count == 2, "\(seen)")
         #expect(try admin(server, "/").contains("rateLimited"))
-        #expect(server.stop() == 0)
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
     @Test("settings: --acme needs --https, a challenge list is checked")

@@ -50,10 +50,10 @@ final class HostileServerProbeTests {
         arguments: [
             ("bad-status.test", "fail  apple-app-site-association: not an HTTP/1.x status line: \"HTCPCP/1.0 418"),
             ("endless-headers.test", "fail  apple-app-site-association: the response head is over 64 KiB"),
-            ("endless-body.test", "fail  apple-app-site-association: the body is over the 256 KiB the probe reads"),
+            ("endless-body.test", "fail  apple-app-site-association: the body is over the 256 KiB read at most"),
             (
                 "endless-chunks.test",
-                "fail  apple-app-site-association: the chunked body is over the 256 KiB the probe reads"
+                "fail  apple-app-site-association: the chunked body is over the 256 KiB read at most"
             ),
             ("negative-chunk.test", "fail  apple-app-site-association: malformed chunk size \"-2\""),
             ("huge-chunk.test", "fail  apple-app-site-association: malformed chunk size \"7fffffffffffffff\""),

@@ -18,7 +18,8 @@ extension ServerConfiguration {
     public enum Setting: String, CaseIterable, Sendable {
         case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl,
             defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa, acmeChallenges,
-            acmeOnDemand, acmeOnDemandRate
+            acmeOnDemand, acmeOnDemandRate, cdnWatch, cdnWatchUrl, cdnWatchCa, cdnWatchInterval, cdnWatchRate,
+            appleFetcherAgent
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -66,6 +67,8 @@ extension ServerConfiguration {
             metricsPerSite = flag
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate:
             try applyACME(setting, value, source: source)
+        case .cdnWatch, .cdnWatchUrl, .cdnWatchCa, .cdnWatchInterval, .cdnWatchRate, .appleFetcherAgent:
+            try applyCDNWatch(setting, value, source: source)
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
             guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
@@ -112,6 +115,38 @@ extension ServerConfiguration {
                 throw Problem(description: "\(source): the on-demand rate must be 0 to 10000 new names per hour")
             }
             acme.onDemandPerHour = rate
+        default: break
+        }
+    }
+
+    private mutating func applyCDNWatch(_ setting: Setting, _ value: String, source: String) throws(Problem) {
+        switch setting {
+        case .cdnWatch:
+            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
+                throw Problem(description: "\(source): the CDN watch must be on or off")
+            }
+            cdnWatch.enabled = flag
+        case .cdnWatchUrl:
+            guard value.hasPrefix("https://"), value.hasSuffix("/") else {
+                throw Problem(description: "\(source): the CDN watch URL must be an https:// URL ending in /")
+            }
+            cdnWatch.url = value
+        case .cdnWatchCa: cdnWatch.caFile = value.isEmpty ? nil : value
+        case .cdnWatchInterval:
+            guard let seconds = Int(value), (1...604_800).contains(seconds) else {
+                throw Problem(description: "\(source): the CDN watch interval must be 1 to 604800 seconds")
+            }
+            cdnWatch.interval = seconds
+        case .cdnWatchRate:
+            guard let rate = Int(value), (1...6000).contains(rate) else {
+                throw Problem(description: "\(source): the CDN watch rate must be 1 to 6000 fetches per minute")
+            }
+            cdnWatch.ratePerMinute = rate
+        case .appleFetcherAgent:
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                throw Problem(description: "\(source): the Apple fetcher agent must be printable ASCII")
+            }
+            cdnWatch.appleFetcherAgent = value
         default: break
         }
     }
@@ -166,7 +201,8 @@ extension ServerConfiguration {
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    (setting == .sites || setting == .certs || setting == .acmeDirectoryCa) && !text.hasPrefix("/")
+                    (setting == .sites || setting == .certs || setting == .acmeDirectoryCa || setting == .cdnWatchCa)
+                        && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }
@@ -184,11 +220,12 @@ extension ServerConfiguration {
             case "keepAlive": timeouts.keepAlive = number
             case "write": timeouts.write = number
             case "shutdown": timeouts.shutdown = number
+            case "cdnFetch": timeouts.cdnFetch = number
             default:
                 throw Problem(
                     description:
                         "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, "
-                        + "shutdown)"
+                        + "shutdown, cdnFetch)"
                 )
             }
         }

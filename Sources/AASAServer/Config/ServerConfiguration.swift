@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var defaultCertificate: String?
     /// Certificates from an ACME CA (README, "Automatic certificates").
     public var acme = ACMESettings()
+    /// The watch over Apple's CDN copies, and the record of Apple's own fetches.
+    public var cdnWatch = CDNWatchSettings()
     public var timeouts = Timeouts()
     public var limits = HTTPLimits()
 

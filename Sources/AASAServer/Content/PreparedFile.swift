@@ -1,4 +1,5 @@
 import AASATransport
+import AssociationKit
 
 /// One association file made ready to serve, at load time: the exact bytes, a gzip variant
 /// when it is smaller, strong ETags, and every header but `Date` and `Connection`
@@ -35,7 +36,7 @@ public final class PreparedFile: Sendable {
     init(body: [UInt8], lastModified: Int, cacheControl: String) {
         bytes = body.count
         self.lastModified = lastModified
-        let digest = Self.fnv1a64(body)
+        let digest = FNV1a.hash64(body)
         let tag = "\"" + String(digest, radix: 16) + "-" + String(body.count, radix: 16) + "\""
         let compressed = try? Gzip.compress(body)
         // Keep gzip only when it saves more than its own header line costs.
@@ -75,15 +76,5 @@ public final class PreparedFile: Sendable {
     func isSameFile(as other: PreparedFile?) -> Bool {
         guard let other else { return false }
         return self === other || (lastModified == other.lastModified && identity.storage == other.identity.storage)
-    }
-
-    /// FNV-1a, 64 bits: a stable content hash for the ETag (not a security boundary).
-    static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
     }
 }

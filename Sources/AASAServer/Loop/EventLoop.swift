@@ -30,6 +30,8 @@ final class EventLoop {
     var certificates: CertificateStore?
     /// ACME's challenge answers and on-demand certificates (nil without ACME).
     let acme: ACMEResponder?
+    /// Where requests from Apple's fetcher are recorded (nil on the admin loop).
+    let appleFetches: AppleFetches?
     /// Handshakes waiting for an on-demand certificate; looked at again after each wake-up.
     var pausedHandshakes: [Connection] = []
     var connections: [Connection?] = []
@@ -53,10 +55,11 @@ final class EventLoop {
 
     init(
         listener: Int32, secureListener: Int32 = -1, control: LoopControl, snapshots: SnapshotBox,
-        adminRoutes: AdminRoutes? = nil, acme: ACMEResponder? = nil,
+        adminRoutes: AdminRoutes? = nil, acme: ACMEResponder? = nil, appleFetches: AppleFetches? = nil,
         settings: LoopSettings, statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
         self.acme = acme
+        self.appleFetches = appleFetches
         epoll = try Epoll()
         self.listener = listener
         self.secureListener = secureListener

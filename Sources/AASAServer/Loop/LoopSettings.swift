@@ -11,6 +11,8 @@ struct LoopSettings: Sendable {
     /// Count requests by site name too (`--metrics-per-site on`); off, a request adds to a
     /// fixed slot only.
     var perSiteMetrics = false
+    /// A User-Agent containing these bytes is Apple's fetcher (`--apple-fetcher-agent`).
+    var appleFetcherAgent = Array("AASA-Bot/".utf8)
     /// Output beyond this stops reading from the client until it drains (pipelining flood).
     let outputHighWater = 256 * 1024
     /// A lingering close (RFC 9112 §9.6) reads and drops at most this much, for at most

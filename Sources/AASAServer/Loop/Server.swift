@@ -71,6 +71,7 @@ public final class Server {
             timeouts: configuration.timeouts, limits: configuration.limits, logFormat: configuration.logFormat,
             accessLog: configuration.accessLog)
         settings.perSiteMetrics = configuration.metricsPerSite
+        settings.appleFetcherAgent = Array(configuration.cdnWatch.appleFetcherAgent.utf8)
         // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
         // no eventfd) fails start-up instead of leaving its listener unserved.
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots) }
@@ -84,7 +85,8 @@ public final class Server {
                 loops.append(
                     try EventLoop(
                         listener: plain?.fds[index] ?? -1, secureListener: secure?.fds[index] ?? -1,
-                        control: control, snapshots: state.snapshots, acme: acme, settings: settings,
+                        control: control, snapshots: state.snapshots, acme: acme, appleFetches: state.appleFetches,
+                        settings: settings,
                         statistics: state.statistics[index]))
             }
         } catch {
@@ -162,8 +164,17 @@ public final class Server {
                     "challenges": "\(manager.challenges.map(\.rawValue).joined(separator: ","))",
                     "on_demand": "\(manager.settings.onDemand ? "\(manager.settings.onDemandPerHour)/h" : "off")",
                 ])
-            state.planCertificates()
         }
+        if let cdnWatch = state.cdnWatch {
+            cdnWatch.start()
+            logger.info(
+                "cdn: watching Apple's CDN",
+                metadata: [
+                    "url": "\(cdnWatch.settings.url)", "interval": "\(cdnWatch.settings.interval)",
+                    "rate_per_minute": "\(cdnWatch.settings.ratePerMinute)",
+                ])
+        }
+        state.observeSnapshot()
         let watcher = self.watcher
         spawn("aasa-watch") {
             watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) }
@@ -187,6 +198,7 @@ public final class Server {
             }
             watcher.stop()
             state.acme?.stop()
+            state.cdnWatch?.stop()
             for control in controls { control.stop() }
             adminControl?.stop()
             for _ in controls { finished.wait() }

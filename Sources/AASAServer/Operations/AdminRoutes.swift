@@ -23,16 +23,23 @@ struct AdminRoutes: Sendable {
         case "/":
             let page = StatusPage.render(
                 state, testing: QueryString.value(of: "url", in: query), query: QueryString.value(of: "q", in: query),
-                page: QueryString.value(of: "page", in: query))
+                page: QueryString.value(of: "page", in: query), only: onlySites(query))
             return AdminResponse(status: .ok, contentType: "text/html; charset=utf-8", body: Array(page.utf8))
         case "/sites.json":
             let snapshot = state.snapshots.current
             let listing = SiteListing(
-                snapshot, query: QueryString.value(of: "q", in: query), page: QueryString.value(of: "page", in: query))
+                snapshot, query: QueryString.value(of: "q", in: query), page: QueryString.value(of: "page", in: query),
+                only: onlySites(query))
             return AdminResponse(
-                status: .ok, contentType: "application/json", body: SitesDocument(snapshot, listing).encoded)
+                status: .ok, contentType: "application/json", body: SitesDocument(state, snapshot, listing).encoded)
         default:
             return AdminResponse(status: .notFound, text: "not found\n")
         }
+    }
+
+    /// `cdn=out-of-sync` keeps a listing to the sites whose CDN copy is not in sync.
+    private func onlySites(_ query: String) -> Set<String>? {
+        guard QueryString.value(of: "cdn", in: query) == "out-of-sync" else { return nil }
+        return state.cdnWatch?.sitesNotInSync() ?? []
     }
 }

@@ -70,6 +70,7 @@ enum MetricsReport {
             text.sample("aasa_certificate_expiry_timestamp_seconds", labels, Double(certificate.notAfter))
         }
         if let manager = state.acme { acme(manager, into: &text) }
+        cdn(state, into: &text)
         // One series per code and severity seen, so cardinality is bounded by the code table.
         let problemCounts = Dictionary(grouping: snapshot.problems, by: { [$0.code, $0.severity.rawValue] })
         for (key, problems) in problemCounts.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {

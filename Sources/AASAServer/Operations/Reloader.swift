@@ -45,7 +45,7 @@ public final class Reloader: Sendable {
             }
             wakeLoops()
             log(load, reason: reason)
-            if load.snapshot != nil { state.planCertificates() }
+            if load.snapshot != nil { state.observeSnapshot() }
         }
     }
 

@@ -2,6 +2,7 @@ import AASAACME
 import AASASites
 import Foundation
 @preconcurrency import Glibc
+import Logging
 import Synchronization
 
 /// Everything the admin listener shows and reloads change, shared by the main thread, the
@@ -34,11 +35,24 @@ public final class ServerState: Sendable {
     let matchers = MatcherCache()
     /// Certificates from an ACME CA (nil unless `--acme on`).
     public let acme: ACMEManager?
+    /// The watch over Apple's CDN (nil unless `--cdn-watch on`).
+    public let cdnWatch: CDNWatcher?
+    /// What Apple's fetcher fetched here (always recorded).
+    public let appleFetches: AppleFetches
     private let record: Mutex<ReloadRecord>
 
-    public init(configuration: ServerConfiguration, snapshot: ServingSnapshot, loops: Int, acme: ACMEManager? = nil) {
+    public init(
+        configuration: ServerConfiguration, snapshot: ServingSnapshot, loops: Int, acme: ACMEManager? = nil,
+        logger: Logger? = nil
+    ) {
         self.configuration = configuration
         self.acme = acme
+        cdnWatch =
+            configuration.cdnWatch.enabled
+            ? CDNWatcher(
+                settings: configuration.cdnWatch, fetchTimeout: configuration.timeouts.cdnFetch,
+                logger: logger ?? Logger(label: "aasa-server")) : nil
+        appleFetches = AppleFetches(logger: logger)
         snapshots = SnapshotBox(snapshot)
         statistics = (0..<loops).map { _ in LoopStatistics() }
         var initial = ReloadRecord()
@@ -53,10 +67,12 @@ public final class ServerState: Sendable {
         record.withLock { change(&$0) }
     }
 
-    /// Tells ACME what the published snapshot serves and which certificates it loaded.
-    func planCertificates() {
-        guard let acme else { return }
+    /// Tells ACME and the CDN watch what the published snapshot serves (after start-up and
+    /// every reload).
+    func observeSnapshot() {
         let snapshot = snapshots.current
+        cdnWatch?.update(snapshot)
+        guard let acme else { return }
         acme.update(
             plans: snapshot.certificatePlans(acmeFolder: acme.storage.folder),
             certificates: snapshot.certificates?.certificates ?? [])

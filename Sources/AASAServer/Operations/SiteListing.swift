@@ -18,7 +18,9 @@ struct SiteListing {
     /// Alias names by the site folder they point to, for the records on this page.
     let aliases: [String: [String]]
 
-    init(_ snapshot: ServingSnapshot, query rawQuery: String?, page rawPage: String?) {
+    /// `only`, when given, keeps the listing to those site folders (the CDN watch's "not in
+    /// sync" filter).
+    init(_ snapshot: ServingSnapshot, query rawQuery: String?, page rawPage: String?, only: Set<String>? = nil) {
         let catalog = snapshot.catalog
         query = (rawQuery ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         var matched = Set<String>()
@@ -26,6 +28,7 @@ struct SiteListing {
         for (alias, target) in catalog.aliases where !query.isEmpty && alias.contains(query) {
             if catalog.records[target] != nil { matched.insert(target) }
         }
+        if let only { matched.formIntersection(only) }
         let sorted = matched.sorted()
         total = sorted.count
         pages = max(1, (total + Self.pageSize - 1) / Self.pageSize)

@@ -35,6 +35,8 @@ struct SitesDocument: Encodable {
         let aliases: [String]
         let state: String
         let files: [File]
+        /// Apple's CDN copy of this site's file, and Apple's fetcher's last visit.
+        let cdn: SiteCDNStatus
     }
 
     let summary: Summary
@@ -44,7 +46,7 @@ struct SitesDocument: Encodable {
     let total: Int
     let sites: [Site]
 
-    init(_ snapshot: ServingSnapshot, _ listing: SiteListing) {
+    init(_ state: ServerState, _ snapshot: ServingSnapshot, _ listing: SiteListing) {
         let counts = snapshot.counts
         summary = Summary(
             sites: counts.sites, aliases: counts.aliases, valid: counts.valid, keptLastGood: counts.keptLastGood,
@@ -63,7 +65,7 @@ struct SitesDocument: Encodable {
                                 code: $0.code, severity: $0.severity.rawValue, message: $0.message, line: $0.lineNumber,
                                 column: $0.column, pointer: $0.pointer)
                         })
-                })
+                }, cdn: SiteCDNStatus(site: record.name, state: state))
         }
     }
 

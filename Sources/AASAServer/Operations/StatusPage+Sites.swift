@@ -44,7 +44,7 @@ extension StatusPage {
     }
 
     /// One page of sites, searchable by name.
-    static func sitesSection(_ snapshot: ServingSnapshot, _ listing: SiteListing) -> String {
+    static func sitesSection(_ snapshot: ServingSnapshot, _ listing: SiteListing, state: ServerState) -> String {
         let query = escape(listing.query)
         var html = """
             <h2>Sites</h2>
@@ -66,18 +66,19 @@ extension StatusPage {
         html +=
             " (<a href=\"/sites.json?\(search)page=\(listing.page)\">JSON</a>)</p>\n<table "
             + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th>"
-            + "<th>Diagnostics</th></tr>\n"
+            + "<th>Diagnostics</th><th>Apple's CDN</th></tr>\n"
         for record in listing.records {
             let rows: [FileSummary?] = record.checks.isEmpty ? [nil] : record.checks
             let aliases = escape((listing.aliases[record.name] ?? []).joined(separator: ", "))
+            let cdn = cdnCell(SiteCDNStatus(site: record.name, state: state))
             for check in rows {
-                html += row(record, check, aliases: aliases)
+                html += row(record, check, aliases: aliases, cdn: cdn)
             }
         }
         return html + "</table>\n"
     }
 
-    private static func row(_ record: SiteRecord, _ check: FileSummary?, aliases: String) -> String {
+    private static func row(_ record: SiteRecord, _ check: FileSummary?, aliases: String, cdn: String) -> String {
         let content = record.content
         let served = check.flatMap { $0.kind == .apple ? content?.apple : $0.kind == .android ? content?.android : nil }
         let status =
@@ -98,7 +99,7 @@ extension StatusPage {
         return "<tr class=\"site\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
             + "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"
             + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
-            + "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td></tr>\n"
+            + "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td>\(cdn)</tr>\n"
     }
 
     /// The notes of a clean file, found again from the bytes it serves (a snapshot keeps no

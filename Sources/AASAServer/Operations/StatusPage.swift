@@ -13,8 +13,10 @@ enum StatusPage {
     /// Certificates listed at most (soonest expiry first), so the page stays bounded.
     static let certificateRows = 200
 
-    static func render(_ state: ServerState, testing url: String?, query: String? = nil, page: String? = nil) -> String
-    {
+    static func render(
+        _ state: ServerState, testing url: String?, query: String? = nil, page: String? = nil,
+        only: Set<String>? = nil
+    ) -> String {
         let snapshot = state.snapshots.current
         let table = snapshot.table
         let reloads = state.reloads
@@ -50,7 +52,8 @@ enum StatusPage {
         html += summarySection(snapshot)
         html += testerSection(table, url: url, matchers: state.matchers)
         html += invalidSection(snapshot)
-        html += sitesSection(snapshot, SiteListing(snapshot, query: query, page: page))
+        if let watch = state.cdnWatch { html += cdnSection(watch, filtered: only != nil) }
+        html += sitesSection(snapshot, SiteListing(snapshot, query: query, page: page, only: only), state: state)
         if let store = snapshot.certificates {
             html +=
                 "<h2>Certificates</h2>\n<table "

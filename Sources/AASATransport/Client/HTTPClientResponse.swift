@@ -95,7 +95,7 @@ public struct HTTPClientResponse: Sendable {
             }
             guard length <= Self.bodyLimit else {
                 throw Self.failure(
-                    "Content-Length \(length) is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads "
+                    "Content-Length \(length) is over the \(Self.bodyLimit / 1024) KiB read at most (Apple reads "
                         + "128 KiB)"
                 )
             }
@@ -105,7 +105,7 @@ public struct HTTPClientResponse: Sendable {
         }
         guard rest.count <= Self.bodyLimit else {
             throw Self.failure(
-                "the body is over the \(Self.bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)")
+                "the body is over the \(Self.bodyLimit / 1024) KiB read at most (Apple reads 128 KiB)")
         }
         return closed ? Array(rest) : nil
     }
@@ -160,7 +160,7 @@ public struct HTTPClientResponse: Sendable {
             }
             guard size <= bodyLimit - result.count else {
                 throw failure(
-                    "the chunked body is over the \(bodyLimit / 1024) KiB the probe reads (Apple reads 128 KiB)")
+                    "the chunked body is over the \(bodyLimit / 1024) KiB read at most (Apple reads 128 KiB)")
             }
             let dataStart = lineEnd.upperBound
             guard bytes.endIndex - dataStart >= size + 2 else { return nil }

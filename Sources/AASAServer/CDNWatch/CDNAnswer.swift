@@ -1,0 +1,30 @@
+import AASATransport
+import AssociationKit
+
+/// What one fetch of a domain's CDN copy said, before it is compared with what was served.
+enum CDNAnswer: Equatable {
+    /// 200: the copy's meaning (nil when it is not JSON).
+    case copy(MeaningFingerprint?)
+    /// 404 with `Apple-Failure-Reason`, kept verbatim with `Apple-Failure-Details`.
+    case failing(reason: String, details: String?)
+    case error(String)
+
+    /// Apple's CDN answers 200 with the file, or 404 with its failure headers; anything else,
+    /// or no answer, is an error of the check, not of the domain.
+    init(_ result: Result<HTTPClientResponse, HTTPClientFailure>) {
+        switch result {
+        case .failure(let failure):
+            self = .error(failure.message)
+        case .success(let response) where response.status == 200:
+            self = .copy(MeaningFingerprint(json: response.body))
+        case .success(let response) where response.status == 404:
+            if let reason = response.header("apple-failure-reason") {
+                self = .failing(reason: reason, details: response.header("apple-failure-details"))
+            } else {
+                self = .error("404 without Apple-Failure-Reason")
+            }
+        case .success(let response):
+            self = .error("HTTP \(response.status)")
+        }
+    }
+}

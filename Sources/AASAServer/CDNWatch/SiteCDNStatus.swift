@@ -1,0 +1,61 @@
+import AASATransport
+
+/// A site's line about Apple's CDN, for `/sites.json` and the status page: the watch's
+/// state of the site's own name ("unchecked" with the watch off and for wildcard sites) and
+/// the last fetch by Apple's fetcher. Times are ISO 8601 UTC; absent values are JSON null.
+struct SiteCDNStatus: Encodable {
+    struct AppleFetch: Encodable {
+        let at: String
+        let host: String
+        let status: Int
+        let etag: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(at, forKey: .at)
+            try container.encode(host, forKey: .host)
+            try container.encode(status, forKey: .status)
+            try container.encode(etag, forKey: .etag)
+        }
+
+        enum CodingKeys: String, CodingKey { case at, host, status, etag }
+    }
+
+    let state: CDNState
+    let checkedAt: String?
+    let reason: String?
+    let details: String?
+    let outOfSyncSince: String?
+    let lastAppleFetch: AppleFetch?
+    /// For a wildcard site: the hosts Apple's fetcher asked, newest first.
+    let appleFetchedHosts: [String]?
+
+    init(site: String, state serverState: ServerState) {
+        let watch = serverState.cdnWatch?.watch(site)
+        state = watch?.state ?? .unchecked
+        checkedAt = watch?.checkedAt.map(HTTPDate.iso8601)
+        reason = watch?.reason
+        details = watch?.details
+        outOfSyncSince = watch?.outOfSyncSince.map(HTTPDate.iso8601)
+        lastAppleFetch = serverState.appleFetches.last(site: site).map {
+            AppleFetch(at: HTTPDate.iso8601($0.at), host: $0.host, status: $0.status, etag: $0.etag)
+        }
+        appleFetchedHosts = site.hasPrefix("*.") ? serverState.appleFetches.hosts(site: site) : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, checkedAt, reason, details, outOfSyncSince, lastAppleFetch, appleFetchedHosts
+    }
+
+    /// Every key present, `null` when absent (JSONEncoder would leave nil optionals out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state.rawValue, forKey: .state)
+        try container.encode(checkedAt, forKey: .checkedAt)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(details, forKey: .details)
+        try container.encode(outOfSyncSince, forKey: .outOfSyncSince)
+        try container.encode(lastAppleFetch, forKey: .lastAppleFetch)
+        if let appleFetchedHosts { try container.encode(appleFetchedHosts, forKey: .appleFetchedHosts) }
+    }
+}

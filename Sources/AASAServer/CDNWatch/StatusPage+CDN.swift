@@ -1,0 +1,49 @@
+import AASATransport
+
+extension StatusPage {
+    /// The CDN watch at the top: domains per state, the longest out of sync, and the link
+    /// that keeps the sites listing to those not in sync.
+    static func cdnSection(_ watch: CDNWatcher, filtered: Bool) -> String {
+        let summary = watch.summary(limit: 20)
+        var html =
+            "<h2>Apple's CDN</h2>\n<p>Each domain's copy at \(escape(watch.settings.url))DOMAIN, every "
+            + "\(watch.settings.interval) s, \(watch.settings.ratePerMinute) fetches a minute at most.</p>\n"
+            + "<table id=\"cdn-states\"><tr>"
+        html += CDNState.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
+        html +=
+            CDNState.allCases.map { state in
+                let count = summary.states[state] ?? 0
+                let marker = count == 0 || state == .inSync || state == .unchecked ? "ok" : "bad"
+                return "<td class=\"\(marker)\" id=\"cdn-\(state.rawValue)\">\(count)</td>"
+            }.joined() + "</tr></table>\n"
+        html +=
+            filtered
+            ? "<p>Sites below: only those not in sync. <a href=\"/\">All sites</a></p>\n"
+            : "<p><a href=\"/?cdn=out-of-sync\" id=\"cdn-filter\">Only sites not in sync</a></p>\n"
+        if !summary.outOfSync.isEmpty {
+            html += "<table id=\"cdn-out-of-sync\"><tr><th>Domain</th><th>Out of sync for</th></tr>\n"
+            for (domain, seconds) in summary.outOfSync {
+                html +=
+                    "<tr><td>\(escape(domain))</td><td class=\"bad\">\(seconds / 3600) h \(seconds % 3600 / 60) min</td></tr>\n"
+            }
+            html += "</table>\n"
+        }
+        return html
+    }
+
+    /// One site's cell: the state, Apple's reason, and Apple's fetcher's last visit.
+    static func cdnCell(_ status: SiteCDNStatus) -> String {
+        let marker =
+            switch status.state {
+            case .inSync, .unchecked: "ok"
+            case .stale, .differs, .failing, .error: "bad"
+            }
+        var text = "<span class=\"\(marker)\">\(status.state.rawValue)</span>"
+        if let reason = status.reason { text += " \(escape(reason))" }
+        if let since = status.outOfSyncSince { text += " since \(escape(since))" }
+        if let fetch = status.lastAppleFetch {
+            text += "<br>Apple fetched \(escape(fetch.host)) at \(escape(fetch.at)): \(fetch.status)"
+        }
+        return "<td>\(text)</td>"
+    }
+}
