@@ -72,12 +72,14 @@ final class FakeCDN {
 @Suite("CDN watch", .serialized)
 struct CDNWatchTests {
     static func file(_ app: String) -> String {
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.\#(app)"], "components": [{"/": "/\#(app)/*"}]}]}}"#
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.\#(app)"], "#
+            + #""components": [{"/": "/\#(app)/*"}]}]}}"#
     }
 
     /// The same meaning written differently: other spacing, key order and escapes.
     static func reencoded(_ app: String) -> String {
-        #"{ "applinks" : { "details" : [ { "components" : [ { "/" : "\/\#(app)\/*" } ], "appIDs" : [ "ABCDE12345.com.example.\#(app)" ] } ] } }"#
+        #"{ "applinks" : { "details" : [ { "components" : [ { "/" : "\/\#(app)\/*" } ], "#
+            + #""appIDs" : [ "ABCDE12345.com.example.\#(app)" ] } ] } }"#
     }
 
     let folder: TemporaryFolder
@@ -109,7 +111,8 @@ struct CDNWatchTests {
             "failing.example.com": [
                 "mode": "failing", "reason": "SWCERR00301 Timeout",
                 "details":
-                    #"{"swcerr":"SWCERR00301","url":"https://failing.example.com/.well-known/apple-app-site-association"}"#,
+                    #"{"swcerr":"SWCERR00301","url":"https://failing.example.com/.well-known/"#
+                    + #"apple-app-site-association"}"#,
             ],
             "silent.example.com": ["mode": "silent"],
             "huge.example.com": ["mode": "huge"],

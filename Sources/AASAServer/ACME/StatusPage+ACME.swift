@@ -17,7 +17,8 @@ extension StatusPage {
             html +=
                 "<tr><td>\(escape(certificate.names.joined(separator: ", ")))"
                 + "\(certificate.onDemand ? " (on demand)" : "")</td>"
-                + "<td class=\"\(marker)\">\(certificate.state.rawValue)</td><td>\(escape(certificate.issuer ?? "—"))</td>"
+                + "<td class=\"\(marker)\">\(certificate.state.rawValue)</td>"
+                + "<td>\(escape(certificate.issuer ?? "—"))</td>"
                 + "<td>\(escape(expiry))</td><td>\(escape(next))</td>"
                 + "<td class=\"bad\">\(escape(certificate.lastError ?? ""))"
                 + "\(certificate.failures > 0 ? " (\(certificate.failures) failures)" : "")</td></tr>\n"

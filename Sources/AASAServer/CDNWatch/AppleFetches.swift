@@ -25,6 +25,9 @@ public final class AppleFetches: Sendable {
         var warned: Set<String> = []
     }
 
+    static let unknownHostMessage =
+        "apple fetcher asked for a host no site serves: an app lists a domain pointed here without a site folder"
+
     /// Hosts kept per wildcard site, and unknown hosts warned about, at most.
     static let hostLimit = 1000
 
@@ -57,7 +60,7 @@ public final class AppleFetches: Sendable {
         }
         if warn {
             logger?.warning(
-                "apple fetcher asked for a host no site serves: an app lists a domain pointed here without a site folder",
+                "\(Self.unknownHostMessage)",
                 metadata: ["host": "\(host)", "status": "\(status)"])
         }
     }

@@ -24,7 +24,8 @@ extension StatusPage {
             html += "<table id=\"cdn-out-of-sync\"><tr><th>Domain</th><th>Out of sync for</th></tr>\n"
             for (domain, seconds) in summary.outOfSync {
                 html +=
-                    "<tr><td>\(escape(domain))</td><td class=\"bad\">\(seconds / 3600) h \(seconds % 3600 / 60) min</td></tr>\n"
+                    "<tr><td>\(escape(domain))</td><td class=\"bad\">\(seconds / 3600) h "
+                    + "\(seconds % 3600 / 60) min</td></tr>\n"
             }
             html += "</table>\n"
         }
