@@ -1,4 +1,5 @@
 import AssociationKit
+import CSystemShims
 @preconcurrency import Glibc
 
 extension EventLoop {
@@ -9,7 +10,11 @@ extension EventLoop {
         site: SiteContent?, _ status: HTTPStatus, file: PreparedFile?
     ) {
         guard let appleFetches, let agent = head.userAgentRange, path == .appleWellKnown || path == .appleRoot,
-            buffer[agent].firstRange(of: settings.appleFetcherAgent) != nil
+            let start = buffer.baseAddress,
+            settings.appleFetcherAgent.withUnsafeBytes({
+                // memmem(3): a generic subsequence search cost 280,000 instructions per request.
+                CSystemShims_memmem(start + agent.lowerBound, agent.count, $0.baseAddress, $0.count) != nil
+            })
         else { return }
         let host = target.hostRange.flatMap { HostName.key(buffer, $0) } ?? "-"
         appleFetches.record(
