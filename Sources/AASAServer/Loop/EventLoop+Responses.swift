@@ -43,8 +43,8 @@ extension EventLoop {
                 return
             }
             count(site: site, path: served, status: .notFound)
-            if appleFetches != nil {
-                noteAppleFetch(head, buffer, target, path: served, site: site, .notFound, file: nil)
+            if let agent = head.userAgentRange, appleFetches != nil {
+                noteAppleFetch(agent, buffer, target, path: served, site: site, .notFound, file: nil)
             }
             respondWithError(
                 .notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
@@ -77,7 +77,9 @@ extension EventLoop {
             if useGzip { counted.gzipResponses += 1 } else { counted.identityResponses += 1 }
         }
         count(site: site, path: served, status: status)
-        if appleFetches != nil { noteAppleFetch(head, buffer, target, path: served, site: site, status, file: file) }
+        if let agent = head.userAgentRange, appleFetches != nil {
+            noteAppleFetch(agent, buffer, target, path: served, site: site, status, file: file)
+        }
         log(
             head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0,
             started: started)

@@ -32,6 +32,9 @@ final class EventLoop {
     let acme: ACMEResponder?
     /// Where requests from Apple's fetcher are recorded (nil on the admin loop).
     let appleFetches: AppleFetches?
+    /// `settings.appleFetcherAgent`, copied once: searched in User-Agents without touching
+    /// an array's reference count per request.
+    let appleFetcherAgent: UnsafeMutableBufferPointer<UInt8>
     /// Handshakes waiting for an on-demand certificate; looked at again after each wake-up.
     var pausedHandshakes: [Connection] = []
     var connections: [Connection?] = []
@@ -75,6 +78,8 @@ final class EventLoop {
         certificates = snapshot.certificates
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
+        appleFetcherAgent = .allocate(capacity: settings.appleFetcherAgent.count)
+        _ = appleFetcherAgent.initialize(from: settings.appleFetcherAgent)
         if listener >= 0 {
             try epoll.add(listener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.listenerTag)
         }
@@ -86,6 +91,7 @@ final class EventLoop {
 
     deinit {
         scratch.deallocate()
+        appleFetcherAgent.deallocate()
     }
 
     /// Runs until stopped and every response in flight is finished (or the shutdown deadline).
