@@ -5,11 +5,12 @@ import Foundation
 final class RunningServer {
     let process = Process()
     let port: Int
-    private let stdout = LockedData()
-    private let stderr = LockedData()
-    /// The pipes the server writes to; their readability handlers are removed once it has
-    /// exited (a handler left on a pipe that is then closed trips libdispatch).
-    private let pipes: [Pipe]
+    /// The server's stdout and stderr go to files here, read on demand: files rather than
+    /// pipes with readability handlers, whose dispatch sources crashed the test runner's
+    /// libdispatch now and then when processes ended (`_dispatch_event_loop_drain`).
+    private let logs: TemporaryFolder
+    private let stdoutFile: String
+    private let stderrFile: String
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
@@ -31,23 +32,25 @@ final class RunningServer {
             process.arguments = serve
         }
         process.currentDirectoryURL = folder
-        let out = Pipe()
-        let err = Pipe()
-        pipes = [out, err]
+        logs = try TemporaryFolder()
+        stdoutFile = try logs.write("stdout", "")
+        stderrFile = try logs.write("stderr", "")
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutFile))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrFile))
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        let stdout = self.stdout
-        let stderr = self.stderr
-        out.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
-        err.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
         try process.run()
+        try out.close()
+        try err.close()
+        let stderrFile = self.stderrFile
+        let events = { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
         // Generous: the loop ends as soon as the server says where it listens (or exits), and
         // a build under a sanitizer loads 10,000 sites several times slower.
         let deadline = Date().addingTimeInterval(90)
         var found: Int?
         while Date() < deadline && found == nil && process.isRunning {
-            let text = String(decoding: stderr.get(), as: UTF8.self)
+            let text = events()
             for scheme in ["http", "https"] {
                 if found == nil, let range = text.range(of: "info listening on \(scheme)://127.0.0.1:") {
                     found = Int(text[range.upperBound...].prefix { $0.isNumber })
@@ -58,7 +61,7 @@ final class RunningServer {
         guard let found else {
             process.terminate()
             throw StartFailure(
-                description: "the server did not start: \(String(decoding: stderr.get(), as: UTF8.self))")
+                description: "the server did not start: \(events())")
         }
         port = found
         // The log line names the port; readiness is a connection the listener accepts.
@@ -87,14 +90,14 @@ final class RunningServer {
         }
     }
 
-    var errors: String { String(decoding: stderr.get(), as: UTF8.self) }
+    var errors: String { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
 
     /// The admin listener's port, once it has said where it listens.
     var adminPort: Int? {
         guard let range = errors.range(of: "admin listening on http://127.0.0.1:") else { return nil }
         return Int(errors[range.upperBound...].prefix { $0.isNumber })
     }
-    var accessLog: String { String(decoding: stdout.get(), as: UTF8.self) }
+    var accessLog: String { (try? String(contentsOfFile: stdoutFile, encoding: .utf8)) ?? "" }
 
     /// SIGTERM, then the exit status (or nil if it did not stop in time).
     func stop(timeout: TimeInterval = 15) -> Int32? {
@@ -118,12 +121,5 @@ final class RunningServer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        for pipe in pipes { pipe.fileHandleForReading.readabilityHandler = nil }
-    }
-}
-
-extension LockedData {
-    func append(_ more: Data) {
-        set(get() + more)
     }
 }

@@ -169,20 +169,19 @@ struct StartupTests {
         ]
         process.currentDirectoryURL = folder.url
         let unread = Pipe()
-        let events = Pipe()
+        // Events to a file (no readability handler left with libdispatch, RunningServer.swift).
+        let eventsFile = try folder.write("events.log", "")
+        let events = try FileHandle(forWritingTo: URL(fileURLWithPath: eventsFile))
         process.standardOutput = unread
         process.standardError = events
-        let text = LockedData()
-        events.fileHandleForReading.readabilityHandler = { text.append($0.availableData) }
         try process.run()
+        try events.close()
         defer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            // A readability handler left on a pipe that is then closed trips libdispatch.
-            events.fileHandleForReading.readabilityHandler = nil
         }
         func port(_ prefix: String) -> Int? {
-            let log = String(decoding: text.get(), as: UTF8.self)
+            let log = (try? String(contentsOfFile: eventsFile, encoding: .utf8)) ?? ""
             return log.range(of: prefix).flatMap { Int(log[$0.upperBound...].prefix { $0.isNumber }) }
         }
         #expect(eventually(15) { port("info admin listening on http://127.0.0.1:") != nil })

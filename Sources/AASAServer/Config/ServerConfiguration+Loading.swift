@@ -56,25 +56,16 @@ extension ServerConfiguration {
             }
             logFormat = format
         case .accessLog:
-            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
-                throw Problem(description: "\(source): access log must be on or off")
-            }
-            accessLog = flag
+            accessLog = try Self.onOff(value, "\(source): access log must be on or off")
         case .metricsPerSite:
-            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
-                throw Problem(description: "\(source): metrics per site must be on or off")
-            }
-            metricsPerSite = flag
+            metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate:
             try applyACME(setting, value, source: source)
         case .cdnWatch, .cdnWatchUrl, .cdnWatchCa, .cdnWatchInterval, .cdnWatchRate, .appleFetcherAgent:
             try applyCDNWatch(setting, value, source: source)
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
-            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
-                throw Problem(description: "\(source): adminPublic must be true or false")
-            }
-            adminPublic = flag
+            adminPublic = try Self.onOff(value, "\(source): adminPublic must be true or false")
         case .cacheControl:
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                 throw Problem(description: "\(source): cache control must be printable ASCII")
@@ -84,16 +75,11 @@ extension ServerConfiguration {
     }
 
     private mutating func applyACME(_ setting: Setting, _ value: String, source: String) throws(Problem) {
-        let switches = ["on": true, "true": true, "off": false, "false": false]
         switch setting {
         case .acme:
-            guard let flag = switches[value] else { throw Problem(description: "\(source): acme must be on or off") }
-            acme.enabled = flag
+            acme.enabled = try Self.onOff(value, "\(source): acme must be on or off")
         case .acmeOnDemand:
-            guard let flag = switches[value] else {
-                throw Problem(description: "\(source): acme on-demand must be on or off")
-            }
-            acme.onDemand = flag
+            acme.onDemand = try Self.onOff(value, "\(source): acme on-demand must be on or off")
         case .acmeDirectory:
             guard value.hasPrefix("https://") else {
                 throw Problem(description: "\(source): the ACME directory must be an https:// URL")
@@ -122,10 +108,7 @@ extension ServerConfiguration {
     private mutating func applyCDNWatch(_ setting: Setting, _ value: String, source: String) throws(Problem) {
         switch setting {
         case .cdnWatch:
-            guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
-                throw Problem(description: "\(source): the CDN watch must be on or off")
-            }
-            cdnWatch.enabled = flag
+            cdnWatch.enabled = try Self.onOff(value, "\(source): the CDN watch must be on or off")
         case .cdnWatchUrl:
             guard value.hasPrefix("https://"), value.hasSuffix("/") else {
                 throw Problem(description: "\(source): the CDN watch URL must be an https:// URL ending in /")
@@ -149,6 +132,14 @@ extension ServerConfiguration {
             cdnWatch.appleFetcherAgent = value
         default: break
         }
+    }
+
+    /// A switch's value: on/true or off/false (a config file's booleans arrive as on/off).
+    static func onOff(_ value: String, _ problem: @autoclosure () -> String) throws(Problem) -> Bool {
+        guard let flag = ["on": true, "true": true, "off": false, "false": false][value] else {
+            throw Problem(description: problem())
+        }
+        return flag
     }
 
     /// Reads `AASA_*` variables.
