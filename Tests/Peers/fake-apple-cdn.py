@@ -10,11 +10,11 @@ and 404 without headers for a domain not in the plan. Each request appends
 "GET PATH USER-AGENT" to LOG. Prints its port, then serves until killed or for 3 minutes."""
 import gzip
 import json
-import socket
-import ssl
 import sys
 import threading
 import time
+
+import loopback_https
 
 CERT, KEY, PLAN, LOG = sys.argv[1:5]
 HUGE_CHUNK = b" " * (1024 * 1024)
@@ -59,42 +59,5 @@ def respond(connection, request):
         time.sleep(60)
 
 
-def serve(raw, context):
-    try:
-        raw.settimeout(90)
-        connection = context.wrap_socket(raw, server_side=True)
-        request = b""
-        while b"\r\n\r\n" not in request:
-            data = connection.recv(4096)
-            if not data:
-                return
-            request += data
-        respond(connection, request)
-        connection.close()
-    except (OSError, ssl.SSLError):
-        pass  # the watch gave up on us, as it should
-    finally:
-        raw.close()
-
-
-def main():
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(CERT, KEY)
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    print(listener.getsockname()[1], flush=True)
-    timer = threading.Timer(180, lambda: listener.shutdown(socket.SHUT_RDWR))
-    timer.daemon = True
-    timer.start()
-    while True:
-        try:
-            raw, _ = listener.accept()
-        except OSError:
-            return
-        threading.Thread(target=serve, args=(raw, context), daemon=True).start()
-
-
 if __name__ == "__main__":
-    main()
+    loopback_https.serve(CERT, KEY, respond, seconds=180, timeout=90)

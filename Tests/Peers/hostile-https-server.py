@@ -4,11 +4,10 @@ the request's Host, for the probe's tests. Usage: hostile-https-server.py CERT K
 its port on stdout, then serves until killed, until its standard input closes, or for
 two minutes at most."""
 import gzip
-import socket
-import ssl
 import sys
-import threading
 import time
+
+import loopback_https
 
 GZIP_BOMB = gzip.compress(b"\0" * (32 * 1024 * 1024))
 
@@ -49,49 +48,14 @@ def answer(host, send):
         time.sleep(60)
 
 
-def serve(raw, context):
-    try:
-        connection = context.wrap_socket(raw, server_side=True)
-        connection.settimeout(10)
-        request = b""
-        while b"\r\n\r\n" not in request and len(request) < 65536:
-            data = connection.recv(4096)
-            if not data:
-                return
-            request += data
-        host = ""
-        for line in request.split(b"\r\n")[1:]:
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"host":
-                host = value.strip().decode().split(":")[0]
-        answer(host, connection.sendall)
-        connection.close()
-    except (OSError, ssl.SSLError):
-        pass  # the probe gave up on us, as it should
-    finally:
-        raw.close()
-
-
-def main():
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(sys.argv[1], sys.argv[2])
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    print(listener.getsockname()[1], flush=True)
-    stop = lambda: listener.shutdown(socket.SHUT_RDWR)
-    threading.Thread(target=lambda: (sys.stdin.read(), stop()), daemon=True).start()
-    timer = threading.Timer(120, stop)
-    timer.daemon = True
-    timer.start()
-    while True:
-        try:
-            raw, _ = listener.accept()
-        except OSError:
-            return
-        threading.Thread(target=serve, args=(raw, context), daemon=True).start()
+def respond(connection, head):
+    host = ""
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"host":
+            host = value.strip().decode().split(":")[0]
+    answer(host, connection.sendall)
 
 
 if __name__ == "__main__":
-    main()
+    loopback_https.serve(sys.argv[1], sys.argv[2], respond, seconds=120, timeout=10, stop_on_stdin=True)
