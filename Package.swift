@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "AASAACME",
             dependencies: [
-                "AASASites", "AASATransport", "CSystemShims", "COpenSSL",
+                "AssociationKit", "AASASites", "AASATransport", "CSystemShims", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

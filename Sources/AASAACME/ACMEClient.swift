@@ -1,4 +1,5 @@
 import AASATransport
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 
@@ -115,7 +116,7 @@ final class ACMEClient {
     func register() throws(ACMEProblem) {
         guard accountURL == nil else { return }
         var fields = ["\"termsOfServiceAgreed\":true"]
-        if let email { fields.append("\"contact\":[\(JWS.quoted("mailto:" + email))]") }
+        if let email { fields.append("\"contact\":[\(JSONValue.quoted("mailto:" + email))]") }
         let response = try post(try endpoint("newAccount"), payload: "{" + fields.joined(separator: ",") + "}")
         guard let location = response.location else {
             throw ACMEProblem.malformed("newAccount answered without the account's URL")
@@ -126,7 +127,7 @@ final class ACMEClient {
     /// newOrder (RFC 8555 §7.4) for DNS identifiers.
     func newOrder(_ names: [String]) throws(ACMEProblem) -> Order {
         try register()
-        let identifiers = names.map { "{\"type\":\"dns\",\"value\":\(JWS.quoted($0))}" }.joined(separator: ",")
+        let identifiers = names.map { "{\"type\":\"dns\",\"value\":\(JSONValue.quoted($0))}" }.joined(separator: ",")
         let response = try post(try endpoint("newOrder"), payload: "{\"identifiers\":[\(identifiers)]}")
         guard let url = response.location else { throw ACMEProblem.malformed("newOrder answered without a Location") }
         return try order(response, url: url)
@@ -142,13 +143,14 @@ final class ACMEClient {
         guard let json = response.json, let status = json["status"] as? String,
             let identifier = json["identifier"] as? [String: Any], let name = identifier["value"] as? String
         else { throw ACMEProblem.malformed("an authorization without status or identifier") }
-        let challenges = (json["challenges"] as? [[String: Any]] ?? []).compactMap { entry -> Challenge? in
+        let entries = json["challenges"] as? [[String: Any]] ?? []
+        let challenges = entries.compactMap { entry -> Challenge? in
             guard let type = entry["type"] as? String, let url = entry["url"] as? String else { return nil }
             return Challenge(
                 type: type, url: url, token: entry["token"] as? String ?? "", status: entry["status"] as? String ?? "")
         }
-        let error = (json["challenges"] as? [[String: Any]] ?? []).lazy.compactMap { $0["error"] as? [String: Any] }
-            .first.map(Self.problem)
+        // A failed validation's problem is on its challenge (RFC 8555 §7.1.5).
+        let error = entries.lazy.compactMap { $0["error"] as? [String: Any] }.first.map { ACMEProblem(json: $0) }
         return (Authorization(status: status, name: name, challenges: challenges, error: error), response.retryAfter)
     }
 
@@ -178,12 +180,7 @@ final class ACMEClient {
         else { throw ACMEProblem.malformed("an order without status or finalize URL") }
         return Order(
             url: url, status: status, authorizations: json["authorizations"] as? [String] ?? [], finalize: finalize,
-            certificate: json["certificate"] as? String, error: (json["error"] as? [String: Any]).map(Self.problem))
-    }
-
-    static func problem(_ json: [String: Any]) -> ACMEProblem {
-        ACMEProblem(
-            type: json["type"] as? String ?? "about:blank", detail: json["detail"] as? String ?? "",
-            status: json["status"] as? Int)
+            certificate: json["certificate"] as? String,
+            error: (json["error"] as? [String: Any]).map { ACMEProblem(json: $0) })
     }
 }

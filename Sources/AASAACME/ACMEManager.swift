@@ -35,7 +35,7 @@ public final class ACMEManager: Sendable {
     public let challenges: [ChallengeType]
     let logger: Logger
     private let books = Mutex(Books())
-    private let signal = NSCondition()
+    private let wake = WorkerSignal()
     struct Callbacks {
         /// After a certificate is stored: the server reloads its certificates.
         let certificatesChanged: @Sendable () -> Void
@@ -44,6 +44,8 @@ public final class ACMEManager: Sendable {
     }
 
     private let callbacks = Mutex<Callbacks?>(nil)
+    /// Read by `prepare()` at start-up, used by `start()`.
+    private let accountKey = Mutex<ECKey?>(nil)
 
     /// Backoff after the first failure, doubling to a day.
     static let firstBackoff = 60
@@ -59,7 +61,8 @@ public final class ACMEManager: Sendable {
     /// Reads (or makes, the first time) the account key: a folder that cannot hold it fails
     /// start-up rather than every order.
     public func prepare() throws(ACMEProblem) {
-        _ = try storage.accountKey()
+        let key = try storage.accountKey()
+        accountKey.withLock { $0 = key }
     }
 
     /// Starts the workers, with what to do after each order.
@@ -67,7 +70,8 @@ public final class ACMEManager: Sendable {
         certificatesChanged: @escaping @Sendable () -> Void, orderFailed: @escaping @Sendable () -> Void
     ) throws(ACMEProblem) {
         callbacks.withLock { $0 = Callbacks(certificatesChanged: certificatesChanged, orderFailed: orderFailed) }
-        let key = try storage.accountKey()
+        if accountKey.withLock({ $0 }) == nil { try prepare() }
+        guard let key = accountKey.withLock({ $0 }) else { return }
         for index in 0..<ACMESettings.concurrentOrders {
             let made = ACMEClient(
                 http: HTTPSClient(caFile: settings.directoryCA, timeout: 10, systemTrust: true),
@@ -83,7 +87,7 @@ public final class ACMEManager: Sendable {
 
     public func stop() {
         books.withLock { $0.stopping = true }
-        signal.broadcast()
+        wake.wake()
     }
 
     /// The plans of the latest snapshot and the certificates it loaded: what is covered and
@@ -131,7 +135,7 @@ public final class ACMEManager: Sendable {
                 books.jobs[primary] = job
             }
         }
-        signal.broadcast()
+        wake.wake()
     }
 
     /// A handshake for `name` found no certificate; `name` is one a wildcard site serves.
@@ -153,7 +157,7 @@ public final class ACMEManager: Sendable {
                 plan: CertificatePlan(names: [name], onDemand: true), state: .scheduled, dueAt: now, renewal: false)
             return true
         }
-        if accepted { signal.broadcast() }
+        if accepted { wake.wake() }
         return accepted
     }
 
@@ -185,25 +189,22 @@ public final class ACMEManager: Sendable {
 
     /// Blocks until a job is due (on-demand first, then the oldest due), marks it ordering.
     private func nextJob() -> String? {
-        signal.lock()
-        defer { signal.unlock() }
-        while true {
+        wake.next { () -> WorkerSignal.Step<String> in
             let now = Int(time(nil))
-            let (choice, stopping, nextDue) = books.withLock { books -> (String?, Bool, Int?) in
-                if books.stopping { return (nil, true, nil) }
+            return books.withLock { books in
+                if books.stopping { return .stop }
                 let due = books.jobs.filter { $0.value.state == .scheduled && $0.value.dueAt <= now }
                 let chosen = due.min { left, right in
                     if left.value.plan.onDemand != right.value.plan.onDemand { return left.value.plan.onDemand }
                     return (left.value.dueAt, left.key) < (right.value.dueAt, right.key)
                 }
-                if let chosen { books.jobs[chosen.key]?.state = .ordering }
+                if let chosen {
+                    books.jobs[chosen.key]?.state = .ordering
+                    return .take(chosen.key)
+                }
                 let waiting = books.jobs.values.filter { $0.state == .scheduled || $0.state == .valid }.map(\.dueAt)
-                return (chosen?.key, false, waiting.min())
+                return .wait(Double(max(1, (waiting.min() ?? now + 3600) - now)))
             }
-            if stopping { return nil }
-            if let choice { return choice }
-            let seconds = min(max(1, (nextDue ?? now + 3600) - now), 3600)
-            signal.wait(until: Date().addingTimeInterval(Double(seconds)))
         }
     }
 

@@ -30,6 +30,13 @@ public struct ACMEProblem: Error, Sendable, CustomStringConvertible {
             + (retryAfter.map { ", retry after \($0) s" } ?? "")
     }
 
+    /// A problem document's fields (RFC 7807 §3.1); `fallback` is the detail when it has none.
+    init(json: [String: Any]?, status: Int? = nil, retryAfter: Int? = nil, fallback: String = "") {
+        self.init(
+            type: json?["type"] as? String ?? "about:blank", detail: json?["detail"] as? String ?? fallback,
+            status: status ?? json?["status"] as? Int, retryAfter: retryAfter)
+    }
+
     static func transport(_ detail: String) -> ACMEProblem {
         ACMEProblem(type: "transport", detail: detail)
     }

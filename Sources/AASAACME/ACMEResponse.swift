@@ -26,10 +26,8 @@ struct ACMEResponse {
     /// The problem document of an error answer (RFC 8555 §6.7), or a generic one.
     var problem: ACMEProblem {
         ACMEProblem(
-            type: json?["type"] as? String ?? "about:blank",
-            detail: json?["detail"] as? String
-                ?? "HTTP \(status): \(String(decoding: body.prefix(200), as: UTF8.self))",
-            status: status, retryAfter: retryAfter)
+            json: json, status: status, retryAfter: retryAfter,
+            fallback: "HTTP \(status): \(String(decoding: body.prefix(200), as: UTF8.self))")
     }
 
     func string(_ key: String) -> String? { json?[key] as? String }

@@ -1,5 +1,5 @@
 import AASATransport
-import Foundation
+import AssociationKit
 
 /// A JSON Web Signature in the flattened JSON serialization (RFC 7515 §7.2.2) as ACME
 /// requires it (RFC 8555 §6.2): ES256, the nonce and URL in the protected header, the
@@ -17,9 +17,10 @@ enum JWS {
         let identity =
             switch signer {
             case .jwk: "\"jwk\":\(key.jwk)"
-            case .kid(let kid): "\"kid\":\(quoted(kid))"
+            case .kid(let kid): "\"kid\":\(JSONValue.quoted(kid))"
             }
-        let header = "{\"alg\":\"ES256\",\(identity),\"nonce\":\(quoted(nonce)),\"url\":\(quoted(url))}"
+        let header =
+            "{\"alg\":\"ES256\",\(identity),\"nonce\":\(JSONValue.quoted(nonce)),\"url\":\(JSONValue.quoted(url))}"
         let protected = Base64URL.encode(header)
         let encodedPayload = payload.map { Base64URL.encode($0) } ?? ""
         let signature: [UInt8]
@@ -32,13 +33,5 @@ enum JWS {
             "{\"protected\":\"\(protected)\",\"payload\":\"\(encodedPayload)\","
             + "\"signature\":\"\(Base64URL.encode(signature))\"}"
         return Array(body.utf8)
-    }
-
-    /// A JSON string literal (JSONSerialization escapes what JSON requires).
-    static func quoted(_ text: String) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]),
-            let array = String(data: data, encoding: .utf8)
-        else { return "\"\"" }
-        return String(array.dropFirst().dropLast())
     }
 }

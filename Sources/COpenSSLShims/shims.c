@@ -1,13 +1,5 @@
 #include "COpenSSLShims.h"
 
-long COpenSSLShims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *context, COpenSSLShims_ServerNameCallback callback) {
-    return SSL_CTX_set_tlsext_servername_callback(context, callback);
-}
-
-long COpenSSLShims_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *context, void *argument) {
-    return SSL_CTX_set_tlsext_servername_arg(context, argument);
-}
-
 long COpenSSLShims_SSL_CTX_set_mode(SSL_CTX *context, long mode) { return SSL_CTX_set_mode(context, mode); }
 
 long COpenSSLShims_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version) { return SSL_CTX_set_min_proto_version(context, version); }

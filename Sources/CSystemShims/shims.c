@@ -11,5 +11,3 @@ int CSystemShims_accept4(int fd, struct sockaddr *address, socklen_t *length, in
 const uint32_t CSystemShims_EPOLLET = EPOLLET;
 
 int CSystemShims_renameExchange(const char *from, const char *to) { return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE); }
-
-void *CSystemShims_memmem(const void *haystack, size_t haystackLength, const void *needle, size_t needleLength) { return memmem(haystack, haystackLength, needle, needleLength); }

@@ -19,7 +19,8 @@ extension EventLoop {
         }
         let path = buffer[target.pathRange]
         let prefix = Self.acmeChallengePrefix
-        guard path.count > prefix.count, path.prefix(prefix.count).elementsEqual(prefix),
+        guard path.count > prefix.count,
+            ServedPath.equal(UnsafeBufferPointer(rebasing: path.prefix(prefix.count)), prefix),
             let host = HostName.key(buffer, hostRange)
         else { return false }
         let token = String(decoding: path.dropFirst(prefix.count).prefix { $0 != UInt8(ascii: "?") }, as: UTF8.self)

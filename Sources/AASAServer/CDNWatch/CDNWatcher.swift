@@ -11,11 +11,16 @@ import Synchronization
 /// file changed until the CDN caught up; all fetches together within `ratePerMinute`,
 /// oldest due first, a few in flight at once. One event per change of a domain's state.
 public final class CDNWatcher: Sendable {
+    /// A site's Apple file at the last update and its meaning, computed once per file.
+    struct ServedFile {
+        let file: PreparedFile
+        let fingerprint: MeaningFingerprint?
+    }
+
     struct Books {
         var domains: [String: DomainWatch] = [:]
-        /// The prepared Apple file each site served at the last update, to see changes
-        /// without parsing unchanged files again.
-        var files: [String: PreparedFile] = [:]
+        /// By site folder: unchanged files (the same object) are not parsed again.
+        var sites: [String: ServedFile] = [:]
         /// Checks by the state they found.
         var checks: [String: Int] = [:]
         /// The earliest time (seconds, fractional) the next fetch may start.
@@ -27,7 +32,7 @@ public final class CDNWatcher: Sendable {
     let client: HTTPSClient
     let logger: Logger
     private let books = Mutex(Books())
-    private let signal = NSCondition()
+    private let wake = WorkerSignal()
     static let userAgent = "aasa-server/\(Version.current) (cdn-watch)"
 
     public init(settings: CDNWatchSettings, fetchTimeout: Double, logger: Logger) {
@@ -39,38 +44,41 @@ public final class CDNWatcher: Sendable {
     /// Takes the domains of a published snapshot: new ones are due now, gone ones go, and a
     /// domain whose file changed keeps the old meaning in its history and is due now.
     func update(_ snapshot: ServingSnapshot, now: Int = Int(time(nil))) {
-        var served: [String: (site: String, file: PreparedFile)] = [:]
-        for (name, record) in snapshot.catalog.records where !name.hasPrefix("*.") {
-            if let file = record.content?.apple { served[name] = (name, file) }
+        let catalog = snapshot.catalog
+        // Every watched domain and the site folder whose file it serves.
+        var domains: [String: String] = [:]
+        for (name, record) in catalog.records where !name.hasPrefix("*.") && record.content?.apple != nil {
+            domains[name] = name
         }
-        for (alias, target) in snapshot.catalog.aliases {
-            if let file = snapshot.catalog.records[target]?.content?.apple { served[alias] = (target, file) }
+        for (alias, target) in catalog.aliases where catalog.records[target]?.content?.apple != nil {
+            domains[alias] = target
         }
-        let previous = books.withLock { $0.files }
-        var fingerprints: [String: MeaningFingerprint?] = [:]
-        for (_, entry) in served where fingerprints[entry.site] == nil {
-            guard previous[entry.site] !== entry.file else { continue }
-            fingerprints[entry.site] = MeaningFingerprint(json: Array(entry.file.body))
+        let previous = books.withLock { $0.sites }
+        var sites: [String: ServedFile] = [:]
+        for site in Set(domains.values) {
+            guard let file = catalog.records[site]?.content?.apple else { continue }
+            sites[site] =
+                previous[site].flatMap { $0.file === file ? $0 : nil }
+                ?? ServedFile(file: file, fingerprint: MeaningFingerprint(json: Array(file.body)))
         }
         books.withLock { books in
-            for name in books.domains.keys where served[name] == nil { books.domains[name] = nil }
-            for (name, entry) in served {
-                let changed = fingerprints[entry.site]
-                if var watch = books.domains[name] {
-                    watch.site = entry.site
-                    if let changed {
-                        watch.serve(changed, now: now)
-                        watch.dueAt = min(watch.dueAt, now)
-                    }
-                    books.domains[name] = watch
-                } else {
-                    let fingerprint = changed ?? books.domains.values.first { $0.site == entry.site }?.current
-                    books.domains[name] = DomainWatch(site: entry.site, current: fingerprint ?? nil, dueAt: now)
+            for name in books.domains.keys where domains[name] == nil { books.domains[name] = nil }
+            for (name, site) in domains {
+                guard let served = sites[site] else { continue }
+                guard var watch = books.domains[name] else {
+                    books.domains[name] = DomainWatch(site: site, current: served.fingerprint, dueAt: now)
+                    continue
                 }
+                watch.site = site
+                if previous[site]?.file !== served.file {
+                    watch.serve(served.fingerprint, now: now)
+                    watch.dueAt = min(watch.dueAt, now)
+                }
+                books.domains[name] = watch
             }
-            books.files = served.reduce(into: [:]) { $0[$1.value.site] = $1.value.file }
+            books.sites = sites
         }
-        signal.broadcast()
+        wake.wake()
     }
 
     public func start() {
@@ -85,33 +93,28 @@ public final class CDNWatcher: Sendable {
 
     public func stop() {
         books.withLock { $0.stopping = true }
-        signal.broadcast()
+        wake.wake()
     }
 
     /// Waits for the next fetch slot and the oldest due domain, and claims it.
     private func nextDomain() -> String? {
-        signal.lock()
-        defer { signal.unlock() }
         let spacing = 60 / Double(settings.ratePerMinute)
-        while true {
+        return wake.next { () -> WorkerSignal.Step<String> in
             let now = Date().timeIntervalSince1970
-            let (choice, wait) = books.withLock { books -> (String?, Double?) in
-                if books.stopping { return (nil, nil) }
+            return books.withLock { books in
+                if books.stopping { return .stop }
                 var best: (name: String, watch: DomainWatch)?
                 for (name, watch) in books.domains where !watch.inFlight {
                     if let current = best, (current.watch.dueAt, current.name) <= (watch.dueAt, name) { continue }
                     best = (name, watch)
                 }
-                guard let best else { return (nil, 60) }
+                guard let best else { return .wait(60) }
                 let start = max(Double(best.watch.dueAt), books.nextSlot)
-                guard start <= now else { return (nil, start - now) }
+                guard start <= now else { return .wait(start - now) }
                 books.domains[best.name]?.inFlight = true
                 books.nextSlot = max(books.nextSlot, now) + spacing
-                return (best.name, nil)
+                return .take(best.name)
             }
-            if let choice { return choice }
-            guard let wait else { return nil }
-            signal.wait(until: Date().addingTimeInterval(min(max(wait, 0.01), 60)))
         }
     }
 
@@ -127,7 +130,7 @@ public final class CDNWatcher: Sendable {
             books.domains[domain] = watch
             return (before, watch)
         }
-        signal.broadcast()
+        wake.wake()
         guard let change, change.before != change.after.state else { return }
         var metadata: Logger.Metadata = [
             "domain": "\(domain)", "from": "\(change.before.rawValue)", "to": "\(change.after.state.rawValue)",
@@ -147,11 +150,11 @@ public final class CDNWatcher: Sendable {
     /// `HTTPClientResponse.bodyLimit` before and after gunzip (past it: an error, closed).
     func fetch(_ domain: String) -> CDNAnswer {
         guard let url = HTTPSURL(settings.url + domain) else { return .error("not an https URL: \(settings.url)") }
-        let request = HTTPSClient.Request(
-            path: url.path,
-            headers: [("User-Agent", Self.userAgent), ("Accept", "application/json"), ("Accept-Encoding", "gzip")])
         return CDNAnswer(
-            client.send(request, host: url.host, port: url.port, requireVerified: true).map { $0.1 })
+            client.fetch(
+                host: url.host, port: url.port, path: url.path, userAgent: Self.userAgent, requireVerified: true
+            )
+            .map { $0.1 })
     }
 
     /// The site folders with a domain whose CDN copy is not in sync (the status page's filter).

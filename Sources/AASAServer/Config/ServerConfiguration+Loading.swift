@@ -46,10 +46,7 @@ extension ServerConfiguration {
         case .https: https = try address()
         case .admin: admin = try address()
         case .workers:
-            guard let count = Int(value), (0...1024).contains(count) else {
-                throw Problem(description: "\(source): workers must be 0 (one per core) to 1024")
-            }
-            workers = count
+            workers = try Self.integer(value, in: 0...1024, "\(source): workers must be 0 (one per core) to 1024")
         case .logFormat:
             guard let format = LogFormat(rawValue: value) else {
                 throw Problem(description: "\(source): log format must be text or json")
@@ -97,10 +94,8 @@ extension ServerConfiguration {
             }
             acme.challenges = list
         case .acmeOnDemandRate:
-            guard let rate = Int(value), (0...10_000).contains(rate) else {
-                throw Problem(description: "\(source): the on-demand rate must be 0 to 10000 new names per hour")
-            }
-            acme.onDemandPerHour = rate
+            acme.onDemandPerHour = try Self.integer(
+                value, in: 0...10_000, "\(source): the on-demand rate must be 0 to 10000 new names per hour")
         default: break
         }
     }
@@ -116,15 +111,11 @@ extension ServerConfiguration {
             cdnWatch.url = value
         case .cdnWatchCa: cdnWatch.caFile = value.isEmpty ? nil : value
         case .cdnWatchInterval:
-            guard let seconds = Int(value), (1...604_800).contains(seconds) else {
-                throw Problem(description: "\(source): the CDN watch interval must be 1 to 604800 seconds")
-            }
-            cdnWatch.interval = seconds
+            cdnWatch.interval = try Self.integer(
+                value, in: 1...604_800, "\(source): the CDN watch interval must be 1 to 604800 seconds")
         case .cdnWatchRate:
-            guard let rate = Int(value), (1...6000).contains(rate) else {
-                throw Problem(description: "\(source): the CDN watch rate must be 1 to 6000 fetches per minute")
-            }
-            cdnWatch.ratePerMinute = rate
+            cdnWatch.ratePerMinute = try Self.integer(
+                value, in: 1...6000, "\(source): the CDN watch rate must be 1 to 6000 fetches per minute")
         case .appleFetcherAgent:
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                 throw Problem(description: "\(source): the Apple fetcher agent must be printable ASCII")
@@ -140,6 +131,14 @@ extension ServerConfiguration {
             throw Problem(description: problem())
         }
         return flag
+    }
+
+    /// A whole number within `range`.
+    static func integer(
+        _ value: String, in range: ClosedRange<Int>, _ problem: @autoclosure () -> String
+    ) throws(Problem) -> Int {
+        guard let number = Int(value), range.contains(number) else { throw Problem(description: problem()) }
+        return number
     }
 
     /// Reads `AASA_*` variables.

@@ -35,7 +35,7 @@ enum ServedPath {
 
     /// Byte equality by length, then memcmp(3): the request path's hot comparison.
     @inline(__always)
-    private static func equal(_ path: UnsafeBufferPointer<UInt8>, _ bytes: [UInt8]) -> Bool {
+    static func equal(_ path: UnsafeBufferPointer<UInt8>, _ bytes: [UInt8]) -> Bool {
         guard path.count == bytes.count, let start = path.baseAddress else { return path.count == bytes.count }
         return bytes.withUnsafeBufferPointer { $0.baseAddress.map { memcmp(start, $0, bytes.count) == 0 } ?? false }
     }

@@ -74,7 +74,7 @@ extension EventLoop {
         case .done:
             counted.handshakes += 1
             // A TLS-ALPN-01 validation ends with its handshake (RFC 8737 §3: no data follows).
-            if acme != nil, tls.selectedProtocol == "acme-tls/1" {
+            if acme != nil, tls.selectedACMETLS {
                 close(connection)
                 return false
             }

@@ -48,15 +48,16 @@ public struct HTTPSClient: Sendable {
         self.timeout = timeout.isNaN ? 5 : min(max(timeout, 0.001), 3600)
     }
 
-    /// GETs `path` from `host` (sent as SNI and Host), dialling `address` (`host:port` or a
-    /// `--connect-to` target).
-    public func fetch(host: String, port: Int, address: (String, Int), path: String, userAgent: String) -> Result<
-        (Connection, HTTPClientResponse), HTTPClientFailure
-    > {
+    /// GETs the JSON at `path` from `host` (sent as SNI and Host), gzip accepted, dialling
+    /// `address` (`host:port` or a `--connect-to` target).
+    public func fetch(
+        host: String, port: Int, address: (String, Int)? = nil, path: String, userAgent: String,
+        requireVerified: Bool = false
+    ) -> Result<(Connection, HTTPClientResponse), HTTPClientFailure> {
         let request = Request(
             path: path,
             headers: [("User-Agent", userAgent), ("Accept", "application/json"), ("Accept-Encoding", "gzip")])
-        return send(request, host: host, port: port, address: address)
+        return send(request, host: host, port: port, address: address, requireVerified: requireVerified)
     }
 
     /// Sends `request` to `host` (SNI and Host) at `address`; with `requireVerified`, a

@@ -229,13 +229,8 @@ public final class CertificateStore: @unchecked Sendable {
             }
             COpenSSLShims_GENERAL_NAMES_free(list)
         }
-        if names.isEmpty, let subject = X509_get_subject_name(certificate) {
-            var buffer = [CChar](repeating: 0, count: 256)
-            if X509_NAME_get_text_by_NID(subject, NID_commonName, &buffer, Int32(buffer.count)) > 0 {
-                names.append(
-                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                        .lowercased())
-            }
+        if names.isEmpty, let name = commonName(X509_get_subject_name(certificate)) {
+            names.append(name.lowercased())
         }
         return names
     }
@@ -260,13 +255,18 @@ public final class CertificateStore: @unchecked Sendable {
 
     static func issuerName(_ certificate: OpaquePointer) -> String {
         guard let issuer = X509_get_issuer_name(certificate) else { return "" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        if X509_NAME_get_text_by_NID(issuer, NID_commonName, &buffer, Int32(buffer.count)) > 0 {
-            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        if let name = commonName(issuer) { return name }
         guard let line = X509_NAME_oneline(issuer, nil, 0) else { return "" }
         defer { CRYPTO_free(line, #fileID, #line) }
         return String(cString: line)
+    }
+
+    /// The commonName of an X509_NAME (subject or issuer), nil when it has none.
+    static func commonName(_ name: OpaquePointer?) -> String? {
+        guard let name else { return nil }
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard X509_NAME_get_text_by_NID(name, NID_commonName, &buffer, Int32(buffer.count)) > 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Whether a certificate naming `names` is good for `host`: the exact name, or a

@@ -1,3 +1,4 @@
+import AssociationKit
 import COpenSSL
 
 /// The two ClientHello extensions the certificate choice reads, taken from the raw bytes
@@ -8,7 +9,8 @@ enum ClientHelloExtensions {
     static let applicationLayerProtocolType: UInt32 = 16
     static let acmeTLS1 = Array("acme-tls/1".utf8)
 
-    /// The host_name of server_name (RFC 6066 §3), lower-cased, without a trailing dot.
+    /// The host_name of server_name (RFC 6066 §3) as the one host normalizer keys it
+    /// (`HostName.key`: lower-cased, no trailing dot; nil for bytes no host name has).
     static func serverName(_ ssl: OpaquePointer) -> String? {
         guard let bytes = extensionBytes(ssl, serverNameType), bytes.count >= 5 else { return nil }
         let listLength = Int(bytes[0]) << 8 | Int(bytes[1])
@@ -19,11 +21,7 @@ enum ClientHelloExtensions {
             let length = Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
             let start = index + 3
             guard start + length <= bytes.count else { return nil }
-            if type == 0 {
-                var name = String(decoding: bytes[start..<(start + length)], as: UTF8.self).lowercased()
-                if name.hasSuffix(".") { name.removeLast() }
-                return name.isEmpty ? nil : name
-            }
+            if type == 0 { return HostName.key(bytes, start..<(start + length)) }
             index = start + length
         }
         return nil
@@ -37,16 +35,17 @@ enum ClientHelloExtensions {
             let length = Int(bytes[index])
             let start = index + 1
             guard start + length <= bytes.count else { return false }
-            if bytes[start..<(start + length)].elementsEqual(acmeTLS1) { return true }
+            if length == acmeTLS1.count, bytes[start..<(start + length)].elementsEqual(acmeTLS1) { return true }
             index = start + length
         }
         return false
     }
 
-    private static func extensionBytes(_ ssl: OpaquePointer, _ type: UInt32) -> [UInt8]? {
+    /// The extension's bytes inside OpenSSL's copy of the ClientHello (valid for the callback).
+    private static func extensionBytes(_ ssl: OpaquePointer, _ type: UInt32) -> UnsafeBufferPointer<UInt8>? {
         var data: UnsafePointer<UInt8>?
         var length = 0
         guard SSL_client_hello_get0_ext(ssl, type, &data, &length) == 1, let data else { return nil }
-        return Array(UnsafeBufferPointer(start: data, count: length))
+        return UnsafeBufferPointer(start: data, count: length)
     }
 }

@@ -44,13 +44,14 @@ package final class TLSSession {
         certificates = store
     }
 
-    /// The protocol ALPN selected (`acme-tls/1` on a TLS-ALPN-01 validation handshake).
-    package var selectedProtocol: String? {
+    /// Whether ALPN selected `acme-tls/1`: a TLS-ALPN-01 validation handshake (RFC 8737 §3),
+    /// compared as bytes (no string per handshake).
+    package var selectedACMETLS: Bool {
         var data: UnsafePointer<UInt8>?
         var length: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &data, &length)
-        guard let data, length > 0 else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+        guard let data else { return false }
+        return UnsafeBufferPointer(start: data, count: Int(length)).elementsEqual(ClientHelloExtensions.acmeTLS1)
     }
 
     deinit {

@@ -10,10 +10,6 @@
 extern "C" {
 #endif
 
-typedef int (*COpenSSLShims_ServerNameCallback)(SSL *ssl, int *alert, void *argument);
-
-long COpenSSLShims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *context, COpenSSLShims_ServerNameCallback callback);
-long COpenSSLShims_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *context, void *argument);
 long COpenSSLShims_SSL_CTX_set_mode(SSL_CTX *context, long mode);
 long COpenSSLShims_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version);
 long COpenSSLShims_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version);

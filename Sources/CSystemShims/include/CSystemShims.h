@@ -16,7 +16,6 @@
 #include <pthread.h>
 #include <malloc.h>
 #include <stdio.h>
-#include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
 
@@ -26,8 +25,6 @@ extern "C" {
 
 /// accept4(2) with SOCK_NONBLOCK|SOCK_CLOEXEC set by the caller; GNU-only, hence wrapped.
 int CSystemShims_renameExchange(const char *from, const char *to);
-
-void *CSystemShims_memmem(const void *haystack, size_t haystackLength, const void *needle, size_t needleLength);
 
 int CSystemShims_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
