@@ -36,6 +36,13 @@ final class RawClient {
         close(fd)
     }
 
+    /// Makes closing send a reset (SO_LINGER with a zero timeout, socket(7)): a client that
+    /// goes away with requests unanswered.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     func send(_ text: String) {
         send(Array(text.utf8))
     }

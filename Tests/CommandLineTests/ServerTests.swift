@@ -220,6 +220,25 @@ final class ServerTests {
         #expect(refused.headers["vary"] == "Accept-Encoding")
     }
 
+    @Test("a client that resets with answers still queued leaves none of them to the next client")
+    func resetWithQueuedAnswers() throws {
+        // One loop, so the next connection is served where the answers were queued.
+        let single = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "1"])
+        defer { _ = single.stop() }
+        let request = "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n"
+        for _ in 0..<5 {
+            do {
+                let gone = try RawClient(port: single.port)
+                gone.send(String(repeating: request, count: 2_000))
+                gone.resetOnClose()
+            }
+            let next = try RawClient.exchange(
+                port: single.port,
+                "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+            #expect(next.statusLines == ["HTTP/1.1 200 OK"])
+        }
+    }
+
     @Test("pipelined requests are answered in order; HTTP/1.0 closes unless keep-alive")
     func pipeliningAndHTTP10() throws {
         let pipelined = try RawClient.exchange(

@@ -227,8 +227,11 @@ final class EventLoop {
     }
 
     /// Closing the descriptor also removes it from the epoll set (epoll(7): it is never
-    /// duplicated here), which saves an epoll_ctl per connection.
+    /// duplicated here), which saves an epoll_ctl per connection. The responses still queued
+    /// in `out` are this connection's (a loop serves one connection at a time and flushes
+    /// before the next): they go with it, or the next client served would receive them.
     func close(_ connection: Connection) {
+        out.removeAll(keepingCapacity: true)
         if let current = connection.timeoutClass {
             deadlines[current.rawValue].remove(connection)
             connection.timeoutClass = nil
