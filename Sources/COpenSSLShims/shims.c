@@ -8,6 +8,8 @@ long COpenSSLShims_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version) 
 
 long COpenSSLShims_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode) { return SSL_CTX_set_session_cache_mode(context, mode); }
 
+void COpenSSLShims_SSL_CTX_set_read_ahead(SSL_CTX *context, int yes) { SSL_CTX_set_read_ahead(context, yes); }
+
 int COpenSSLShims_sk_GENERAL_NAME_num(const GENERAL_NAMES *names) { return sk_GENERAL_NAME_num(names); }
 
 const GENERAL_NAME *COpenSSLShims_sk_GENERAL_NAME_value(const GENERAL_NAMES *names, int index) { return sk_GENERAL_NAME_value(names, index); }

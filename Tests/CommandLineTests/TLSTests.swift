@@ -183,6 +183,43 @@ final class TLSTests {
     }
 }
 
+extension TLSTests {
+    @Test("pipelined requests over TLS, in records sent back to back and in one record, are all answered")
+    func pipelining() throws {
+        // Records that arrive together sit in OpenSSL's read-ahead buffer after the first is
+        // read; were they left there, no new epoll edge would come and the client would hang
+        // (its socket timeout fails the script).
+        let script = """
+            import socket, ssl, sys
+            context = ssl.create_default_context(cafile=sys.argv[2])
+            raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            client = context.wrap_socket(raw, server_hostname="example.test")
+            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\n\\r\\n"
+            for _ in range(40):
+                client.sendall(request)
+            client.sendall(request * 40)
+            received = b""
+            while received.count(b"HTTP/1.1 200 OK") < 80:
+                chunk = client.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+            print(received.count(b"HTTP/1.1 200 OK"))
+            """
+        let output = try folder.write("pipelining.out", "")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, String(securePort), certificates.caFile]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = process.standardOutput
+        try process.run()
+        process.waitUntilExit()
+        let printed = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "80")
+    }
+}
+
 @Suite("HTTPS start-up")
 struct TLSStartupTests {
     static func start(_ folder: TemporaryFolder) throws -> BinaryRunner.Output {

@@ -26,10 +26,10 @@ extension EventLoop {
                 if count == 0 { break }
                 let bytes = UnsafeBufferPointer(start: scratchBytes, count: count)
                 consume(bytes, on: connection, now: now)
-                // A short plain read emptied the socket's queue; anything that arrives later
-                // raises a new edge, so the read that would only say EAGAIN is skipped (as
-                // nginx does). TLS may hold decrypted bytes, so it reads until WANT_READ.
-                if connection.tls == nil && count < scratch.count { break }
+                // A short read emptied the socket's queue; anything that arrives later raises
+                // a new edge, so the read that would only say EAGAIN is skipped (as nginx
+                // does). TLS asks OpenSSL, which may still hold bytes of the next record.
+                if connection.tls?.drained ?? (count < scratch.count) { break }
             }
             guard flush(connection, now: now), suspended, !connection.hasPendingOutput else { return }
         }

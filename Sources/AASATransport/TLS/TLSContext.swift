@@ -45,6 +45,9 @@ public final class TLSContext: @unchecked Sendable {
             context,
             COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE
                 | COpenSSLShims_SSL_MODE_RELEASE_BUFFERS)
+        // Each read of the socket takes all it holds, up to a buffer, not a record header then
+        // its body (3 reads per request instead of 1); TLSSession.drained relies on it.
+        COpenSSLShims_SSL_CTX_set_read_ahead(context, 1)
         // Resumption: the server-side session cache plus stateless tickets (OpenSSL's default).
         COpenSSLShims_SSL_CTX_set_session_cache_mode(context, COpenSSLShims_SSL_SESS_CACHE_SERVER)
         SSL_CTX_set_session_id_context(context, "aasa-server", 11)

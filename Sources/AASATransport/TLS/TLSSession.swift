@@ -23,6 +23,9 @@ package final class TLSSession {
     package private(set) var certificates: CertificateStore
     /// ACME's answers for the ClientHello callback (nil without ACME).
     package let hooks: (any HandshakeHooks)?
+    /// Whether the last read of the socket returned less than it asked for (or nothing):
+    /// written by the socket BIO's callback, `noteShortRead`.
+    private let lastReadWasShort: UnsafeMutablePointer<Bool>
 
     package init(certificates: CertificateStore, hooks: (any HandshakeHooks)? = nil, fd: Int32) throws(OpenSSLError) {
         ERR_clear_error()
@@ -34,6 +37,12 @@ package final class TLSSession {
         self.hooks = hooks
         SSL_set_fd(ssl, fd)
         SSL_set_accept_state(ssl)
+        lastReadWasShort = .allocate(capacity: 1)
+        lastReadWasShort.initialize(to: false)
+        if let socketBIO = SSL_get_rbio(ssl) {
+            BIO_set_callback_arg(socketBIO, UnsafeMutableRawPointer(lastReadWasShort).assumingMemoryBound(to: CChar.self))
+            BIO_set_callback_ex(socketBIO, noteShortRead)
+        }
         // The ClientHello callback finds this session (and its store) through the SSL
         // object; the session owns the SSL object, so the pointer never outlives it.
         COpenSSLShims_SSL_set_app_data(ssl, Unmanaged.passUnretained(self).toOpaque())
@@ -56,6 +65,16 @@ package final class TLSSession {
 
     deinit {
         SSL_free(ssl)
+        lastReadWasShort.deallocate()
+    }
+
+    /// True when another read could only say WANT_READ: the last read of the socket took
+    /// less than it asked for, so the socket's queue was empty (the context reads ahead, so
+    /// it asks for a whole buffer), and no bytes wait in OpenSSL's buffer. An edge-triggered
+    /// epoll reports whatever arrives later, so the loop skips that read, as it does for
+    /// plain HTTP after a short read.
+    package var drained: Bool {
+        lastReadWasShort.pointee && SSL_has_pending(ssl) == 0
     }
 
     /// One step of the handshake (SSL_do_handshake(3) on a non-blocking socket).
@@ -112,4 +131,15 @@ package final class TLSSession {
             return .failed(OpenSSLError.drain(operation).description)
         }
     }
+}
+
+/// BIO_set_callback_ex(3), on the socket BIO: after each read of the socket, records whether
+/// it came back short. It returns every operation's result unchanged (a callback's return
+/// value replaces it; before an operation it is 1, which lets the operation go on).
+private let noteShortRead: BIO_callback_fn_ex = { bio, operation, _, requested, _, _, result, processed in
+    if operation == BIO_CB_READ | BIO_CB_RETURN, let flag = BIO_get_callback_arg(bio) {
+        let count = result > 0 ? processed?.pointee ?? 0 : 0
+        UnsafeMutableRawPointer(flag).assumingMemoryBound(to: Bool.self).pointee = count < requested
+    }
+    return Int(result)
 }

@@ -14,6 +14,7 @@ long COpenSSLShims_SSL_CTX_set_mode(SSL_CTX *context, long mode);
 long COpenSSLShims_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version);
 long COpenSSLShims_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version);
 long COpenSSLShims_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode);
+void COpenSSLShims_SSL_CTX_set_read_ahead(SSL_CTX *context, int yes);
 int COpenSSLShims_sk_GENERAL_NAME_num(const GENERAL_NAMES *names);
 const GENERAL_NAME *COpenSSLShims_sk_GENERAL_NAME_value(const GENERAL_NAMES *names, int index);
 void COpenSSLShims_GENERAL_NAMES_free(GENERAL_NAMES *names);
