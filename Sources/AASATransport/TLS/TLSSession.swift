@@ -40,7 +40,8 @@ package final class TLSSession {
         lastReadWasShort = .allocate(capacity: 1)
         lastReadWasShort.initialize(to: false)
         if let socketBIO = SSL_get_rbio(ssl) {
-            BIO_set_callback_arg(socketBIO, UnsafeMutableRawPointer(lastReadWasShort).assumingMemoryBound(to: CChar.self))
+            let flag = UnsafeMutableRawPointer(lastReadWasShort).assumingMemoryBound(to: CChar.self)
+            BIO_set_callback_arg(socketBIO, flag)
             BIO_set_callback_ex(socketBIO, noteShortRead)
         }
         // The ClientHello callback finds this session (and its store) through the SSL
