@@ -7,8 +7,16 @@ import Testing
 @Suite("HTTP request parser")
 struct HTTPRequestParserTests {
     static func parse(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HTTPParseResult {
+        parseHead(text, limits: limits).result
+    }
+
+    static func parseHead(_ text: String, limits: HTTPLimits = HTTPLimits()) -> (
+        result: HTTPParseResult, head: HTTPRequestHead
+    ) {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBufferPointer { HTTPRequestParser(limits: limits).parse($0, from: 0) }
+        var head = HTTPRequestHead()
+        let result = bytes.withUnsafeBufferPointer { HTTPRequestParser(limits: limits).parse($0, from: 0, into: &head) }
+        return (result, head)
     }
 
     static func status(_ text: String) -> HTTPStatus? {
@@ -70,7 +78,7 @@ struct HTTPRequestParserTests {
                 return
             }
         }
-        guard case .complete(_, let end) = Self.parse(full) else {
+        guard case .complete(let end) = Self.parse(full) else {
             Issue.record("the full head did not parse")
             return
         }
@@ -85,14 +93,18 @@ struct HTTPRequestParserTests {
         let bytes = Array(text.utf8)
         try bytes.withUnsafeBufferPointer { buffer in
             let parser = HTTPRequestParser(limits: HTTPLimits())
-            guard case .complete(let first, let end) = parser.parse(buffer, from: 0) else { throw Failure() }
+            var first = HTTPRequestHead()
+            guard case .complete(let end) = parser.parse(buffer, from: 0, into: &first) else { throw Failure() }
             #expect(first.method == .get)
             #expect(first.isHTTP11)
             #expect(!first.wantsKeepAlive)
             #expect(String(decoding: buffer[first.hostRange!], as: UTF8.self) == "Example.com")
             #expect(String(decoding: buffer[first.targetRange], as: UTF8.self) == "/a?x=1")
-            #expect(RequestConditions.acceptsGzip(buffer, first.acceptEncodingRanges))
-            guard case .complete(let second, let secondEnd) = parser.parse(buffer, from: end) else { throw Failure() }
+            #expect(first.acceptEncoding.acceptsGzip)
+            var second = HTTPRequestHead()
+            guard case .complete(let secondEnd) = parser.parse(buffer, from: end, into: &second) else {
+                throw Failure()
+            }
             #expect(second.method == .head)
             #expect(!second.isHTTP11)
             #expect(second.wantsKeepAlive)
@@ -102,7 +114,8 @@ struct HTTPRequestParserTests {
 
     @Test("bare LF line endings are accepted (RFC 9112 §2.2)")
     func bareLineFeeds() {
-        guard case .complete(let head, _) = Self.parse("GET / HTTP/1.1\nHost: a\n\n") else {
+        let (result, head) = Self.parseHead("GET / HTTP/1.1\nHost: a\n\n")
+        guard case .complete = result else {
             Issue.record("not parsed")
             return
         }
@@ -117,13 +130,13 @@ struct RequestConditionsTests {
     static func gzip(_ values: [String]) -> Bool {
         let text = values.joined(separator: "\n")
         let bytes = Array(text.utf8)
-        var ranges: [Range<Int>] = []
+        var acceptEncoding = AcceptEncoding()
         var start = 0
         for value in values {
-            ranges.append(start..<(start + value.utf8.count))
+            bytes.withUnsafeBufferPointer { acceptEncoding.read($0, start..<(start + value.utf8.count)) }
             start += value.utf8.count + 1
         }
-        return bytes.withUnsafeBufferPointer { RequestConditions.acceptsGzip($0, FieldRanges(ranges)) }
+        return acceptEncoding.acceptsGzip
     }
 
     @Test(
@@ -156,7 +169,7 @@ struct RequestConditionsTests {
     /// A summary that `HTTPParseResult` lacks Equatable for.
     static func outcome(_ result: HTTPParseResult) -> String {
         switch result {
-        case .complete(_, let end): "complete at \(end)"
+        case .complete(let end): "complete at \(end)"
         case .incomplete: "incomplete"
         case .failure(let status): "failure \(status.rawValue)"
         }
@@ -180,8 +193,9 @@ struct RequestConditionsTests {
         let bytes = Array(text.utf8)
         let whole = Self.outcome(HTTPRequestParserTests.parse(text, limits: limits))
         for length in 0..<bytes.count {
+            var head = HTTPRequestHead()
             let partial = bytes[..<length].withUnsafeBufferPointer {
-                HTTPRequestParser(limits: limits).parse($0, from: 0)
+                HTTPRequestParser(limits: limits).parse($0, from: 0, into: &head)
             }
             let summary = Self.outcome(partial)
             #expect(

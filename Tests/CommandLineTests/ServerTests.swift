@@ -220,6 +220,18 @@ final class ServerTests {
         #expect(refused.headers["vary"] == "Accept-Encoding")
     }
 
+    @Test("a file's whole response is kept per second at most: its Date moves on with the clock")
+    func dateMovesOn() throws {
+        let url = base + "/apple-app-site-association"
+        let first = try #require(try Curl.request(url, ["-H", "Host: example.com"]).headers["date"])
+        var later = first
+        let changed = eventually(5) {
+            later = (try? Curl.request(url, ["-H", "Host: example.com"]).headers["date"]) ?? first
+            return later != first
+        }
+        #expect(changed, "still \(later)")
+    }
+
     @Test("a client that resets with answers still queued leaves none of them to the next client")
     func resetWithQueuedAnswers() throws {
         // One loop, so the next connection is served where the answers were queued.

@@ -25,13 +25,13 @@ extension EventLoop {
         else { return false }
         let token = String(decoding: path.dropFirst(prefix.count).prefix { $0 != UInt8(ascii: "?") }, as: UTF8.self)
         guard let body = acme.keyAuthorization(token: token, host: host) else { return false }
-        out += Self.ok
-        out += dates.httpDate
-        out += Self.crlf
-        out += Self.keyAuthorizationHeaders
-        out += Array("Content-Length: \(body.count)\r\n".utf8)
+        out.append(Self.ok)
+        out.append(dates.httpDate)
+        out.append(Self.crlf)
+        out.append(Self.keyAuthorizationHeaders)
+        out.append(Array("Content-Length: \(body.count)\r\n".utf8))
         endHead(keepAlive: keepAlive, head: head, on: connection)
-        if head.method == .get { out += body }
+        if head.method == .get { out.append(body) }
         return true
     }
 }

@@ -1,22 +1,22 @@
 /// The parts of a request head the server acts on. Values are byte ranges into the buffer
 /// the head was parsed from, so parsing allocates nothing; they are valid until that buffer
-/// changes.
+/// changes. Plain data (no references), so the parser fills one in place per request.
 struct HTTPRequestHead {
     enum Method: Equatable {
         case get, head, other
     }
 
-    var method: Method
-    var methodRange: Range<Int>
-    var targetRange: Range<Int>
+    var method = Method.other
+    var methodRange = 0..<0
+    var targetRange = 0..<0
     /// HTTP/1.0 (false) or HTTP/1.1 (true).
-    var isHTTP11: Bool
+    var isHTTP11 = false
     var hostRange: Range<Int>?
     var hostCount = 0
     var userAgentRange: Range<Int>?
     var ifNoneMatchRange: Range<Int>?
     var ifModifiedSinceRange: Range<Int>?
-    var acceptEncodingRanges = FieldRanges()
+    var acceptEncoding = AcceptEncoding()
     var connectionClose = false
     var connectionKeepAlive = false
     var contentLength: Int?

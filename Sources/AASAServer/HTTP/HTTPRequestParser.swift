@@ -8,8 +8,11 @@ struct HTTPRequestParser {
     static let cr = UInt8(ascii: "\r")
     static let lf = UInt8(ascii: "\n")
 
-    /// Parses the request head starting at `start` in `buffer`.
-    func parse(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> HTTPParseResult {
+    /// Parses the request head starting at `start` in `buffer` into `head` (which holds
+    /// something only after `.complete`).
+    func parse(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, into head: inout HTTPRequestHead)
+        -> HTTPParseResult
+    {
         var lineStart = start
         // RFC 9112 §2.2: ignore empty lines before the request line.
         while lineStart < buffer.count, buffer[lineStart] == Self.cr || buffer[lineStart] == Self.lf { lineStart += 1 }
@@ -33,7 +36,8 @@ struct HTTPRequestParser {
         guard headEnd > 0 else {
             return buffer.count > headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
         }
-        guard var head = parseRequestLine(buffer, lineStart..<trimCR(buffer, requestLineEnd)) else {
+        head = HTTPRequestHead()
+        guard parseRequestLine(buffer, lineStart..<trimCR(buffer, requestLineEnd), into: &head) else {
             return .failure(.badRequest)
         }
         if case .failure(let status) = versionCheck(buffer, head) { return .failure(status) }
@@ -49,7 +53,7 @@ struct HTTPRequestParser {
             guard parseField(buffer, line..<end, into: &head) else { return .failure(.badRequest) }
             line = lineFeed + 1
         }
-        return validate(head).map(HTTPParseResult.failure) ?? .complete(head, end: headEnd)
+        return validate(head).map(HTTPParseResult.failure) ?? .complete(end: headEnd)
     }
 
     /// The first line feed in `buffer[start...]` within `limit + 1` bytes: memchr(3), which
@@ -72,24 +76,27 @@ struct HTTPRequestParser {
     }
 
     /// `method SP request-target SP HTTP-version` with single spaces (RFC 9112 §3).
-    private func parseRequestLine(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> HTTPRequestHead? {
+    private func parseRequestLine(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into head: inout HTTPRequestHead
+    ) -> Bool {
         let space = UInt8(ascii: " ")
         guard let firstSpace = Self.first(space, in: buffer, range),
             let secondSpace = Self.first(space, in: buffer, (firstSpace + 1)..<range.upperBound),
             Self.first(space, in: buffer, (secondSpace + 1)..<range.upperBound) == nil,
             firstSpace > range.lowerBound, secondSpace > firstSpace + 1, secondSpace < range.upperBound - 1
-        else { return nil }
+        else { return false }
         let methodRange = range.lowerBound..<firstSpace
-        guard methodRange.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return nil }
+        guard methodRange.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return false }
         let targetRange = (firstSpace + 1)..<secondSpace
-        guard targetRange.allSatisfy({ buffer[$0] > 0x20 && buffer[$0] != 0x7F }) else { return nil }
+        guard targetRange.allSatisfy({ buffer[$0] > 0x20 && buffer[$0] != 0x7F }) else { return false }
         let versionRange = (secondSpace + 1)..<range.upperBound
-        let method: HTTPRequestHead.Method =
+        head.method =
             HTTPToken.equals(buffer, methodRange, "GET")
             ? .get : HTTPToken.equals(buffer, methodRange, "HEAD") ? .head : .other
-        return HTTPRequestHead(
-            method: method, methodRange: methodRange, targetRange: targetRange,
-            isHTTP11: HTTPToken.equals(buffer, versionRange, "HTTP/1.1"))
+        head.methodRange = methodRange
+        head.targetRange = targetRange
+        head.isHTTP11 = HTTPToken.equals(buffer, versionRange, "HTTP/1.1")
+        return true
     }
 
     private func versionCheck(_ buffer: UnsafeBufferPointer<UInt8>, _ head: HTTPRequestHead) -> HTTPParseResult? {
@@ -138,7 +145,7 @@ struct HTTPRequestParser {
         case 13 where HTTPToken.equalsIgnoringCase(buffer, name, "if-none-match"):
             head.ifNoneMatchRange = value
         case 15 where HTTPToken.equalsIgnoringCase(buffer, name, "accept-encoding"):
-            head.acceptEncodingRanges.append(value)
+            head.acceptEncoding.read(buffer, value)
         case 17 where HTTPToken.equalsIgnoringCase(buffer, name, "if-modified-since"):
             head.ifModifiedSinceRange = value
         case 14 where HTTPToken.equalsIgnoringCase(buffer, name, "content-length"):

@@ -15,14 +15,14 @@ extension EventLoop {
             head.method == .other
             ? AdminResponse(status: .methodNotAllowed, text: "only GET and HEAD\n")
             : routes.response(path: path, query: query)
-        out += ErrorResponses.statusLine(response.status)
-        out += dates.httpDate
+        out.append(ErrorResponses.statusLine(response.status))
+        out.append(dates.httpDate)
         let headers =
             "\r\nServer: aasa-server\r\nContent-Type: \(response.contentType)\r\n"
             + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\n"
             + "X-Content-Type-Options: nosniff\r\n"
-        out += Array(headers.utf8)
+        out.append(Array(headers.utf8))
         endHead(keepAlive: keepAlive, head: head, on: connection)
-        if head.method != .head { out += response.body }
+        if head.method != .head { out.append(response.body) }
     }
 }

@@ -132,7 +132,7 @@ extension EventLoop {
     }
 
     func outputBacklog(_ connection: Connection) -> Int {
-        connection.output.count - connection.outputOffset + out.count
+        connection.output.count - connection.outputOffset + out.byteCount
     }
 
     /// Serves the requests in newly read bytes; keeps an incomplete head for the next read.
@@ -160,9 +160,10 @@ extension EventLoop {
     /// Answers each complete request head in `buffer`; returns where the unconsumed bytes start.
     func serveRequests(_ buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Int {
         var start = 0
+        var head = HTTPRequestHead()
         while start < buffer.count && !connection.closeAfterWrite {
-            switch parser.parse(buffer, from: start) {
-            case .complete(let head, let end):
+            switch parser.parse(buffer, from: start, into: &head) {
+            case .complete(let end):
                 if let adminRoutes {
                     respondAdmin(to: head, in: buffer, on: connection, routes: adminRoutes)
                 } else {
@@ -183,19 +184,24 @@ extension EventLoop {
     @discardableResult
     func flush(_ connection: Connection, now: UInt64) -> Bool {
         if !out.isEmpty {
+            let queued = out.bytes
             if connection.hasPendingOutput {
-                connection.output.append(contentsOf: out)
+                connection.output.append(contentsOf: queued)
             } else {
-                // The common case: send straight from the loop's buffer, keep only a remainder.
-                let sent = send(out, from: 0, on: connection)
+                // The common case: send straight from the loop's buffer (or the response
+                // cache), keep only a remainder. A failed send closed the connection, which
+                // emptied `out`.
+                let sent = send(queued, on: connection)
                 guard sent >= 0 else { return false }
-                if sent < out.count { connection.output = Array(out[sent...]) }
+                if sent < queued.count { connection.output = Array(queued[sent...]) }
                 connection.outputOffset = 0
             }
-            out.removeAll(keepingCapacity: true)
+            out.removeAll()
         }
         if connection.hasPendingOutput {
-            let sent = send(connection.output, from: connection.outputOffset, on: connection)
+            let sent = connection.output.withUnsafeBytes {
+                send(UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]), on: connection)
+            }
             guard sent >= 0 else { return false }
             if sent > 0 { schedule(connection, .write, now: now) }
             connection.outputOffset += sent
@@ -225,40 +231,37 @@ extension EventLoop {
         return true
     }
 
-    /// Sends `bytes[offset...]` until done or EAGAIN; returns the count sent, or -1 after
-    /// closing the connection on an error (the peer reset it, for example).
-    private func send(_ bytes: [UInt8], from offset: Int, on connection: Connection) -> Int {
+    /// Sends `bytes` until done or EAGAIN; returns the count sent, or -1 after closing the
+    /// connection on an error (the peer reset it, for example).
+    private func send(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> Int {
         var sent = 0
-        return bytes.withUnsafeBytes { raw in
-            if let tls = connection.tls {
-                while offset + sent < raw.count {
-                    let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]))
-                    switch progress {
-                    case .done: sent += count
-                    case .wantRead, .wantWrite, .paused: return sent
-                    case .closed, .failed:
-                        close(connection)
-                        return -1
-                    }
-                }
-                return sent
-            }
-            while offset + sent < raw.count {
-                do {
-                    switch try Posix.send(
-                        connection.fd, UnsafeRawBufferPointer(rebasing: raw[(offset + sent)...]),
-                        more: connection.closeAfterWrite)
-                    {
-                    case .processed(let count): sent += count
-                    case .wouldBlock: return sent
-                    }
-                } catch {
+        if let tls = connection.tls {
+            while sent < bytes.count {
+                let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: bytes[sent...]))
+                switch progress {
+                case .done: sent += count
+                case .wantRead, .wantWrite, .paused: return sent
+                case .closed, .failed:
                     close(connection)
                     return -1
                 }
             }
             return sent
         }
+        while sent < bytes.count {
+            do {
+                switch try Posix.send(
+                    connection.fd, UnsafeRawBufferPointer(rebasing: bytes[sent...]), more: connection.closeAfterWrite)
+                {
+                case .processed(let count): sent += count
+                case .wouldBlock: return sent
+                }
+            } catch {
+                close(connection)
+                return -1
+            }
+        }
+        return sent
     }
 
     /// Half-closes after an error response and drops what the client still sends, so it
@@ -305,9 +308,9 @@ extension EventLoop {
     private func refusePlainHTTP(_ connection: Connection, now: UInt64) {
         connection.tls = nil
         connection.phase = .idle
-        out += ErrorResponses.statusLine(.badRequest)
-        out += dates.httpDate
-        out += ErrorResponses.plainHTTPOnTLSPort
+        out.append(ErrorResponses.statusLine(.badRequest))
+        out.append(dates.httpDate)
+        out.append(ErrorResponses.plainHTTPOnTLSPort)
         connection.closeAfterWrite = true
         connection.lingerOnClose = true
         counted.handshakeFailures["plain HTTP", default: 0] += 1

@@ -5,8 +5,6 @@ extension EventLoop {
     static let ok = ErrorResponses.statusLineBytes(200, "OK")
     static let notModified = ErrorResponses.statusLineBytes(304, "Not Modified")
     static let crlf: [UInt8] = [0x0D, 0x0A]
-    static let connectionClose = Array("Connection: close\r\n".utf8)
-    static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
 
     /// Answers one well-formed request: the site by host, the file by path, then method,
     /// conditionals and encoding (README, "Serve"). Never a redirect.
@@ -56,23 +54,19 @@ extension EventLoop {
                 .methodNotAllowed, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
             return
         }
-        let gzip = file.gzip.flatMap { RequestConditions.acceptsGzip(buffer, head.acceptEncodingRanges) ? $0 : nil }
+        let gzip = head.acceptEncoding.acceptsGzip ? file.gzip : nil
         let useGzip = gzip != nil
         let variant = gzip ?? file.identity
         let status: HTTPStatus = isNotModified(head, buffer, file) ? .notModified : .ok
-        out += status == .ok ? Self.ok : Self.notModified
-        out += dates.httpDate
-        out += Self.crlf
-        if status == .ok {
-            out += variant.headers200
-        } else {
-            out += PreparedFile.serverLine
-            out += variant.headers304Tail
-        }
-        endHead(keepAlive: keepAlive, head: head, on: connection)
         let sendsBody = status == .ok && head.method == .get
+        let connectionHeader = ConnectionHeader(keepAlive: keepAlive, isHTTP11: head.isHTTP11)
+        if sendsBody, let whole = responses.response(variant, connectionHeader, dates: dates, output: out) {
+            out.borrow(whole)
+            if connectionHeader == .close { connection.closeAfterWrite = true }
+        } else {
+            assemble(status, variant, connectionHeader, sendsBody: sendsBody, on: connection)
+        }
         if sendsBody {
-            out += variant.body
             counted.bodyBytes += variant.body.count
             if useGzip { counted.gzipResponses += 1 } else { counted.identityResponses += 1 }
         }
@@ -85,17 +79,35 @@ extension EventLoop {
             started: started)
     }
 
-    /// Ends a response head: `Connection: close` (closing after the write) unless the
-    /// connection stays open, and an explicit keep-alive for HTTP/1.0 (RFC 9112 §9.3).
-    @inline(__always)
-    func endHead(keepAlive: Bool, head: HTTPRequestHead, on connection: Connection) {
-        if !keepAlive {
-            out += Self.connectionClose
-            connection.closeAfterWrite = true
-        } else if !head.isHTTP11 {
-            out += Self.connectionKeepAlive
+    /// A file's response put together in the output buffer: a 304, a HEAD's head, or a 200
+    /// too large for the `ResponseCache`.
+    private func assemble(
+        _ status: HTTPStatus, _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, sendsBody: Bool,
+        on connection: Connection
+    ) {
+        out.append(status == .ok ? Self.ok : Self.notModified)
+        out.append(dates.httpDate)
+        out.append(Self.crlf)
+        if status == .ok {
+            out.append(variant.headers200)
+        } else {
+            out.append(PreparedFile.serverLine)
+            out.append(variant.headers304Tail)
         }
-        out += Self.crlf
+        endHead(connectionHeader, on: connection)
+        if sendsBody { out.append(variant.body) }
+    }
+
+    /// Ends a response head with its connection header (closing after the write with
+    /// `Connection: close`) and the blank line.
+    func endHead(_ connectionHeader: ConnectionHeader, on connection: Connection) {
+        if connectionHeader == .close { connection.closeAfterWrite = true }
+        out.append(connectionHeader.line)
+        out.append(Self.crlf)
+    }
+
+    func endHead(keepAlive: Bool, head: HTTPRequestHead, on connection: Connection) {
+        endHead(ConnectionHeader(keepAlive: keepAlive, isHTTP11: head.isHTTP11), on: connection)
     }
 
     /// A fixed slot per path and status; by site name only with per-site metrics on.
@@ -133,11 +145,11 @@ extension EventLoop {
     ) {
         let closing = !keepAlive
         let response = errors.response(status, closing: closing)
-        out += ErrorResponses.statusLine(status)
-        out += dates.httpDate
-        out += response.headers
+        out.append(ErrorResponses.statusLine(status))
+        out.append(dates.httpDate)
+        out.append(response.headers)
         let sendsBody = head?.method != .head
-        if sendsBody { out += response.body }
+        if sendsBody { out.append(response.body) }
         if closing {
             connection.closeAfterWrite = true
             // The client may still be sending what we refused: close by lingering.

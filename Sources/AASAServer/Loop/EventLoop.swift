@@ -42,8 +42,10 @@ final class EventLoop {
     var nextGeneration: UInt32 = 1
     var dates = DateCache()
     var accessLog: AccessLog
-    /// Responses for the connection being served, sent straight from here when possible.
-    var out: [UInt8] = []
+    /// Responses for the connection being served, sent at the end of its batch.
+    let out = OutputBuffer()
+    /// Whole responses for the files served this second, sent from there without a copy.
+    let responses = ResponseCache()
     let scratch: UnsafeMutableRawBufferPointer
     /// `scratch` as bytes: the buffer every read lands in.
     var scratchBytes: UnsafePointer<UInt8>? { UnsafePointer(scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
@@ -116,6 +118,7 @@ final class EventLoop {
                 snapshot = snapshots.current
                 table = snapshot.table
                 certificates = snapshot.certificates
+                responses.removeAll()
             }
             var woken = false
             for index in 0..<count {
@@ -231,7 +234,7 @@ final class EventLoop {
     /// in `out` are this connection's (a loop serves one connection at a time and flushes
     /// before the next): they go with it, or the next client served would receive them.
     func close(_ connection: Connection) {
-        out.removeAll(keepingCapacity: true)
+        out.discard()
         if let current = connection.timeoutClass {
             deadlines[current.rawValue].remove(connection)
             connection.timeoutClass = nil

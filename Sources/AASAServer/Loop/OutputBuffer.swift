@@ -1,0 +1,86 @@
+/// What a loop has to send to the connection it is serving, written in one call at the end
+/// of the batch. Usually that is one whole response from the `ResponseCache`, which is only
+/// borrowed: sent from the cache's memory, never copied. Anything added after it copies it
+/// in first (pipelined requests), and so does the cache before it rebuilds an entry.
+final class OutputBuffer {
+    static let initialCapacity = 16 * 1024
+    /// A larger buffer (an admin page, a long pipeline) is given back once it is sent.
+    static let retainedCapacity = 1024 * 1024
+
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var count = 0
+    private var borrowed: UnsafeRawBufferPointer?
+
+    init() {
+        capacity = Self.initialCapacity
+        base = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 && borrowed == nil }
+    var byteCount: Int { borrowed?.count ?? count }
+
+    /// The bytes to send; valid until the next change.
+    var bytes: UnsafeRawBufferPointer { borrowed ?? UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Adds a response that stays where it is until it is sent or something follows it.
+    func borrow(_ response: UnsafeRawBufferPointer) {
+        if isEmpty { borrowed = response } else { append(response) }
+    }
+
+    /// Copies a borrowed response in: its memory is about to change.
+    func settle() {
+        guard let response = borrowed else { return }
+        borrowed = nil
+        copy(response)
+    }
+
+    func append(_ tail: UnsafeRawBufferPointer) {
+        settle()
+        copy(tail)
+    }
+
+    func append(_ tail: [UInt8]) {
+        tail.withUnsafeBytes { append($0) }
+    }
+
+    func append(_ tail: ArraySlice<UInt8>) {
+        tail.withUnsafeBytes { append($0) }
+    }
+
+    /// Forgets what was queued; the memory stays (a pointer from `bytes` may still be in use
+    /// by the caller that is closing the connection).
+    func discard() {
+        count = 0
+        borrowed = nil
+    }
+
+    /// After a send: empty again, and no larger than `retainedCapacity`.
+    func removeAll() {
+        discard()
+        if capacity > Self.retainedCapacity {
+            base.deallocate()
+            capacity = Self.initialCapacity
+            base = .allocate(byteCount: capacity, alignment: 16)
+        }
+    }
+
+    private func copy(_ tail: UnsafeRawBufferPointer) {
+        guard let source = tail.baseAddress, !tail.isEmpty else { return }
+        if count + tail.count > capacity {
+            var grown = capacity * 2
+            while grown < count + tail.count { grown *= 2 }
+            let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+            larger.copyMemory(from: base, byteCount: count)
+            base.deallocate()
+            base = larger
+            capacity = grown
+        }
+        (base + count).copyMemory(from: source, byteCount: tail.count)
+        count += tail.count
+    }
+}
