@@ -52,6 +52,10 @@ final class EventLoop {
     var acceptPausedUntil: UInt64 = 0
     /// One queue per timeout class, indexed by `TimeoutClass.rawValue`.
     let deadlines = TimeoutClass.allCases.map { _ in DeadlineQueue() }
+    /// No queued deadline is earlier: the queues are looked at only once the clock passes
+    /// it (a per-iteration sweep of every queue head cost more than the request's parsing).
+    /// Scheduling lowers it; removals leave it low, and the next sweep raises it again.
+    var earliestDeadline = UInt64.max
     var stopDeadline: UInt64?
     let statistics: LoopStatistics
     /// Counted since the last fold into `statistics` (once per iteration, never per request).
@@ -205,25 +209,29 @@ final class EventLoop {
         connection.timeoutClass = timeoutClass
         connection.deadline = now + settings.duration(timeoutClass)
         deadlines[timeoutClass.rawValue].append(connection)
+        if connection.deadline < earliestDeadline { earliestDeadline = connection.deadline }
     }
 
     /// Drops connections past their deadline (a slow handshake or request head, an idle
     /// keep-alive, a client that stopped reading, a lingering close): only queue heads are
     /// looked at, never the whole table.
     func closeExpired(now: UInt64) {
+        guard now >= earliestDeadline else { return }
+        var earliest = UInt64.max
         for queue in deadlines {
             while let connection = queue.head, now >= connection.deadline {
                 if connection.isHandshaking { counted.handshakeFailures["timeout", default: 0] += 1 }
                 close(connection)
             }
+            if let head = queue.head { earliest = min(earliest, head.deadline) }
         }
+        earliestDeadline = earliest
     }
 
     /// How long epoll may wait: until the next deadline (rounded up to the millisecond, so
     /// it fires on time, not a sweep later), the end of an accept pause, at most a second.
     func waitTimeout(now: UInt64) -> Int32 {
-        var next = now + 1_000_000_000
-        for queue in deadlines { if let head = queue.head { next = min(next, head.deadline) } }
+        var next = min(now + 1_000_000_000, earliestDeadline)
         if acceptPausedUntil > 0 { next = min(next, acceptPausedUntil) }
         if let stopDeadline { next = min(next, stopDeadline) }
         return next <= now ? 0 : Int32((next - now + 999_999) / 1_000_000)
