@@ -61,6 +61,12 @@ final class EventLoop {
     /// Counted since the last fold into `statistics` (once per iteration, never per request).
     var counted = LoopStatistics.Totals()
     var foldedOpenConnections = -1
+    /// Counts are folded into `statistics` at most once per `foldInterval` (a fold per
+    /// iteration, with its lock and its sweep of every slot, cost more than parsing a
+    /// request); `foldPending` makes the loop wake for the fold it put off.
+    static let foldInterval: UInt64 = 1_000_000
+    var lastFold: UInt64 = 0
+    var foldPending = false
 
     init(
         listener: Int32, secureListener: Int32 = -1, control: LoopControl, snapshots: SnapshotBox,
@@ -144,11 +150,8 @@ final class EventLoop {
             }
             closeExpired(now: now)
             accessLog.flush()
-            counted.accessLogDropped += accessLog.takeDropped()
-            if !counted.isEmpty || foldedOpenConnections != openConnections {
-                foldedOpenConnections = openConnections
-                statistics.fold(&counted, openConnections: openConnections)
-            }
+            foldPending = now &- lastFold < Self.foldInterval
+            if !foldPending { foldCounts(now: now) }
             if control.stopping.load(ordering: .acquiring) {
                 let deadline = stopDeadline ?? beginStop(now: now)
                 if openConnections == 0 || now >= deadline { break }
@@ -156,6 +159,18 @@ final class EventLoop {
         }
         for connection in connections.compactMap({ $0 }) { close(connection) }
         accessLog.flush()
+        foldCounts(now: MonotonicClock.now())
+    }
+
+    /// Adds what this loop counted since the last fold to `statistics`, where the admin
+    /// loop reads it.
+    private func foldCounts(now: UInt64) {
+        lastFold = now
+        counted.accessLogDropped += accessLog.takeDropped()
+        if !counted.isEmpty || foldedOpenConnections != openConnections {
+            foldedOpenConnections = openConnections
+            statistics.fold(&counted, openConnections: openConnections)
+        }
     }
 
     /// Stop accepting; close idle connections; let the others finish their response.
@@ -232,6 +247,7 @@ final class EventLoop {
     /// it fires on time, not a sweep later), the end of an accept pause, at most a second.
     func waitTimeout(now: UInt64) -> Int32 {
         var next = min(now + 1_000_000_000, earliestDeadline)
+        if foldPending { next = min(next, lastFold + Self.foldInterval) }
         if acceptPausedUntil > 0 { next = min(next, acceptPausedUntil) }
         if let stopDeadline { next = min(next, stopDeadline) }
         return next <= now ? 0 : Int32((next - now + 999_999) / 1_000_000)
