@@ -252,3 +252,26 @@ struct RequestConditionsTests {
         #expect(read == ["/apple-app-site-association 304 1", "other 505 2"])
     }
 }
+
+@Suite("Byte classes checked a word at a time")
+struct ByteClassesTests {
+    @Test("every byte value at every position of a 19-byte run agrees with the byte-by-byte rule")
+    func agreesWithBytewiseRules() {
+        let visible = { (byte: UInt8) in byte > 0x20 && byte != 0x7F }
+        let fieldValue = { (byte: UInt8) in (byte >= 0x20 || byte == 0x09) && byte != 0x7F }
+        for filler in [UInt8(ascii: "a"), 0x80, 0xFF] {
+            for byte in UInt8.min...UInt8.max {
+                for position in 0..<19 {
+                    var bytes = [UInt8](repeating: filler, count: 21)
+                    bytes[position + 1] = byte
+                    bytes.withUnsafeBufferPointer { buffer in
+                        // Offset by one: unaligned words, and a neighbour outside the range.
+                        let range = 1..<20
+                        #expect(ByteClasses.isVisible(buffer, range) == visible(byte), "\(byte) at \(position)")
+                        #expect(ByteClasses.isFieldValue(buffer, range) == fieldValue(byte), "\(byte) at \(position)")
+                    }
+                }
+            }
+        }
+    }
+}

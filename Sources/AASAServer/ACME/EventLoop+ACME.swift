@@ -2,7 +2,7 @@ import AASATransport
 import AssociationKit
 
 extension EventLoop {
-    static let acmeChallengePrefix = Array("/.well-known/acme-challenge/".utf8)
+    static let acmeChallengePrefix: StaticString = "/.well-known/acme-challenge/"
     static let keyAuthorizationHeaders = Array(
         "Server: aasa-server\r\nContent-Type: application/octet-stream\r\nCache-Control: no-store\r\n".utf8)
 
@@ -17,13 +17,15 @@ extension EventLoop {
         guard let acme, connection.tls == nil, let hostRange = target.hostRange, head.method != .other else {
             return false
         }
-        let path = buffer[target.pathRange]
-        let prefix = Self.acmeChallengePrefix
-        guard path.count > prefix.count,
-            ServedPath.equal(UnsafeBufferPointer(rebasing: path.prefix(prefix.count)), prefix),
+        let path = target.pathRange
+        let prefixLength = Self.acmeChallengePrefix.utf8CodeUnitCount
+        guard path.count > prefixLength,
+            HTTPToken.equals(buffer, path.lowerBound..<(path.lowerBound + prefixLength), Self.acmeChallengePrefix),
             let host = HostName.key(buffer, hostRange)
         else { return false }
-        let token = String(decoding: path.dropFirst(prefix.count).prefix { $0 != UInt8(ascii: "?") }, as: UTF8.self)
+        let token = String(
+            decoding: buffer[(path.lowerBound + prefixLength)..<path.upperBound].prefix { $0 != UInt8(ascii: "?") },
+            as: UTF8.self)
         guard let body = acme.keyAuthorization(token: token, host: host) else { return false }
         out.append(Self.ok)
         out.append(dates.httpDate)

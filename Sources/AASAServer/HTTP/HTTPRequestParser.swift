@@ -88,7 +88,7 @@ struct HTTPRequestParser {
         let methodRange = range.lowerBound..<firstSpace
         guard methodRange.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return false }
         let targetRange = (firstSpace + 1)..<secondSpace
-        guard targetRange.allSatisfy({ buffer[$0] > 0x20 && buffer[$0] != 0x7F }) else { return false }
+        guard ByteClasses.isVisible(buffer, targetRange) else { return false }
         let versionRange = (secondSpace + 1)..<range.upperBound
         head.method =
             HTTPToken.equals(buffer, methodRange, "GET")
@@ -118,7 +118,7 @@ struct HTTPRequestParser {
     private func parseField(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into head: inout HTTPRequestHead)
         -> Bool
     {
-        guard let colon = range.first(where: { buffer[$0] == UInt8(ascii: ":") }), colon > range.lowerBound else {
+        guard let colon = Self.first(UInt8(ascii: ":"), in: buffer, range), colon > range.lowerBound else {
             return false
         }
         let name = range.lowerBound..<colon
@@ -128,9 +128,7 @@ struct HTTPRequestParser {
         while valueStart < valueEnd, buffer[valueStart] == 0x20 || buffer[valueStart] == 0x09 { valueStart += 1 }
         while valueEnd > valueStart, buffer[valueEnd - 1] == 0x20 || buffer[valueEnd - 1] == 0x09 { valueEnd -= 1 }
         let value = valueStart..<valueEnd
-        for index in value where (buffer[index] < 0x20 && buffer[index] != 0x09) || buffer[index] == 0x7F {
-            return false
-        }
+        guard ByteClasses.isFieldValue(buffer, value) else { return false }
         switch name.count {
         case 4 where HTTPToken.equalsIgnoringCase(buffer, name, "host"):
             head.hostRange = value

@@ -1,3 +1,5 @@
+@preconcurrency import Glibc
+
 /// Byte-level helpers for HTTP syntax (RFC 9110 §5.6).
 enum HTTPToken {
     /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
@@ -28,14 +30,12 @@ enum HTTPToken {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
+    /// Byte equality with a literal: the length, then memcmp(3).
+    @inline(__always)
     static func equals(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString) -> Bool {
         guard range.count == literal.utf8CodeUnitCount else { return false }
-        return literal.withUTF8Buffer { expected in
-            for offset in 0..<expected.count where buffer[range.lowerBound + offset] != expected[offset] {
-                return false
-            }
-            return true
-        }
+        guard range.upperBound <= buffer.count, let base = buffer.baseAddress else { return range.isEmpty }
+        return memcmp(base + range.lowerBound, literal.utf8Start, range.count) == 0
     }
 
     /// Compares with a lower-case literal, folding ASCII case in the buffer.
