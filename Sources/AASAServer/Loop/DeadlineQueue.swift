@@ -31,6 +31,9 @@ final class DeadlineQueue {
 }
 
 /// Which deadline a connection is under; each has one duration per loop (`LoopSettings`).
+/// An idle TLS connection keeps OpenSSL's buffers for `keepAliveHoldingBuffers` (the next
+/// request on a busy connection reuses them), then gives them back and waits out the rest
+/// of its keep-alive time as `keepAliveReleased`.
 enum TimeoutClass: Int, CaseIterable {
-    case handshake, requestHead, keepAlive, write, linger
+    case handshake, requestHead, keepAlive, keepAliveHoldingBuffers, keepAliveReleased, write, linger
 }

@@ -79,7 +79,7 @@ extension EventLoop {
                 return false
             }
             connection.phase = .idle
-            schedule(connection, .keepAlive, now: now)
+            scheduleIdle(connection, now: now)
             if connection.watchingWrites && !connection.hasPendingOutput { stopWatchingWrites(connection) }
             return true
         case .wantRead:
@@ -148,7 +148,7 @@ extension EventLoop {
         }
         if connection.pending.isEmpty {
             connection.phase = .idle
-            schedule(connection, .keepAlive, now: now)
+            scheduleIdle(connection, now: now)
         } else if connection.phase != .readingHead || wasIdle {
             // The head deadline runs from the first byte of the request and is not extended
             // by trickling bytes (a slowloris client gets no more time).
@@ -226,7 +226,11 @@ extension EventLoop {
         }
         if connection.phase == .writing {
             connection.phase = connection.pending.isEmpty ? .idle : .readingHead
-            schedule(connection, connection.pending.isEmpty ? .keepAlive : .requestHead, now: now)
+            if connection.pending.isEmpty {
+                scheduleIdle(connection, now: now)
+            } else {
+                schedule(connection, .requestHead, now: now)
+            }
         }
         return true
     }

@@ -227,6 +227,11 @@ final class EventLoop {
         if connection.deadline < earliestDeadline { earliestDeadline = connection.deadline }
     }
 
+    /// Waiting for the next request: a TLS connection first holds its buffers a while.
+    func scheduleIdle(_ connection: Connection, now: UInt64) {
+        schedule(connection, connection.tls == nil ? .keepAlive : .keepAliveHoldingBuffers, now: now)
+    }
+
     /// Drops connections past their deadline (a slow handshake or request head, an idle
     /// keep-alive, a client that stopped reading, a lingering close): only queue heads are
     /// looked at, never the whole table.
@@ -235,6 +240,11 @@ final class EventLoop {
         var earliest = UInt64.max
         for queue in deadlines {
             while let connection = queue.head, now >= connection.deadline {
+                if connection.timeoutClass == .keepAliveHoldingBuffers && settings.duration(.keepAliveReleased) > 0 {
+                    connection.tls?.releaseBuffers()
+                    schedule(connection, .keepAliveReleased, now: now)
+                    continue
+                }
                 if connection.isHandshaking { counted.handshakeFailures["timeout", default: 0] += 1 }
                 close(connection)
             }

@@ -20,12 +20,17 @@ struct LoopSettings: Sendable {
     /// the answer, too little to hold a connection open for long.
     let lingerBytes = 1024 * 1024
     let lingerTimeout: UInt64 = 3_000_000_000
+    /// How long an idle TLS connection keeps OpenSSL's buffers (about 34 KiB): long enough
+    /// for the next request of a busy client, short enough that idle ones cost little.
+    let tlsBufferHold: UInt64 = 100_000_000
 
     func duration(_ timeoutClass: TimeoutClass) -> UInt64 {
         switch timeoutClass {
         case .handshake: handshakeTimeout
         case .requestHead: requestHeadTimeout
         case .keepAlive: keepAliveTimeout
+        case .keepAliveHoldingBuffers: min(tlsBufferHold, keepAliveTimeout)
+        case .keepAliveReleased: keepAliveTimeout - min(tlsBufferHold, keepAliveTimeout)
         case .write: writeTimeout
         case .linger: lingerTimeout
         }

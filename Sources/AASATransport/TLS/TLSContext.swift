@@ -37,14 +37,13 @@ public final class TLSContext: @unchecked Sendable {
             COpenSSLShims_SSL_OP_NO_RENEGOTIATION | COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE
                 | COpenSSLShims_SSL_OP_NO_COMPRESSION | COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF)
         // Writes retry with the same bytes but maybe another address (Swift arrays move);
-        // partial writes let a large response go out as the socket allows; idle
-        // connections give their buffers back (about 34 KiB each; as nginx does). Keeping
-        // them would save 6 % of a TLS keep-alive request's instructions (callgrind: 29,018
-        // -> 27,150) at that cost per idle connection.
+        // partial writes let a large response go out as the socket allows. Buffers are kept
+        // between requests (SSL_MODE_RELEASE_BUFFERS frees and allocates about 34 KiB per
+        // request, 6 % of a keep-alive request's instructions); the loop gives an idle
+        // connection's back with `TLSSession.releaseBuffers()`.
         COpenSSLShims_SSL_CTX_set_mode(
             context,
-            COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE
-                | COpenSSLShims_SSL_MODE_RELEASE_BUFFERS)
+            COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE)
         // Each read of the socket takes all it holds, up to a buffer, not a record header then
         // its body (3 reads per request instead of 1); TLSSession.drained relies on it.
         COpenSSLShims_SSL_CTX_set_read_ahead(context, 1)

@@ -110,6 +110,14 @@ package final class TLSSession {
         return (0, progress(after: 0, "write"))
     }
 
+    /// Frees OpenSSL's read and write buffers (SSL_free_buffers(3); allocated again at the
+    /// next read or write): an idle connection then costs little. Only when no bytes wait in
+    /// them (older OpenSSL 3.0 releases freed a buffer still in use otherwise, CVE-2024-4741).
+    package func releaseBuffers() {
+        guard SSL_has_pending(ssl) == 0 else { return }
+        SSL_free_buffers(ssl)
+    }
+
     /// A best-effort close_notify before the socket closes; never waits for the peer's.
     package func shutdown() {
         guard established else { return }
