@@ -1,4 +1,3 @@
-import AASATransport
 import Foundation
 
 /// One HTTP response as a client of ours (the probe, ACME) saw it, after undoing chunked

@@ -1,4 +1,3 @@
-import AASATransport
 import COpenSSL
 import COpenSSLShims
 import Foundation

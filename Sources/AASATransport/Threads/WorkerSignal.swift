@@ -26,7 +26,7 @@ public final class WorkerSignal: @unchecked Sendable {
             switch next() {
             case .take(let job): return job
             case .stop: return nil
-            case .wait(let seconds): condition.wait(until: Date().addingTimeInterval(min(max(seconds, 0.01), 3600)))
+            case .wait(let seconds): _ = condition.wait(until: Date().addingTimeInterval(min(max(seconds, 0.01), 3600)))
             }
         }
     }
