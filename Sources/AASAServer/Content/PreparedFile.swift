@@ -3,7 +3,7 @@ import AssociationKit
 
 /// One association file made ready to serve, at load time: the exact bytes, a gzip variant
 /// when it is smaller, strong ETags, and every header but `Date` and `Connection`
-/// pre-formatted. Serving it is a lookup and a copy into the output buffer. Each encoding
+/// pre-formatted; the loops' `ResponseCache` adds the rest once per second. Each encoding
 /// is one buffer (headers, then body) so 100,000 sites cost little beyond their files
 /// (docs/serving.md, "Many sites").
 public final class PreparedFile: Sendable {
