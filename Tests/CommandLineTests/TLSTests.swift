@@ -232,6 +232,26 @@ extension TLSTests {
         #expect(try runClient(script) == "3")
     }
 
+    @Test("a second connection resumes the first one's session (one TLS 1.3 ticket per handshake)")
+    func resumption() throws {
+        let script = """
+            import socket, ssl, sys
+            context = ssl.create_default_context(cafile=sys.argv[2])
+            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\nConnection: close\\r\\n\\r\\n"
+            session = None
+            for attempt in range(2):
+                raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+                client = context.wrap_socket(raw, server_hostname="example.test", session=session)
+                client.sendall(request)
+                while client.recv(65536):
+                    pass
+                print(client.version(), client.session_reused)
+                session = client.session
+                client.close()
+            """
+        #expect(try runClient(script) == "TLSv1.3 False\nTLSv1.3 True")
+    }
+
     /// Runs a Python TLS client against the HTTPS port; what it printed.
     private func runClient(_ script: String) throws -> String {
         let output = try folder.write("client.out", "")

@@ -47,7 +47,10 @@ public final class TLSContext: @unchecked Sendable {
         // Each read of the socket takes all it holds, up to a buffer, not a record header then
         // its body (3 reads per request instead of 1); TLSSession.drained relies on it.
         COpenSSLShims_SSL_CTX_set_read_ahead(context, 1)
-        // Resumption: the server-side session cache plus stateless tickets (OpenSSL's default).
+        // Resumption: the server-side session cache plus stateless tickets (OpenSSL's default),
+        // one per TLS 1.3 handshake rather than two: a client fetching an association file
+        // resumes once if at all, and each ticket is a serialized, encrypted session.
+        SSL_CTX_set_num_tickets(context, 1)
         COpenSSLShims_SSL_CTX_set_session_cache_mode(context, COpenSSLShims_SSL_SESS_CACHE_SERVER)
         SSL_CTX_set_session_id_context(context, "aasa-server", 11)
         guard SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1 else {
