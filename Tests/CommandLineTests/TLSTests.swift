@@ -237,7 +237,8 @@ extension TLSTests {
         let script = """
             import socket, ssl, sys
             context = ssl.create_default_context(cafile=sys.argv[2])
-            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\nConnection: close\\r\\n\\r\\n"
+            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\n"
+            request += b"Connection: close\\r\\n\\r\\n"
             session = None
             for attempt in range(2):
                 raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
