@@ -190,11 +190,7 @@ extension TLSTests {
         // read; were they left there, no new epoll edge would come and the client would hang
         // (its socket timeout fails the script).
         let script = """
-            import socket, ssl, sys
-            context = ssl.create_default_context(cafile=sys.argv[2])
-            raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
-            client = context.wrap_socket(raw, server_hostname="example.test")
-            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\n\\r\\n"
+            client = connect()
             for _ in range(40):
                 client.sendall(request)
             client.sendall(request * 40)
@@ -214,11 +210,7 @@ extension TLSTests {
         // The pause is the stimulus, not a wait for the server: an idle TLS connection gives
         // OpenSSL's buffers back after 100 ms, and the next request must find new ones.
         let script = """
-            import socket, ssl, sys, time
-            context = ssl.create_default_context(cafile=sys.argv[2])
-            raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
-            client = context.wrap_socket(raw, server_hostname="example.test")
-            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\n\\r\\n"
+            client = connect()
             answered = 0
             for pause in [0, 0.3, 0.3]:
                 time.sleep(pause)
@@ -235,15 +227,10 @@ extension TLSTests {
     @Test("a second connection resumes the first one's session (one TLS 1.3 ticket per handshake)")
     func resumption() throws {
         let script = """
-            import socket, ssl, sys
-            context = ssl.create_default_context(cafile=sys.argv[2])
-            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\n"
-            request += b"Connection: close\\r\\n\\r\\n"
             session = None
             for attempt in range(2):
-                raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
-                client = context.wrap_socket(raw, server_hostname="example.test", session=session)
-                client.sendall(request)
+                client = connect(session)
+                client.sendall(request[:-2] + b"Connection: close\\r\\n\\r\\n")
                 while client.recv(65536):
                     pass
                 print(client.version(), client.session_reused)
@@ -253,8 +240,18 @@ extension TLSTests {
         #expect(try runClient(script) == "TLSv1.3 False\nTLSv1.3 True")
     }
 
-    /// Runs a Python TLS client against the HTTPS port; what it printed.
-    private func runClient(_ script: String) throws -> String {
+    /// Runs a Python TLS client against the HTTPS port: `script` after a preamble with
+    /// `connect(session=None)` and a keep-alive `request`; what it printed.
+    private func runClient(_ body: String) throws -> String {
+        let script = """
+            import socket, ssl, sys, time
+            context = ssl.create_default_context(cafile=sys.argv[2])
+            def connect(session=None):
+                raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+                return context.wrap_socket(raw, server_hostname="example.test", session=session)
+            request = b"GET /apple-app-site-association HTTP/1.1\\r\\nHost: example.test\\r\\n\\r\\n"
+
+            """ + body
         let output = try folder.write("client.out", "")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
