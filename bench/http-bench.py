@@ -257,29 +257,41 @@ def measure(ports, processes):
                 seconds = time.monotonic() - started
                 cpu = tree_cpu(pid) - before
                 runs[server].append((requests / seconds, requests / cpu if cpu > 0 else float("nan")))
-        results[scenario] = {
+        medians = {
             server: (statistics.median(r for r, _ in values), statistics.median(c for _, c in values))
             for server, values in runs.items()
         }
+        # Ratios per round (the servers of a round run back to back, so a slow spell of this
+        # shared VM weighs on all of them), then their median and range.
+        ours = [c for _, c in runs["aasa-server"]]
+        best = [max(runs["nginx"][i][1], runs["h2o"][i][1]) for i in range(ROUNDS)]
+        ratios = {"peer": [o / b for o, b in zip(ours, best)]}
+        if "floor" in runs:
+            ratios["floor"] = [o / f for o, (_, f) in zip(ours, runs["floor"])]
+        results[scenario] = (medians, ratios)
     return results
 
 
 def report(results):
     print(f"\nrequests per server CPU-second (requests/s in brackets); {ROUNDS} alternating rounds of "
-          f"{DURATION} s, medians; wrk -t1 -c{CONNECTIONS}; 2 workers each; {os.cpu_count()} cores\n")
+          f"{DURATION} s, medians; wrk -t1 -c{CONNECTIONS}; 2 workers each; {os.cpu_count()} cores; ratios are "
+          "the median of each round's ratio (its range in brackets)\n")
     print("| scenario | nginx | h2o | aasa-server | floor | vs best peer | vs floor |")
     print("|---|---|---|---|---|---|---|")
-    for scenario, servers in results.items():
+    for scenario, (servers, ratios) in results.items():
         def cell(name):
             if name not in servers:
                 return "—"
             rate, per_cpu = servers[name]
             return f"{per_cpu / 1000:.1f} k ({rate / 1000:.1f} k/s)"
-        ours = servers["aasa-server"][1]
-        best = max(servers[name][1] for name in ("nginx", "h2o"))
-        floor = f"{ours / servers['floor'][1]:.2f}x" if "floor" in servers else "—"
+
+        def ratio(name):
+            if name not in ratios:
+                return "—"
+            values = ratios[name]
+            return f"{statistics.median(values):.2f}x ({min(values):.2f}-{max(values):.2f})"
         print(f"| {scenario} | {cell('nginx')} | {cell('h2o')} | {cell('aasa-server')} | {cell('floor')} | "
-              f"{ours / best:.2f}x | {floor} |")
+              f"{ratio('peer')} | {ratio('floor')} |")
 
 
 if __name__ == "__main__":
