@@ -62,10 +62,10 @@ extension EventLoop {
         let connectionHeader = ConnectionHeader(keepAlive: keepAlive, isHTTP11: head.isHTTP11)
         if sendsBody, let whole = responses.response(variant, connectionHeader, dates: dates, output: out) {
             out.borrow(whole)
-            if connectionHeader == .close { connection.closeAfterWrite = true }
         } else {
             assemble(status, variant, connectionHeader, sendsBody: sendsBody, on: connection)
         }
+        if connectionHeader == .close { connection.closeAfterWrite = true }
         if sendsBody {
             counted.bodyBytes += variant.body.count
             if useGzip { counted.gzipResponses += 1 } else { counted.identityResponses += 1 }
@@ -85,17 +85,31 @@ extension EventLoop {
         _ status: HTTPStatus, _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, sendsBody: Bool,
         on connection: Connection
     ) {
-        out.append(status == .ok ? Self.ok : Self.notModified)
-        out.append(dates.httpDate)
-        out.append(Self.crlf)
-        if status == .ok {
-            out.append(variant.headers200)
-        } else {
+        guard status == .ok else {
+            out.append(Self.notModified)
+            out.append(dates.httpDate)
+            out.append(Self.crlf)
             out.append(PreparedFile.serverLine)
             out.append(variant.headers304Tail)
+            endHead(connectionHeader, on: connection)
+            return
         }
-        endHead(connectionHeader, on: connection)
+        Self.head200(variant, connectionHeader, dates: dates) { out.append($0) }
         if sendsBody { out.append(variant.body) }
+    }
+
+    /// The head of a 200 for `variant`, piece by piece: the one layout that both the
+    /// `ResponseCache` and `assemble` write.
+    static func head200(
+        _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, dates: DateCache,
+        _ put: (ArraySlice<UInt8>) -> Void
+    ) {
+        put(ok[...])
+        put(dates.httpDate[...])
+        put(crlf[...])
+        put(variant.headers200)
+        put(connectionHeader.line[...])
+        put(crlf[...])
     }
 
     /// Ends a response head with its connection header (closing after the write with

@@ -52,8 +52,8 @@ final class ResponseCache {
         if slot.pointee.key == key && slot.pointee.second == dates.second, let memory = slot.pointee.memory {
             return UnsafeRawBufferPointer(start: memory, count: slot.pointee.count)
         }
-        let parts = [EventLoop.ok, dates.httpDate, EventLoop.crlf, connection.line, EventLoop.crlf]
-        let count = parts.reduce(0) { $0 + $1.count } + variant.storage.count
+        var count = variant.body.count
+        EventLoop.head200(variant, connection, dates: dates) { count += $0.count }
         guard count <= Self.largestResponse else { return nil }
         output.settle()
         if slot.pointee.capacity < count {
@@ -70,9 +70,7 @@ final class ResponseCache {
                 written += source.count
             }
         }
-        for part in parts.prefix(3) { put(part[...]) }
-        put(variant.headers200)
-        for part in parts.suffix(2) { put(part[...]) }
+        EventLoop.head200(variant, connection, dates: dates, put)
         put(variant.body)
         slot.pointee = Slot(
             key: key, second: dates.second, memory: memory, capacity: slot.pointee.capacity, count: count)
