@@ -58,7 +58,7 @@ final class EventLoop {
     var earliestDeadline = UInt64.max
     var stopDeadline: UInt64?
     let statistics: LoopStatistics
-    /// Counted since the last fold into `statistics` (once per iteration, never per request).
+    /// Counted since the last fold into `statistics` (at most once a millisecond, never per request).
     var counted = LoopStatistics.Totals()
     var foldedOpenConnections = -1
     /// Counts are folded into `statistics` at most once per `foldInterval` (a fold per
