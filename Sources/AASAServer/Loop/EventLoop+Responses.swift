@@ -17,10 +17,11 @@ extension EventLoop {
             respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
             return
         }
-        // The site by the host's normalized bytes, on the stack: no allocation.
+        // The site by the host's bytes (remembered per loop, else normalized on the stack):
+        // no allocation.
         var site: SiteContent?
         if let range = target.hostRange {
-            guard let found = HostName.withKey(buffer, range, { table.site(forHost: $0) }) else {
+            guard let found = hosts.site(buffer, range, in: table) else {
                 count(site: nil, path: nil, status: .badRequest)
                 respondWithError(.badRequest, to: connection, head: head, buffer: buffer)
                 return

@@ -46,6 +46,8 @@ final class EventLoop {
     let out = OutputBuffer()
     /// Whole responses for the files served this second, sent from there without a copy.
     let responses = ResponseCache()
+    /// The site of each Host value seen lately.
+    let hosts = HostCache()
     let scratch: UnsafeMutableRawBufferPointer
     /// `scratch` as bytes: the buffer every read lands in.
     var scratchBytes: UnsafePointer<UInt8>? { UnsafePointer(scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
@@ -129,6 +131,7 @@ final class EventLoop {
                 table = snapshot.table
                 certificates = snapshot.certificates
                 responses.removeAll()
+                hosts.removeAll()
             }
             var woken = false
             for index in 0..<count {
