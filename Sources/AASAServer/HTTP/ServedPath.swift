@@ -11,6 +11,7 @@ enum ServedPath {
         }
     }
 
+    /// Formatted at each call: the request path reads `RequestCounts.pathLabels`, made once.
     var label: String { path.description }
 
     /// The path of an origin-form target, before any query (which is ignored).

@@ -131,7 +131,8 @@ extension EventLoop {
         counted.requests.add(path: path, status: status)
         if settings.perSiteMetrics {
             let key = LoopStatistics.RequestKey(
-                site: site?.name ?? "-", path: path?.label ?? "other", status: status.rawValue)
+                site: site?.name ?? "-", path: RequestCounts.pathLabels[RequestCounts.pathSlot(path)],
+                status: status.rawValue)
             counted.siteRequests[key, default: 0] += 1
         }
     }
