@@ -1,5 +1,7 @@
 # aasa-server: the two commands a new machine needs are `make run` and `make test`.
 SWIFT ?= swift
+# bash for `set -o pipefail` in the test recipe.
+SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
@@ -23,7 +25,13 @@ lint:
 test: lint
 	bash docker/check.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@# The tests run in parallel, so a failure can scroll far up a long log: the run's output is
+	@# kept in .build/test-output.txt and its failures are repeated at the end.
+	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt || { \
+	  echo "--- what failed (all of it in .build/test-output.txt):"; \
+	  grep -a -e '✘' -e 'error: ' -e '^[^◇✔✘]' .build/test-output.txt | grep -a -v '^Test Suite\|^Test Case\|^\[' \
+	    | grep -a -A3 -e '✘' -e 'error: ' | cut -c1-400; \
+	  exit 1; }
 
 # Serves the example sites in Config/ on http://127.0.0.1:8080 and https://127.0.0.1:8443
 # (settings: Config/aasa-server.json plus --https; local certificates from `make certs`).
