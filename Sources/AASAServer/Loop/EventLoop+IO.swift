@@ -225,10 +225,11 @@ extension EventLoop {
             return false
         }
         if connection.phase == .writing {
-            connection.phase = connection.pending.isEmpty ? .idle : .readingHead
             if connection.pending.isEmpty {
+                connection.phase = .idle
                 scheduleIdle(connection, now: now)
             } else {
+                connection.phase = .readingHead
                 schedule(connection, .requestHead, now: now)
             }
         }
