@@ -9,33 +9,29 @@ struct HTTPRequestParser {
     static let lf = UInt8(ascii: "\n")
 
     /// Parses the request head starting at `start` in `buffer` into `head` (which holds
-    /// something only after `.complete`).
+    /// something only after `.complete`), from nothing scanned yet.
     func parse(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, into head: inout HTTPRequestHead)
         -> HTTPParseResult
     {
-        var lineStart = start
-        // RFC 9112 §2.2: ignore empty lines before the request line.
-        while lineStart < buffer.count, buffer[lineStart] == Self.cr || buffer[lineStart] == Self.lf { lineStart += 1 }
-        guard let requestLineEnd = findLineFeed(buffer, from: lineStart, limit: limits.requestLineBytes) else {
-            return buffer.count - lineStart > limits.requestLineBytes ? .failure(.uriTooLong) : .incomplete
+        var scan = HeadScan()
+        return parse(buffer, from: start, resuming: &scan, into: &head)
+    }
+
+    /// Parses the request head starting at `start`, going on from `scan` (what earlier calls
+    /// found in the same bytes, when more arrived since) and updating it while the head is
+    /// incomplete. The head is parsed in full only once its end is there.
+    func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, resuming scan: inout HeadScan,
+        into head: inout HTTPRequestHead
+    ) -> HTTPParseResult {
+        let end: Int
+        switch findHeadEnd(buffer, from: start, &scan) {
+        case .complete(let headEnd)?: end = headEnd
+        case .failure(let status)?: return .failure(status)
+        case .incomplete?, nil: return .incomplete
         }
-        // The whole head must be present before anything is acted on.
-        var headEnd = -1
-        var cursor = requestLineEnd + 1
-        let headLimit = requestLineEnd + 1 + limits.headerBytes
-        while cursor < buffer.count {
-            guard let lineFeed = findLineFeed(buffer, from: cursor, limit: headLimit - cursor) else {
-                return buffer.count > headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
-            }
-            if lineFeed == cursor || (lineFeed == cursor + 1 && buffer[cursor] == Self.cr) {
-                headEnd = lineFeed + 1
-                break
-            }
-            cursor = lineFeed + 1
-        }
-        guard headEnd > 0 else {
-            return buffer.count > headLimit ? .failure(.requestHeaderFieldsTooLarge) : .incomplete
-        }
+        let lineStart = start + scan.skipped
+        let requestLineEnd = start + scan.requestLineEnd
         head = HTTPRequestHead()
         guard parseRequestLine(buffer, lineStart..<trimCR(buffer, requestLineEnd), into: &head) else {
             return .failure(.badRequest)
@@ -44,16 +40,59 @@ struct HTTPRequestParser {
         var line = requestLineEnd + 1
         var count = 0
         while true {
-            // headEnd is a line feed, so every line up to it ends in one.
-            guard let lineFeed = findLineFeed(buffer, from: line, limit: headEnd - line) else { break }
-            let end = trimCR(buffer, lineFeed)
-            if end == line { break }
+            // The head ends in a line feed, so every line up to it ends in one.
+            guard let lineFeed = findLineFeed(buffer, from: line, limit: end - line) else { break }
+            let lineEnd = trimCR(buffer, lineFeed)
+            if lineEnd == line { break }
             count += 1
             if count > limits.headerCount { return .failure(.requestHeaderFieldsTooLarge) }
-            guard parseField(buffer, line..<end, into: &head) else { return .failure(.badRequest) }
+            guard parseField(buffer, line..<lineEnd, into: &head) else { return .failure(.badRequest) }
             line = lineFeed + 1
         }
-        return validate(head).map(HTTPParseResult.failure) ?? .complete(end: headEnd)
+        return validate(head).map(HTTPParseResult.failure) ?? .complete(end: end)
+    }
+
+    /// Finds the empty line that ends the head (`.complete` with the index after it), a
+    /// limit passed (`.failure`), or nil when more bytes are needed; `scan` remembers how far
+    /// it looked. Empty lines before the request line are ignored (RFC 9112 §2.2) but count
+    /// toward the request line's limit: the RFC asks a server to skip at least one, and
+    /// skipping any number would let a client stream them for ever.
+    private func findHeadEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, _ scan: inout HeadScan)
+        -> HTTPParseResult?
+    {
+        if scan.requestLineEnd < 0 {
+            var lineStart = start + scan.skipped
+            while lineStart < buffer.count, buffer[lineStart] == Self.cr || buffer[lineStart] == Self.lf {
+                lineStart += 1
+            }
+            scan.skipped = lineStart - start
+            if scan.skipped > limits.requestLineBytes { return .failure(.badRequest) }
+            let lineLimit = limits.requestLineBytes - scan.skipped
+            let from = max(lineStart, start + scan.scanned)
+            guard let lineFeed = Self.first(Self.lf, in: buffer, from..<min(buffer.count, lineStart + lineLimit + 1))
+            else {
+                scan.scanned = buffer.count - start
+                return buffer.count - lineStart > lineLimit ? .failure(.uriTooLong) : nil
+            }
+            scan.requestLineEnd = lineFeed - start
+            scan.lineStart = lineFeed + 1 - start
+            scan.scanned = scan.lineStart
+        }
+        let headLimit = start + scan.requestLineEnd + 1 + limits.headerBytes
+        var cursor = start + scan.lineStart
+        var from = max(cursor, start + scan.scanned)
+        while true {
+            guard let lineFeed = Self.first(Self.lf, in: buffer, from..<min(buffer.count, headLimit + 1)) else {
+                scan.lineStart = cursor - start
+                scan.scanned = buffer.count - start
+                return buffer.count > headLimit ? .failure(.requestHeaderFieldsTooLarge) : nil
+            }
+            if lineFeed == cursor || (lineFeed == cursor + 1 && buffer[cursor] == Self.cr) {
+                return .complete(end: lineFeed + 1)
+            }
+            cursor = lineFeed + 1
+            from = cursor
+        }
     }
 
     /// The first line feed in `buffer[start...]` within `limit + 1` bytes: memchr(3), which

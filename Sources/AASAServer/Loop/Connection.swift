@@ -24,8 +24,20 @@ final class Connection {
     var tls: TLSSession?
     /// Added to the loop's epoll set (only once a request did not complete at accept).
     var registered = false
-    /// Bytes of a request head that is not complete yet.
+    /// Bytes read and not answered yet: a request head that is not complete, or requests
+    /// held back while `parsePaused`. Never more than the head limits plus one read.
     var pending: [UInt8] = []
+    /// How far the head at the front of `pending` has been searched (each byte once).
+    var scan = HeadScan()
+    /// `pending` may hold requests not yet parsed: parsing stopped at the output high-water
+    /// mark or the end of this connection's share of a wake-up. Nothing more is read until
+    /// they are answered, which bounds `pending`.
+    var parsePaused = false
+    /// Reading stopped before the socket said EAGAIN, so no new readiness event will come
+    /// for what is already there: the loop must come back by itself.
+    var readPending = false
+    /// On the loop's list of connections to continue after the next wait.
+    var yielded = false
     var output: [UInt8] = []
     var outputOffset = 0
     var phase = Phase.idle
@@ -66,6 +78,9 @@ final class Connection {
     }
 
     var hasPendingOutput: Bool { outputOffset < output.count }
+
+    /// Work is left that no readiness event will announce (see `parsePaused`, `readPending`).
+    var wantsTurn: Bool { parsePaused || readPending }
 
     var eventData: UInt64 { UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd)) }
 }

@@ -2,12 +2,13 @@ import AASATransport
 @preconcurrency import Glibc
 
 extension EventLoop {
-    /// Accepts until EAGAIN (the listener is edge-triggered). Running out of descriptors or
-    /// memory pauses accepting for 100 ms instead of ending the server (accept(2) ERRORS).
+    /// Accepts until EAGAIN (the listener is edge-triggered), or its share of the turn, after
+    /// which the loop comes back for the rest. Running out of descriptors or memory pauses
+    /// accepting for 100 ms instead of ending the server (accept(2) ERRORS).
     func acceptConnections(from listener: Int32, secure: Bool, now: UInt64) {
         guard listener >= 0, acceptPausedUntil == 0 else { return }
         var peer = sockaddr_storage()
-        while true {
+        for _ in 0..<settings.acceptsPerTurn {
             let result: IOResult<Int32>
             do {
                 result = try Posix.accept(listener, peer: &peer)
@@ -25,6 +26,7 @@ extension EventLoop {
             guard case .processed(let fd) = result else { return }
             adopt(fd, peer: peer, secure: secure, now: now)
         }
+        acceptAgain = true
     }
 
     func adopt(_ fd: Int32, peer: sockaddr_storage, secure: Bool, now: UInt64) {

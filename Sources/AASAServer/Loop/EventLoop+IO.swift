@@ -3,10 +3,13 @@ import Foundation
 
 extension EventLoop {
     /// Reads until EAGAIN (edge-triggered), answers every complete request, and writes the
-    /// answers, pipelined ones coalesced into one send. A client whose unread answers pile
-    /// up is not read from until they drain.
+    /// answers, pipelined ones coalesced into one send, within the connection's share of
+    /// this turn (`TurnBudget`); past it the connection waits for the next turn. A client
+    /// whose unread answers reach the high-water mark is neither parsed nor read from until
+    /// they drain (`flush` brings it back).
     func readAndServe(_ connection: Connection, now: UInt64) {
-        if connection.phase == .lingering { return discardLingering(connection) }
+        var budget = TurnBudget(settings)
+        if connection.phase == .lingering { return discardLingering(connection, budget: &budget) }
         if let tls = connection.tls, !tls.established {
             if !connection.checkedForPlainHTTP {
                 guard let isTLS = startsWithHandshakeRecord(connection) else { return }
@@ -16,22 +19,45 @@ extension EventLoop {
             guard continueHandshake(tls, on: connection, now: now) else { return }
         }
         while true {
-            var suspended = false
-            while !connection.closeAfterWrite && !connection.peerClosed {
-                if outputBacklog(connection) > settings.outputHighWater {
-                    suspended = true
+            if connection.parsePaused { serveBuffered(connection, now: now, budget: &budget) }
+            connection.readPending = false
+            while !connection.closeAfterWrite && !connection.peerClosed && !connection.parsePaused {
+                if budget.isSpent || outputBacklog(connection) >= settings.outputHighWater {
+                    connection.readPending = true
                     break
                 }
                 guard let count = receive(on: connection) else { return }
                 if count == 0 { break }
+                budget.bytes -= count
                 let bytes = UnsafeBufferPointer(start: scratchBytes, count: count)
-                consume(bytes, on: connection, now: now)
+                consume(bytes, on: connection, now: now, budget: &budget)
                 // A short read emptied the socket's queue; anything that arrives later raises
                 // a new edge, so the read that would only say EAGAIN is skipped (as nginx
                 // does). TLS asks OpenSSL, which may still hold bytes of the next record.
                 if connection.tls?.drained ?? (count < scratch.count) { break }
             }
-            guard flush(connection, now: now), suspended, !connection.hasPendingOutput else { return }
+            guard flush(connection, now: now), connection.wantsTurn, !connection.hasPendingOutput else { return }
+            if connection.closeAfterWrite || connection.peerClosed {
+                connection.readPending = false
+                if !connection.parsePaused { return }
+            }
+            if budget.isSpent { return yieldTurn(connection) }
+        }
+    }
+
+    /// Puts `connection` on the list the loop continues after its next wait (which then
+    /// does not block), behind every connection that became ready meanwhile.
+    func yieldTurn(_ connection: Connection) {
+        guard !connection.yielded else { return }
+        connection.yielded = true
+        yielded.append(connection)
+    }
+
+    /// Continues the connections that used up their share of the last turn.
+    func continueYielded(_ waiting: [Connection], now: UInt64) {
+        for connection in waiting where connections[Int(connection.fd)] === connection {
+            connection.yielded = false
+            if connection.wantsTurn && !connection.hasPendingOutput { readAndServe(connection, now: now) }
         }
     }
 
@@ -135,21 +161,45 @@ extension EventLoop {
         connection.output.count - connection.outputOffset + out.byteCount
     }
 
-    /// Serves the requests in newly read bytes; keeps an incomplete head for the next read.
-    func consume(_ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, now: UInt64) {
+    /// Serves the requests in newly read bytes; keeps the rest (an incomplete head, or
+    /// requests held back by the high-water mark or the turn's budget) for later.
+    func consume(_ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, now: UInt64, budget: inout TurnBudget) {
         let wasIdle = connection.pending.isEmpty
         if wasIdle {
-            let end = serveRequests(bytes, on: connection)
+            let end = serveRequests(bytes, on: connection, budget: &budget)
             if end < bytes.count { connection.pending = Array(bytes[end...]) }
         } else {
             connection.pending.append(contentsOf: bytes)
-            let end = connection.pending.withUnsafeBufferPointer { serveRequests($0, on: connection) }
-            connection.pending = end == connection.pending.count ? [] : Array(connection.pending[end...])
+            servePending(connection, budget: &budget)
         }
+        noteHeadProgress(connection, wasIdle: wasIdle, now: now)
+    }
+
+    /// Answers requests held in `pending` (after the output drained, or in a later turn).
+    func serveBuffered(_ connection: Connection, now: UInt64, budget: inout TurnBudget) {
+        servePending(connection, budget: &budget)
+        noteHeadProgress(connection, wasIdle: false, now: now)
+    }
+
+    /// Parses `pending` from its start and drops what was answered: one move of the rest
+    /// per call, never per request.
+    private func servePending(_ connection: Connection, budget: inout TurnBudget) {
+        let end = connection.pending.withUnsafeBufferPointer { serveRequests($0, on: connection, budget: &budget) }
+        if end == connection.pending.count {
+            connection.pending = []
+        } else if end > 0 {
+            connection.pending.removeSubrange(0..<end)
+        }
+    }
+
+    private func noteHeadProgress(_ connection: Connection, wasIdle: Bool, now: UInt64) {
         if connection.pending.isEmpty {
             connection.phase = .idle
             scheduleIdle(connection, now: now)
-        } else if connection.phase != .readingHead || wasIdle {
+        } else if connection.parsePaused {
+            // Whole requests wait for the output to drain: the write deadline (set by flush)
+            // or the next turn decides, not the head deadline.
+        } else if connection.phase != .readingHead || wasIdle || connection.scan.isFresh {
             // The head deadline runs from the first byte of the request and is not extended
             // by trickling bytes (a slowloris client gets no more time).
             connection.phase = .readingHead
@@ -157,13 +207,23 @@ extension EventLoop {
         }
     }
 
-    /// Answers each complete request head in `buffer`; returns where the unconsumed bytes start.
-    func serveRequests(_ buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Int {
+    /// Answers each complete request head in `buffer` while the connection's output is under
+    /// its high-water mark and its turn lasts; returns where the unconsumed bytes start.
+    func serveRequests(_ buffer: UnsafeBufferPointer<UInt8>, on connection: Connection, budget: inout TurnBudget)
+        -> Int
+    {
         var start = 0
         var head = HTTPRequestHead()
+        connection.parsePaused = false
         while start < buffer.count && !connection.closeAfterWrite {
-            switch parser.parse(buffer, from: start, into: &head) {
+            if budget.requests <= 0 || outputBacklog(connection) >= settings.outputHighWater {
+                connection.parsePaused = true
+                return start
+            }
+            switch parser.parse(buffer, from: start, resuming: &connection.scan, into: &head) {
             case .complete(let end):
+                connection.scan = HeadScan()
+                budget.requests -= 1
                 if let adminRoutes {
                     respondAdmin(to: head, in: buffer, on: connection, routes: adminRoutes)
                 } else {
@@ -173,6 +233,7 @@ extension EventLoop {
             case .incomplete:
                 return start
             case .failure(let status):
+                connection.scan = HeadScan()
                 respondWithError(status, to: connection)
                 return buffer.count
             }
@@ -279,16 +340,24 @@ extension EventLoop {
         connection.lingerBudget = settings.lingerBytes
         schedule(connection, .linger, now: now)
         stopWatchingWrites(connection)
-        discardLingering(connection)
+        var budget = TurnBudget(settings)
+        discardLingering(connection, budget: &budget)
     }
 
-    /// Reads and drops (raw bytes, even on TLS: nothing in them is answered any more).
-    func discardLingering(_ connection: Connection) {
+    /// Reads and drops (raw bytes, even on TLS: nothing in them is answered any more),
+    /// within the turn's share.
+    func discardLingering(_ connection: Connection, budget: inout TurnBudget) {
+        connection.readPending = false
         while true {
+            if budget.bytes <= 0 {
+                connection.readPending = true
+                return yieldTurn(connection)
+            }
             do {
                 switch try Posix.read(connection.fd, into: scratch) {
                 case .processed(let count):
                     connection.lingerBudget -= count
+                    budget.bytes -= count
                     if count == 0 || connection.lingerBudget <= 0 { return close(connection) }
                 case .wouldBlock:
                     return

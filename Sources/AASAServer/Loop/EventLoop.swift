@@ -52,6 +52,10 @@ final class EventLoop {
     /// `scratch` as bytes: the buffer every read lands in.
     var scratchBytes: UnsafePointer<UInt8>? { UnsafePointer(scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
     var acceptPausedUntil: UInt64 = 0
+    /// A listener stopped at its per-turn share of accepts: accept again next turn.
+    var acceptAgain = false
+    /// Connections that used up their share of a turn, continued after the next wait.
+    var yielded: [Connection] = []
     /// One queue per timeout class, indexed by `TimeoutClass.rawValue`.
     let deadlines = TimeoutClass.allCases.map { _ in DeadlineQueue() }
     /// No queued deadline is earlier: the queues are looked at only once the clock passes
@@ -116,7 +120,9 @@ final class EventLoop {
         while true {
             let count: Int
             do {
-                count = try epoll.wait(into: events, timeout: waitTimeout(now: MonotonicClock.now()))
+                // Work left over from the last turn: look for new events without waiting.
+                let busy = !yielded.isEmpty || acceptAgain
+                count = try epoll.wait(into: events, timeout: busy ? 0 : waitTimeout(now: MonotonicClock.now()))
             } catch {
                 // Anything but EINTR (which wait retries) is a broken epoll set: waiting again
                 // would spin. Stop, and have the server stop loudly.
@@ -134,6 +140,8 @@ final class EventLoop {
                 hosts.removeAll()
             }
             var woken = false
+            let carried = yielded
+            yielded = []
             for index in 0..<count {
                 let event = events[index]
                 switch event.data.u64 {
@@ -144,6 +152,12 @@ final class EventLoop {
                     woken = true
                 default: handle(event.events, data: event.data.u64, now: now)
                 }
+            }
+            if !carried.isEmpty { continueYielded(carried, now: now) }
+            if acceptAgain {
+                acceptAgain = false
+                acceptConnections(from: listener, secure: false, now: now)
+                acceptConnections(from: secureListener, secure: true, now: now)
             }
             if woken && !pausedHandshakes.isEmpty { resumePausedHandshakes(now: now) }
             if acceptPausedUntil > 0 && now >= acceptPausedUntil {
@@ -210,7 +224,10 @@ final class EventLoop {
             readAndServe(connection, now: now)
         }
         if connections[Int(fd)] === connection, connection.phase != .lingering, events & Epoll.writable != 0 {
-            flush(connection, now: now)
+            // Drained at last: go on with what the high-water mark held back.
+            if flush(connection, now: now), connection.wantsTurn, !connection.hasPendingOutput {
+                readAndServe(connection, now: now)
+            }
         }
     }
 

@@ -13,8 +13,19 @@ struct LoopSettings: Sendable {
     var perSiteMetrics = false
     /// A User-Agent containing these bytes is Apple's fetcher (`--apple-fetcher-agent`).
     var appleFetcherAgent = Array("AASA-Bot/".utf8)
-    /// Output beyond this stops reading from the client until it drains (pipelining flood).
+    /// Queued output at or past this stops parsing pipelined requests and reading from the
+    /// client until it drains, so a client that sends and never reads costs at most this
+    /// plus one response and one read. 256 KiB is two of the largest files the size guard
+    /// allows: a pipelining client that does read is never starved while the kernel's send
+    /// buffer empties.
     let outputHighWater = 256 * 1024
+    /// One connection's share of a loop wake-up: bytes read and requests answered. Past
+    /// either, it waits for the loop's next turn behind the others, so no client holds a
+    /// loop for longer than answering this much (a few hundred microseconds).
+    let readBytesPerTurn = 256 * 1024
+    let requestsPerTurn = 64
+    /// Connections accepted from one listener per turn (the rest wait for the next).
+    let acceptsPerTurn = 64
     /// A lingering close (RFC 9112 §9.6) reads and drops at most this much, for at most
     /// `lingerTimeout`: enough for a client to finish sending a refused request and read
     /// the answer, too little to hold a connection open for long.
