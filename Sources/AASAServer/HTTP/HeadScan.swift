@@ -11,7 +11,4 @@ struct HeadScan {
     var lineStart = 0
     /// No line feed lies between `lineStart` and here.
     var scanned = 0
-
-    /// Nothing of a head seen yet.
-    var isFresh: Bool { skipped == 0 && requestLineEnd < 0 && scanned == 0 }
 }

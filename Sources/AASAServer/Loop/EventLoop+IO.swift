@@ -165,6 +165,7 @@ extension EventLoop {
     /// requests held back by the high-water mark or the turn's budget) for later.
     func consume(_ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, now: UInt64, budget: inout TurnBudget) {
         let wasIdle = connection.pending.isEmpty
+        let requestsBefore = budget.requests
         if wasIdle {
             let end = serveRequests(bytes, on: connection, budget: &budget)
             if end < bytes.count { connection.pending = Array(bytes[end...]) }
@@ -172,13 +173,14 @@ extension EventLoop {
             connection.pending.append(contentsOf: bytes)
             servePending(connection, budget: &budget)
         }
-        noteHeadProgress(connection, wasIdle: wasIdle, now: now)
+        noteHeadProgress(connection, newHead: wasIdle || budget.requests < requestsBefore, now: now)
     }
 
     /// Answers requests held in `pending` (after the output drained, or in a later turn).
     func serveBuffered(_ connection: Connection, now: UInt64, budget: inout TurnBudget) {
+        let requestsBefore = budget.requests
         servePending(connection, budget: &budget)
-        noteHeadProgress(connection, wasIdle: false, now: now)
+        noteHeadProgress(connection, newHead: budget.requests < requestsBefore, now: now)
     }
 
     /// Parses `pending` from its start and drops what was answered: one move of the rest
@@ -192,14 +194,17 @@ extension EventLoop {
         }
     }
 
-    private func noteHeadProgress(_ connection: Connection, wasIdle: Bool, now: UInt64) {
+    /// Sets the phase and deadline after bytes were parsed; `newHead` when what remains in
+    /// `pending` began after the last read started (the connection was idle, or a request
+    /// was answered since).
+    private func noteHeadProgress(_ connection: Connection, newHead: Bool, now: UInt64) {
         if connection.pending.isEmpty {
             connection.phase = .idle
             scheduleIdle(connection, now: now)
         } else if connection.parsePaused {
             // Whole requests wait for the output to drain: the write deadline (set by flush)
             // or the next turn decides, not the head deadline.
-        } else if connection.phase != .readingHead || wasIdle || connection.scan.isFresh {
+        } else if connection.phase != .readingHead || newHead {
             // The head deadline runs from the first byte of the request and is not extended
             // by trickling bytes (a slowloris client gets no more time).
             connection.phase = .readingHead
