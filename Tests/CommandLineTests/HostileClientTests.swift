@@ -114,7 +114,8 @@ struct HostileClientTests {
         try folder.write("sites/example.com/apple-app-site-association", Self.largeFile)
         let server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "1", "--access-log", "off"])
         defer { _ = server.stop() }
-        let request = "GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n"
+        let request =
+            "GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n"
             + "Connection: close\r\n\r\n"
         #expect(try RawClient.exchange(port: server.port, request).hasPrefix("HTTP/1.1 200 OK"))
         let before = Self.residentKiB(server)
@@ -122,21 +123,18 @@ struct HostileClientTests {
         let streaming = Date().addingTimeInterval(4)
         let chunk = [UInt8](repeating: 0, count: 32_768).enumerated().map { $0.offset % 2 == 0 ? 0x0D : 0x0A }
         let attackers = DispatchGroup()
-        let refusals = LockedCounter()
         for _ in 0..<8 {
+            attackers.enter()
             Thread {
-                attackers.enter()
                 defer { attackers.leave() }
                 // As fast as the server takes them, for 4 s: a new connection whenever one ends.
                 while Date() < streaming {
                     guard let client = try? RawClient(port: port, receiveTimeout: 0.2) else { continue }
                     while Date() < streaming {
-                        let sent = chunk.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                        let sent = chunk.withUnsafeBytes {
+                            send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                        }
                         if sent < 0 { break }
-                    }
-                    var buffer = [UInt8](repeating: 0, count: 64)
-                    if client.receive(into: &buffer) > 0, buffer.starts(with: Array("HTTP/1.1 400".utf8)) {
-                        refusals.increment()
                     }
                 }
             }.start()

@@ -163,7 +163,8 @@ extension EventLoop {
 
     /// Serves the requests in newly read bytes; keeps the rest (an incomplete head, or
     /// requests held back by the high-water mark or the turn's budget) for later.
-    func consume(_ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, now: UInt64, budget: inout TurnBudget) {
+    func consume(_ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, now: UInt64, budget: inout TurnBudget)
+    {
         let wasIdle = connection.pending.isEmpty
         let requestsBefore = budget.requests
         if wasIdle {
