@@ -49,3 +49,18 @@ struct HostCacheTests {
         #expect(Self.lookup(cache, "new.test", after)??.name == "new.test")
     }
 }
+
+@Suite("hosts Apple's fetcher asked a wildcard site for")
+struct RecentHostsTests {
+    @Test("the last `limit` hosts are kept, newest first, however often each is asked")
+    func keepsTheLast() {
+        var recent = RecentHosts(limit: 3)
+        for (time, host) in ["a", "b", "c", "a", "d", "a", "e"].enumerated() { recent.note(host, at: time) }
+        #expect(recent.newestFirst == ["e", "a", "d"])
+        // Many repeats of one host neither grow the order without bound nor evict others.
+        for time in 10..<10_000 { recent.note("a", at: time) }
+        #expect(recent.newestFirst == ["a", "e", "d"])
+        for time in 10_000..<20_000 { recent.note("h\(time)", at: time) }
+        #expect(recent.newestFirst == ["h19999", "h19998", "h19997"])
+    }
+}

@@ -18,8 +18,8 @@ public final class AppleFetches: Sendable {
 
     struct Books {
         var last: [String: Fetch] = [:]
-        /// Wildcard site → host → when last asked.
-        var hosts: [String: [String: Int]] = [:]
+        /// Wildcard site → the hosts last asked.
+        var hosts: [String: RecentHosts] = [:]
         var byStatus: [Int: Int] = [:]
         var unknownHosts = 0
         var warned: Set<String> = []
@@ -49,12 +49,8 @@ public final class AppleFetches: Sendable {
             }
             books.last[site] = Fetch(at: now, host: host, status: status, etag: etag)
             if site.hasPrefix("*.") {
-                var hosts = books.hosts[site, default: [:]]
-                hosts[host] = now
-                if hosts.count > Self.hostLimit, let oldest = hosts.min(by: { $0.value < $1.value }) {
-                    hosts[oldest.key] = nil
-                }
-                books.hosts[site] = hosts
+                // In place: no copy of the site's hosts.
+                books.hosts[site, default: RecentHosts(limit: Self.hostLimit)].note(host, at: now)
             }
             return false
         }
@@ -71,7 +67,7 @@ public final class AppleFetches: Sendable {
 
     /// The hosts Apple's fetcher asked a wildcard site for, newest first.
     public func hosts(site: String) -> [String] {
-        books.withLock { ($0.hosts[site] ?? [:]).sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key) }
+        books.withLock { $0.hosts[site]?.newestFirst ?? [] }
     }
 
     /// `aasa_apple_fetches_total{status}` and the fetches for unknown hosts.
