@@ -1,5 +1,6 @@
 import AASATransport
 import AssociationKit
+import Synchronization
 
 /// One association file made ready to serve, at load time: the exact bytes, a gzip variant
 /// when it is smaller, strong ETags, and every header but `Date` and `Connection`
@@ -31,6 +32,10 @@ public final class PreparedFile: Sendable {
     public let lastModified: Int
     let identity: Variant
     let gzip: Variant?
+    /// A clean file's notes, found on first demand (the status page) and kept: a snapshot
+    /// keeps no diagnostics for clean files, and validating again per page view would let
+    /// every request to the page cost a validation of each file on it.
+    private let notesFound = Mutex<[Diagnostic]?>(nil)
 
     /// Prepares `body`; `lastModified` is the file's modification time in seconds since the epoch.
     init(body: [UInt8], lastModified: Int, cacheControl: String) {
@@ -71,6 +76,14 @@ public final class PreparedFile: Sendable {
 
     /// The file's exact bytes, as served without compression.
     public var body: ArraySlice<UInt8> { identity.body }
+
+    /// The notes `validate` gives for this file, computed once.
+    func notes(_ validate: ([UInt8]) -> [Diagnostic]) -> [Diagnostic] {
+        if let found = notesFound.withLock({ $0 }) { return found }
+        let notes = validate(Array(body))
+        notesFound.withLock { $0 = notes }
+        return notes
+    }
 
     /// True when both serve the same bytes with the same headers (unchanged across a reload).
     func isSameFile(as other: PreparedFile?) -> Bool {

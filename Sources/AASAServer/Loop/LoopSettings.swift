@@ -23,7 +23,9 @@ struct LoopSettings: Sendable {
     /// either, it waits for the loop's next turn behind the others, so no client holds a
     /// loop for longer than answering this much (a few hundred microseconds).
     let readBytesPerTurn = 256 * 1024
-    let requestsPerTurn = 64
+    var requestsPerTurn = 64
+    /// The admin loop's share: each request may render a page of 100 sites.
+    static let adminRequestsPerTurn = 4
     /// Connections accepted from one listener per turn (the rest wait for the next).
     let acceptsPerTurn = 64
     /// A lingering close (RFC 9112 §9.6) reads and drops at most this much, for at most

@@ -106,6 +106,8 @@ public final class Server {
                 })
                 var adminSettings = settings
                 adminSettings.accessLog = false
+                // A status page costs far more than a file: a few per turn.
+                adminSettings.requestsPerTurn = LoopSettings.adminRequestsPerTurn
                 adminLoop = try EventLoop(
                     listener: admin, control: control, snapshots: state.snapshots,
                     adminRoutes: AdminRoutes(state: state), settings: adminSettings)

@@ -102,12 +102,13 @@ extension StatusPage {
             + "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td>\(cdn)</tr>\n"
     }
 
-    /// The notes of a clean file, found again from the bytes it serves (a snapshot keeps no
-    /// diagnostics for clean files; a page shows at most `SiteListing.pageSize` sites).
+    /// The notes of a clean file, found again from the bytes it serves once (a snapshot keeps
+    /// no diagnostics for clean files; a page shows at most `SiteListing.pageSize` sites).
     private static func notes(_ served: PreparedFile?, _ kind: FileCheck.Kind) -> [Diagnostic] {
-        guard let body = served.map({ Array($0.body) }) else { return [] }
-        return kind == .android
-            ? AssetLinksValidator.validate(body).diagnostics : AssociationFileValidator.validate(body).diagnostics
+        served?.notes { body in
+            kind == .android
+                ? AssetLinksValidator.validate(body).diagnostics : AssociationFileValidator.validate(body).diagnostics
+        } ?? []
     }
 
     static func percentEncoded(_ text: String) -> String {
