@@ -84,6 +84,34 @@ struct HostileClientTests {
         #expect(try RawClient.exchange(port: server.port, Self.closing(request)).hasPrefix("HTTP/1.1 200 OK"))
     }
 
+    @Test("pipelined requests over TLS that are never read cost a bounded amount of memory")
+    func tlsFloodIsBounded() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("example.com", names: ["example.com"])
+        try folder.write("sites/example.com/apple-app-site-association", Self.largeFile)
+        let server = try RunningServer(
+            in: folder.url,
+            [
+                "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off", "--workers", "1",
+                "--access-log", "off",
+            ])
+        defer { _ = server.stop() }
+        let before = Self.residentKiB(server)
+        let flood = try PeerProcess(
+            script: "pipeline-flood.py",
+            arguments: [
+                String(server.port), "10", "65536", "example.com", "/.well-known/apple-app-site-association", "--tls",
+                certificates.caFile,
+            ])
+        defer { flood.stop() }
+        #expect(eventually(20) { flood.output.contains("started") }, "the TLS clients did not connect")
+        let grown = Self.peakResidentKiB(server, over: 2) - before
+        print("tlsFloodIsBounded: resident +\(grown) KiB")
+        // Unbounded: about 800 answers of 110 KiB per client (870 MiB for 10).
+        #expect(grown < 48 * 1024, "resident memory grew by \(grown) KiB")
+    }
+
     @Test("pipelined status pages that are never read cost a bounded amount of memory on the admin listener")
     func adminFloodIsBounded() throws {
         let folder = try TemporaryFolder()
