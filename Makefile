@@ -5,7 +5,7 @@ SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-idle bench-scale fuzz sanitize clean
+.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-hostile bench-idle bench-scale fuzz sanitize clean
 
 all: build
 
@@ -58,6 +58,10 @@ bench:
 bench-http:
 	python3 bench/http-bench.py
 
+# The hostile-client attacks of docs/security.md against aasa-server and nginx (memory, delay).
+bench-hostile: release
+	python3 bench/hostile-clients.py
+
 # Resident memory with 10,000 idle keep-alive connections.
 bench-idle: release
 	python3 bench/idle-connections.py 10000
@@ -68,7 +72,7 @@ bench-scale: release
 	python3 bench/scale-bench.py $(SITES)
 
 # Fuzz targets (Fuzz/, libFuzzer with AddressSanitizer), FUZZ_SECONDS each; FUZZ_TARGETS
-# picks some of apple android matcher http probe config.
+# picks some of apple android matcher http probe config loop.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
 fuzz:

@@ -10,7 +10,7 @@ mkdir -p ../.build-fuzz
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(apple android matcher http probe config)
+[ ${#targets[@]} -gt 0 ] || targets=(apple android matcher http probe config loop)
 
 # -enable-testing: the targets reach the parsers' internal types (@testable import).
 # lld: ld.gold fails on the sanitizer runtime's symbols.
@@ -26,7 +26,7 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 for target in "${targets[@]}"; do
   case $target in
-    http | probe) dictionary=Dictionaries/http.dict ;;
+    http | probe | loop) dictionary=Dictionaries/http.dict ;;
     *) dictionary=Dictionaries/json.dict ;;
   esac
   corpus=../.build-fuzz/corpus/$target

@@ -151,7 +151,7 @@ enum FuzzTargets {
         }
     }
 
-    private static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
         if !condition() { fatalError("invariant failed: \(message())") }
     }
 }

@@ -11,6 +11,7 @@ let targets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> Void] = [
     "http": FuzzTargets.http,
     "probe": FuzzTargets.probe,
     "config": FuzzTargets.config,
+    "loop": FuzzTargets.loop,
 ]
 
 let arguments = CommandLine.arguments

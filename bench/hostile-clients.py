@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""The hostile-client attacks of docs/security.md against aasa-server and nginx, one after the
+other in one run, on the same 110 KiB file, each server with one worker (one loop):
+
+  pipelining: 20 clients each send 64 KiB of pipelined GETs for the file and never read;
+              the server's resident memory growth (peak over 2 s).
+  blank lines: 8 clients stream CR LF as fast as the server takes them for 8 s
+              (Tests/Peers/blank-line-stream.py) while another asks for the file every 0.2 s
+              with a 3 s timeout; its worst wait, its timeouts, and memory growth.
+
+    python3 bench/hostile-clients.py          (make bench-hostile; needs a release build)
+
+Loopback only, every run bounded in time. Installs nginx with apt when missing."""
+import os, shutil, socket, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PATH = "/.well-known/apple-app-site-association"
+BINARY = os.path.join(ROOT, ".build/release/aasa-server")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def resident_kib(pid):
+    """VmRSS of `pid` and its children (nginx's master and worker)."""
+    total = 0
+    pids = [pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+                    .stdout.split()]
+    for each in pids:
+        try:
+            with open(f"/proc/{each}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def wait_until_accepting(port):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    sys.exit(f"nothing accepts on {port}")
+
+
+def fetch(port, timeout):
+    """One request with Connection: close; the seconds it took, or None on a timeout or error."""
+    started = time.monotonic()
+    request = f"GET {PATH} HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n".encode()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as client:
+            client.settimeout(max(0.01, timeout - (time.monotonic() - started)))
+            client.sendall(request)
+            answer = b""
+            while chunk := client.recv(65536):
+                answer += chunk
+        return time.monotonic() - started if answer.startswith(b"HTTP/1.1 200") else None
+    except OSError:
+        return None
+
+
+def peak(pid, seconds):
+    best, end = 0, time.monotonic() + seconds
+    while time.monotonic() < end:
+        best = max(best, resident_kib(pid))
+        time.sleep(0.05)
+    return best
+
+
+def pipelining(pid, port):
+    before = resident_kib(pid)
+    request = f"GET {PATH} HTTP/1.1\r\nHost: example.com\r\n\r\n".encode()
+    flood = request * (65536 // len(request))
+    held = []
+    for _ in range(20):
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.connect(("127.0.0.1", port))
+        client.sendall(flood)
+        held.append(client)
+    grown = peak(pid, 2) - before
+    for client in held:
+        client.close()
+    return grown
+
+
+def blank_lines(pid, port):
+    before = resident_kib(pid)
+    attackers = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests/Peers/blank-line-stream.py"),
+                                  str(port), "8"], stdout=subprocess.PIPE, text=True)
+    attackers.stdout.readline()
+    worst, timeouts, highest = 0.0, 0, 0
+    end = time.monotonic() + 8
+    while time.monotonic() < end:
+        took = fetch(port, 3)
+        if took is None:
+            timeouts += 1
+            took = 3
+        worst = max(worst, took)
+        highest = max(highest, resident_kib(pid))
+        time.sleep(0.2)
+    attackers.wait(20)
+    return worst, timeouts, highest - before
+
+
+def main():
+    if shutil.which("nginx") is None and not os.path.exists("/usr/sbin/nginx"):
+        subprocess.run(["apt-get", "install", "-y", "-qq", "nginx"], check=True, stdout=subprocess.DEVNULL)
+    if not os.path.exists(BINARY):
+        sys.exit("build it first: swift build -c release")
+    work = tempfile.mkdtemp(prefix="aasa-hostile-")
+    os.chmod(work, 0o755)
+    components = ",".join(f'{{"/": "/p{index}/*"}}' for index in range(6200))
+    body = ('{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": ['
+            + components + "]}]}}")
+    for folder in ["sites/example.com", "root/.well-known"]:
+        os.makedirs(os.path.join(work, folder))
+    for target in ["sites/example.com/apple-app-site-association", "root" + PATH]:
+        with open(os.path.join(work, target), "w") as out:
+            out.write(body)
+    results = {}
+    for name in ["aasa-server", "nginx"]:
+        port = free_port()
+        if name == "nginx":
+            config = os.path.join(work, "nginx.conf")
+            with open(config, "w") as out:
+                out.write(f"""worker_processes 1;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  sendfile on;
+  client_body_temp_path {work};
+  proxy_temp_path {work};
+  fastcgi_temp_path {work};
+  uwsgi_temp_path {work};
+  scgi_temp_path {work};
+  server {{
+    listen 127.0.0.1:{port};
+    server_name example.com;
+    root {work}/root;
+    location = {PATH} {{ default_type application/json; }}
+  }}
+}}
+""")
+            server = subprocess.Popen(["nginx", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        else:
+            server = subprocess.Popen([BINARY, "serve", "--sites", os.path.join(work, "sites"), "--http",
+                                       f"127.0.0.1:{port}", "--admin", "off", "--workers", "1", "--access-log",
+                                       "off"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=work)
+        try:
+            wait_until_accepting(port)
+            fetch(port, 3)
+            grown = pipelining(server.pid, port)
+            worst, timeouts, blank_grown = blank_lines(server.pid, port)
+            results[name] = (grown, worst, timeouts, blank_grown)
+        finally:
+            server.terminate()
+            server.wait(15)
+    shutil.rmtree(work, ignore_errors=True)
+    print("| attack | aasa-server | nginx |")
+    print("|---|---|---|")
+    cell = lambda name, text: text.format(*results[name])
+    print("| 20 clients pipeline 64 KiB for a 110 KiB file, never read: memory | "
+          + " | ".join(f"+{results[n][0] / 1024:.1f} MiB" for n in results) + " |")
+    print("| 8 clients stream CR LF for 8 s: another client's worst wait (timeouts of 3 s) | "
+          + " | ".join(f"{results[n][1] * 1000:.0f} ms ({results[n][2]})" for n in results) + " |")
+    print("| the same: memory | " + " | ".join(f"+{results[n][3] / 1024:.1f} MiB" for n in results) + " |")
+
+
+main()
