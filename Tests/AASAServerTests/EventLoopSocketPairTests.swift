@@ -24,11 +24,11 @@ struct EventLoopSocketPairTests {
         let finished = DispatchSemaphore(value: 0)
         let folder: URL
 
-        init(pairs: Int, serverSendBuffer: Int32? = nil) throws {
+        init(pairs: Int, serverSendBuffer: Int32? = nil, file: String = EventLoopSocketPairTests.file) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-loop-\(UUID().uuidString)")
             let site = folder.appendingPathComponent("sites/example.com")
             try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-            try Data(EventLoopSocketPairTests.file.utf8).write(
+            try Data(file.utf8).write(
                 to: site.appendingPathComponent("apple-app-site-association"))
             var configuration = ServerConfiguration()
             configuration.sites = folder.appendingPathComponent("sites").path
@@ -155,5 +155,36 @@ struct EventLoopSocketPairTests {
         #expect(text.components(separatedBy: "HTTP/1.1 200 OK\r\n").count == count + 1)
         #expect(text.components(separatedBy: Self.file).count == count + 1)
         #expect(text.hasSuffix(Self.file))
+    }
+
+    @Test("large bodies sent from the file: whole and in order, however the socket takes them")
+    func largeBodiesFromTheFile() throws {
+        let components = (0..<3_000).map { #"{"/": "/p\#($0)/*"}"# }.joined(separator: ",")
+        let file =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": ["#
+            + components + "]}]}}"
+        let harness = try Harness(pairs: 1, serverSendBuffer: 4096, file: file)
+        defer { harness.stop() }
+        let get = "GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n"
+        let requests =
+            get + "HEAD /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n" + get + get
+            + "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n"
+        let client = harness.clients[0]
+        // Sent in two parts, the second while the first answers are still being written.
+        let bytes = Array(requests.utf8)
+        let split = get.utf8.count + 10
+        bytes[..<split].withUnsafeBytes { _ = send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1000)
+        var poller = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+        _ = poll(&poller, 1, 2000)
+        let got = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if got > 0 { received += buffer[..<got] }
+        bytes[split...].withUnsafeBytes { _ = send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        received += harness.readToEnd(client)
+        let text = String(decoding: received, as: UTF8.self)
+        #expect(text.components(separatedBy: "HTTP/1.1 200 OK\r\n").count == 6)
+        #expect(text.components(separatedBy: file).count == 5, "four whole bodies")
+        #expect(text.hasSuffix(file))
     }
 }

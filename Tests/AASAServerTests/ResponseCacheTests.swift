@@ -58,4 +58,24 @@ struct ResponseCacheTests {
         output.removeAll()
         #expect(output.isEmpty)
     }
+
+    @Test("a borrowed body stays in its file until something follows it, then is copied in order")
+    func borrowedBody() throws {
+        let file = PreparedFile(
+            body: Array(repeating: UInt8(ascii: "x"), count: 20_000), lastModified: 0, cacheControl: "")
+        let output = OutputBuffer()
+        output.append(Array("head1".utf8))
+        file.identity.body.withUnsafeBytes { output.borrow(BorrowedBody(bytes: $0, owner: file)) }
+        #expect(output.bytes.count == 5)
+        #expect(output.tail?.bytes.count == 20_000)
+        #expect(output.byteCount == 20_005)
+        output.append(Array("head2".utf8))
+        #expect(output.tail == nil)
+        let all = Array(output.bytes)
+        #expect(all.count == 20_010)
+        #expect(all.prefix(5) == Array("head1".utf8)[...])
+        #expect(all.suffix(5) == Array("head2".utf8)[...])
+        output.removeAll()
+        #expect(output.isEmpty)
+    }
 }

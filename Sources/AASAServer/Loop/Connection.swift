@@ -40,6 +40,8 @@ final class Connection {
     var yielded = false
     var output: [UInt8] = []
     var outputOffset = 0
+    /// A large body still to send after `output`, from its prepared file (no copy).
+    var outputTail: BorrowedBody?
     var phase = Phase.idle
     /// When the connection is closed unless it makes progress; set only through
     /// `EventLoop.schedule`, which keeps it in its class's `DeadlineQueue`.
@@ -77,7 +79,21 @@ final class Connection {
         return text
     }
 
-    var hasPendingOutput: Bool { outputOffset < output.count }
+    var hasPendingOutput: Bool { outputOffset < output.count || outputTail != nil }
+
+    /// Bytes queued and not sent yet.
+    var pendingOutputCount: Int { output.count - outputOffset + (outputTail?.bytes.count ?? 0) }
+
+    /// Queues `bytes` (and a body after them) behind what is pending: a body still pending is
+    /// copied in first, since only the last body can stay borrowed.
+    func enqueue(_ bytes: UnsafeRawBufferPointer, then body: BorrowedBody?) {
+        if let pending = outputTail {
+            output.append(contentsOf: pending.bytes)
+            outputTail = nil
+        }
+        output.append(contentsOf: bytes)
+        outputTail = body
+    }
 
     /// Work is left that no readiness event will announce (see `parsePaused`, `readPending`).
     var wantsTurn: Bool { parsePaused || readPending }

@@ -158,7 +158,7 @@ extension EventLoop {
     }
 
     func outputBacklog(_ connection: Connection) -> Int {
-        connection.output.count - connection.outputOffset + out.byteCount
+        connection.pendingOutputCount + out.byteCount
     }
 
     /// Serves the requests in newly read bytes; keeps the rest (an incomplete head, or
@@ -253,25 +253,34 @@ extension EventLoop {
         if !out.isEmpty {
             let queued = out.bytes
             if connection.hasPendingOutput {
-                connection.output.append(contentsOf: queued)
+                connection.enqueue(queued, then: out.tail)
             } else {
                 // The common case: send straight from the loop's buffer (or the response
-                // cache), keep only a remainder. A failed send closed the connection, which
-                // emptied `out`.
-                let sent = send(queued, on: connection)
+                // cache, or the file), keep only a remainder. A failed send closed the
+                // connection, which emptied `out`.
+                let sent = send(queued, then: out.tail?.bytes, on: connection)
                 guard sent >= 0 else { return false }
-                if sent < queued.count { connection.output = Array(queued[sent...]) }
+                if sent < queued.count {
+                    connection.output = Array(queued[sent...])
+                    connection.outputTail = out.tail
+                } else {
+                    connection.outputTail = out.tail?.dropping(sent - queued.count)
+                }
                 connection.outputOffset = 0
             }
             out.removeAll()
         }
         if connection.hasPendingOutput {
             let sent = connection.output.withUnsafeBytes {
-                send(UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]), on: connection)
+                send(
+                    UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]),
+                    then: connection.outputTail?.bytes, on: connection)
             }
             guard sent >= 0 else { return false }
             if sent > 0 { schedule(connection, .write, now: now) }
-            connection.outputOffset += sent
+            let fromOutput = min(sent, connection.output.count - connection.outputOffset)
+            connection.outputOffset += fromOutput
+            connection.outputTail = connection.outputTail?.dropping(sent - fromOutput)
         }
         if connection.hasPendingOutput {
             if connection.phase != .writing { schedule(connection, .write, now: now) }
@@ -282,6 +291,7 @@ extension EventLoop {
         // Drained: an idle connection keeps no buffers (10,000 idle clients cost almost nothing).
         connection.output = []
         connection.outputOffset = 0
+        connection.outputTail = nil
         if !connection.isHandshaking { stopWatchingWrites(connection) }
         if connection.closeAfterWrite || connection.peerClosed {
             if connection.lingerOnClose && !connection.peerClosed {
@@ -303,13 +313,23 @@ extension EventLoop {
         return true
     }
 
-    /// Sends `bytes` until done or EAGAIN; returns the count sent, or -1 after closing the
-    /// connection on an error (the peer reset it, for example).
-    private func send(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> Int {
+    /// Sends `bytes`, then `body`, until done or EAGAIN; returns the count sent, or -1 after
+    /// closing the connection on an error (the peer reset it, for example). Plain sockets get
+    /// both in one writev(2); TLS writes one after the other.
+    private func send(_ bytes: UnsafeRawBufferPointer, then body: UnsafeRawBufferPointer?, on connection: Connection)
+        -> Int
+    {
+        let total = bytes.count + (body?.count ?? 0)
         var sent = 0
+        func remaining() -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) {
+            guard sent >= bytes.count else { return (UnsafeRawBufferPointer(rebasing: bytes[sent...]), body) }
+            let rest = body.map { UnsafeRawBufferPointer(rebasing: $0[(sent - bytes.count)...]) }
+            return (rest ?? UnsafeRawBufferPointer(start: nil, count: 0), nil)
+        }
         if let tls = connection.tls {
-            while sent < bytes.count {
-                let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: bytes[sent...]))
+            while sent < total {
+                let (first, _) = remaining()
+                let (count, progress) = tls.write(first)
                 switch progress {
                 case .done: sent += count
                 case .wantRead, .wantWrite, .paused: return sent
@@ -320,11 +340,10 @@ extension EventLoop {
             }
             return sent
         }
-        while sent < bytes.count {
+        while sent < total {
+            let (first, second) = remaining()
             do {
-                switch try Posix.send(
-                    connection.fd, UnsafeRawBufferPointer(rebasing: bytes[sent...]), more: connection.closeAfterWrite)
-                {
+                switch try Posix.send(connection.fd, first, second, more: connection.closeAfterWrite) {
                 case .processed(let count): sent += count
                 case .wouldBlock: return sent
                 }

@@ -64,7 +64,7 @@ extension EventLoop {
         if sendsBody, let whole = responses.response(variant, connectionHeader, dates: dates, output: out) {
             out.borrow(whole)
         } else {
-            assemble(status, variant, connectionHeader, sendsBody: sendsBody, on: connection)
+            assemble(status, variant, connectionHeader, sendsBody: sendsBody, of: file, on: connection)
         }
         if connectionHeader == .close { connection.closeAfterWrite = true }
         if sendsBody {
@@ -81,10 +81,10 @@ extension EventLoop {
     }
 
     /// A file's response put together in the output buffer: a 304, a HEAD's head, or a 200
-    /// too large for the `ResponseCache`.
+    /// too large for the `ResponseCache`, whose body is sent from the file, not copied.
     private func assemble(
         _ status: HTTPStatus, _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, sendsBody: Bool,
-        on connection: Connection
+        of file: PreparedFile, on connection: Connection
     ) {
         guard status == .ok else {
             out.append(Self.notModified)
@@ -96,7 +96,12 @@ extension EventLoop {
             return
         }
         Self.head200(variant, connectionHeader, dates: dates) { out.append($0) }
-        if sendsBody { out.append(variant.body) }
+        guard sendsBody else { return }
+        if variant.body.count > ResponseCache.largestResponse {
+            variant.body.withUnsafeBytes { out.borrow(BorrowedBody(bytes: $0, owner: file)) }
+        } else {
+            out.append(variant.body)
+        }
     }
 
     /// The head of a 200 for `variant`, piece by piece: the one layout that both the

@@ -1,7 +1,9 @@
 /// What a loop has to send to the connection it is serving, written in one call at the end
 /// of the batch. Usually that is one whole response from the `ResponseCache`, which is only
 /// borrowed: sent from the cache's memory, never copied. Anything added after it copies it
-/// in first (pipelined requests), and so does the cache before it rebuilds an entry.
+/// in first (pipelined requests), and so does the cache before it rebuilds an entry. A large
+/// body last in the batch is borrowed from its prepared file (`tail`) and sent after the
+/// rest with one writev(2); something added after it copies it in.
 final class OutputBuffer {
     static let initialCapacity = 16 * 1024
     /// A larger buffer (an admin page, a long pipeline) is given back once it is sent.
@@ -11,6 +13,8 @@ final class OutputBuffer {
     private var capacity: Int
     private var count = 0
     private var borrowed: UnsafeRawBufferPointer?
+    /// A large body that follows `bytes`.
+    private(set) var tail: BorrowedBody?
 
     init() {
         capacity = Self.initialCapacity
@@ -21,15 +25,21 @@ final class OutputBuffer {
         base.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 && borrowed == nil }
-    var byteCount: Int { borrowed?.count ?? count }
+    var isEmpty: Bool { count == 0 && borrowed == nil && tail == nil }
+    var byteCount: Int { (borrowed?.count ?? count) + (tail?.bytes.count ?? 0) }
 
-    /// The bytes to send; valid until the next change.
+    /// The bytes to send before `tail`; valid until the next change.
     var bytes: UnsafeRawBufferPointer { borrowed ?? UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Adds a response that stays where it is until it is sent or something follows it.
     func borrow(_ response: UnsafeRawBufferPointer) {
         if isEmpty { borrowed = response } else { append(response) }
+    }
+
+    /// Adds a file's body that stays in the file until it is sent or something follows it.
+    func borrow(_ body: BorrowedBody) {
+        settleTail()
+        tail = body
     }
 
     /// Copies a borrowed response in: its memory is about to change.
@@ -39,9 +49,18 @@ final class OutputBuffer {
         copy(response)
     }
 
-    func append(_ tail: UnsafeRawBufferPointer) {
+    func append(_ bytes: UnsafeRawBufferPointer) {
         settle()
-        copy(tail)
+        settleTail()
+        copy(bytes)
+    }
+
+    /// Copies a borrowed body in: something follows it.
+    private func settleTail() {
+        guard let body = tail else { return }
+        tail = nil
+        settle()
+        copy(body.bytes)
     }
 
     func append(_ tail: [UInt8]) {
@@ -57,6 +76,7 @@ final class OutputBuffer {
     func discard() {
         count = 0
         borrowed = nil
+        tail = nil
     }
 
     /// After a send: empty again, and no larger than `retainedCapacity`.

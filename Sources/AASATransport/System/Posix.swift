@@ -84,6 +84,26 @@ package enum Posix {
         return try checkNonBlocking("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, flags) }
     }
 
+    /// sendmsg(2) of `first` then `second` (a response head and a body kept elsewhere) in
+    /// one call, with MSG_NOSIGNAL and, with `more`, MSG_MORE as in `send`.
+    package static func send(
+        _ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?, more: Bool = false
+    ) throws(SystemError) -> IOResult<Int> {
+        guard let second, !second.isEmpty else { return try send(fd, first, more: more) }
+        guard !first.isEmpty else { return try send(fd, second, more: more) }
+        let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
+        var vectors = (
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+        )
+        return try withUnsafeMutableBytes(of: &vectors) { raw throws(SystemError) in
+            var message = msghdr()
+            message.msg_iov = raw.baseAddress?.assumingMemoryBound(to: iovec.self)
+            message.msg_iovlen = 2
+            return try checkNonBlocking("sendmsg") { Glibc.sendmsg(fd, &message, flags) }
+        }
+    }
+
     package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }
