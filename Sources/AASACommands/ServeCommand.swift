@@ -102,8 +102,9 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         OpenSSLLibrary.keepLoadedAtExit()
         let settings: ServerConfiguration
+        let configFile: String?
         do {
-            settings = try resolveConfiguration()
+            (settings, configFile) = try resolveConfiguration()
         } catch {
             StandardStreams.writeError("error: \(error.description)\n")
             throw CommandFailure.unreadable
@@ -124,6 +125,9 @@ struct ServeCommand: ParsableCommand {
         }
         let logger = EventLogger.make(format: settings.logFormat)
         let report = StartupReport(format: settings.logFormat, logger: logger)
+        // Which file the settings came from, absolute: a server started in another working
+        // directory than expected silently misses its Config/aasa-server.json otherwise.
+        logger.info("starting", metadata: ["config_file": "\(configFile ?? "none")"])
         // One loader for start-up and reload. Like `nginx -t`: every problem of every site
         // and certificate, then refuse to start on an error.
         // Watches first, then the first read: a change made while the sites load is seen.
@@ -172,14 +176,16 @@ struct ServeCommand: ParsableCommand {
         if code != 0 { throw CommandFailure(code: code) }
     }
 
-    func resolveConfiguration() throws(ServerConfiguration.Problem) -> ServerConfiguration {
+    /// The settings from the config file, the environment and the flags, and the config file
+    /// read (its absolute path), if any.
+    func resolveConfiguration() throws(ServerConfiguration.Problem) -> (ServerConfiguration, String?) {
         var settings = ServerConfiguration()
         let environment = ProcessInfo.processInfo.environment
-        if let file = config ?? environment["AASA_CONFIG"] {
-            try settings.applyFile(at: file)
-        } else if FileManager.default.fileExists(atPath: Self.defaultConfigFile) {
-            try settings.applyFile(at: Self.defaultConfigFile)
+        var file = config ?? environment["AASA_CONFIG"]
+        if file == nil && FileManager.default.fileExists(atPath: Self.defaultConfigFile) {
+            file = Self.defaultConfigFile
         }
+        if let file { try settings.applyFile(at: file) }
         try settings.applyEnvironment(environment)
         let flags: [(ServerConfiguration.Setting, String?)] = [
             (.sites, sites), (.certs, certs), (.http, http), (.https, https), (.admin, admin), (.workers, workers),
@@ -195,7 +201,7 @@ struct ServeCommand: ParsableCommand {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)
         }
         if adminPublic { settings.adminPublic = true }
-        return settings
+        return (settings, file.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     }
 }
 

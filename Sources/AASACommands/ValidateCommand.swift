@@ -53,7 +53,7 @@ struct ValidateCommand: ParsableCommand {
         for path in paths {
             switch AssociationFileFinder.files(at: path) {
             case .success(let listing):
-                results += listing.files.map { FileCheck(path: $0.path, kind: $0.kind) }
+                results += listing.files.map { FileCheck(path: $0.path, kind: $0.kind, confined: $0.confined) }
                 warnings += listing.warnings
             case .failure(let problem): unreadable.append((path, problem.reason))
             }

@@ -12,6 +12,9 @@ package enum AssociationFileFinder {
     package struct Found {
         package var path: String
         package var kind: FileCheck.Kind
+        /// A file of a site folder, read as the server reads it (`FileCheck`'s `confined`);
+        /// false for a file named on the command line, whose links are followed.
+        package var confined = true
     }
 
     package struct Listing {
@@ -26,7 +29,7 @@ package enum AssociationFileFinder {
             return .failure(Problem(reason: "no such file or directory"))
         }
         guard isDirectory.boolValue else {
-            return .success(Listing(files: [Found(path: path, kind: FileCheck.kind(ofFileAt: path))]))
+            return .success(Listing(files: [Found(path: path, kind: FileCheck.kind(ofFileAt: path), confined: false)]))
         }
         if SiteDirectory.isSiteFolder(url) || !SiteDirectory.misnamedFiles(in: url).isEmpty {
             let listing = site(url, shownAs: path)

@@ -19,12 +19,14 @@ public struct FileCheck: Sendable {
     public let kind: Kind
     /// The site folder the file belongs to, when it was read as part of a sites folder.
     public let site: String?
-    public let byteCount: Int
-    public let diagnostics: [Diagnostic]
+    public private(set) var byteCount: Int
+    public private(set) var diagnostics: [Diagnostic]
     /// What past `OmittedDiagnostics.limit` was counted, not kept.
-    public let omitted: OmittedDiagnostics
+    public private(set) var omitted: OmittedDiagnostics
     /// Set when the file could not be read; the file then has no diagnostics.
-    public let readError: String?
+    public private(set) var readError: String?
+    /// The code of `readError`: unreadable, or a link that is not followed.
+    public private(set) var readProblem: LoadProblem.Code
     /// The bytes, when they were read and parsed.
     public private(set) var bytes: [UInt8]?
     /// The decoded files, kept so nothing parses them a second time at load.
@@ -45,7 +47,7 @@ public struct FileCheck: Sendable {
                 site: site)
             problems.append(summary)
         }
-        if let readError { problems.append(LoadProblem(path, .fileUnreadable, .error, readError, site: site)) }
+        if let readError { problems.append(LoadProblem(path, readProblem, .error, readError, site: site)) }
         return problems
     }
 
@@ -55,7 +57,7 @@ public struct FileCheck: Sendable {
     }
 
     /// Read, parsed, and without errors.
-    public let isValid: Bool
+    public private(set) var isValid: Bool
 
     /// The kind of a file given by path: by its name when it is one of the two (as the server
     /// decides, so an `apple-app-site-association` holding `[]` is a wrong Apple file, not a
@@ -76,53 +78,83 @@ public struct FileCheck: Sendable {
         public var apple: AssociationFile?
         public var android: AssetLinks?
 
-        public init(apple: AssociationFile?, android: AssetLinks?) {
+        public init(apple: AssociationFile? = nil, android: AssetLinks? = nil) {
             self.apple = apple
             self.android = android
         }
     }
 
-    /// Reads and checks the file at `path`. An `expectations.json` is checked against the
-    /// site's files: `siblings` when the caller has them decoded, else the folder's, read here.
-    public init(path: String, kind: Kind, site: String? = nil, siblings: Siblings? = nil) {
+    /// Reads and checks the file at `path`. With `confined` (a file of a site folder) its
+    /// folder is opened and the file read beneath it (`SiteFolder`): a link leading outside
+    /// is refused, as the server refuses it; without, links are followed (a file named on the
+    /// command line). An `expectations.json` is checked against the site's files: `siblings`
+    /// when the caller has them decoded, else the folder's, read here.
+    public init(
+        path: String, kind: Kind, site: String? = nil, siblings: Siblings? = nil, confined: Bool = true
+    ) {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard confined else {
+            let folder =
+                kind == .expectations && siblings == nil ? try? SiteFolder(path: parent.isEmpty ? "." : parent) : nil
+            self.init(
+                path: path, read: FileStatus.read(path, limit: Self.readLimit + 1), kind: kind, site: site,
+                siblings: siblings, folder: folder)
+            return
+        }
+        do throws(SiteFolder.OpenFailure) {
+            let folder = try SiteFolder(path: parent.isEmpty ? "." : parent)
+            self.init(
+                named: (path as NSString).lastPathComponent, in: folder, shownAs: path, kind: kind, site: site,
+                siblings: siblings)
+        } catch {
+            self.init(
+                path: path, read: .failed(errno: error.errno, nil), kind: kind, site: site, siblings: siblings,
+                folder: nil)
+        }
+    }
+
+    /// Reads and checks the file `name` of the opened site folder `folder`, shown as `path`.
+    public init(
+        named name: String, in folder: SiteFolder, shownAs path: String, kind: Kind, site: String? = nil,
+        siblings: Siblings? = nil
+    ) {
+        self.init(
+            path: path, read: folder.read(name, limit: Self.readLimit + 1), kind: kind, site: site,
+            siblings: siblings, folder: folder)
+    }
+
+    private init(path: String, read: FileRead, kind: Kind, site: String?, siblings: Siblings?, folder: SiteFolder?) {
         self.path = path
         self.kind = kind
         self.site = site
-        let (status, data) = FileStatus.read(path, limit: Self.readLimit + 1)
-        self.status = status
+        status = read.status
         modified = status?.modifiedSeconds ?? 0
-        let size = status?.size ?? 0
-        guard status?.kind == .regular else {
-            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (
-                0, [], OmittedDiagnostics(), nil, nil, nil
-            )
-            readError = status == nil ? "cannot read the file (missing or permission denied)" : "not a regular file"
-            isValid = false
+        (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
+        (readError, readProblem, isValid) = (nil, .fileUnreadable, false)
+        let content: [UInt8]
+        switch read {
+        case .regular(let status, let bytes):
+            // Checked on the bytes read too: the file may grow after fstat(2).
+            guard bytes.count <= Self.readLimit else {
+                diagnostics = [Self.tooLarge(max(status.size, bytes.count))]
+                byteCount = max(status.size, bytes.count)
+                return
+            }
+            content = bytes
+        case .tooLarge(let status):
+            (diagnostics, byteCount) = ([Self.tooLarge(status.size)], status.size)
             return
-        }
-        // The size is checked again on the bytes read: the file may grow after the stat.
-        if size > Self.readLimit || (data?.count ?? 0) > Self.readLimit {
-            (byteCount, omitted, bytes, readError) = (max(size, data?.count ?? 0), OmittedDiagnostics(), nil, nil)
-            (appleFile, androidFile) = (nil, nil)
-            diagnostics = [
-                Diagnostic(
-                    .fileTooLarge,
-                    "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
-                    at: .start, pointer: "")
-            ]
-            isValid = false
+        case .notRegular:
+            readError = "not a regular file"
             return
-        }
-        guard let content = data else {
-            (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (
-                0, [], OmittedDiagnostics(), nil, nil, nil
-            )
-            readError = "cannot read the file (permission denied?)"
-            isValid = false
+        case .linkRefused(let reason):
+            (readError, readProblem) = (reason, .linkNotFollowed)
+            return
+        case .failed(let error, _):
+            readError = "cannot read the file: " + String(cString: strerror(error))
             return
         }
         byteCount = content.count
-        readError = nil
         switch kind {
         case .apple:
             let report = AssociationFileValidator.validate(content)
@@ -135,16 +167,22 @@ public struct FileCheck: Sendable {
             bytes = report.file == nil ? nil : content
             (appleFile, androidFile) = (nil, report.file)
         case .expectations:
-            let folder = (path as NSString).deletingLastPathComponent
-            let site = siblings ?? Self.siblings(in: folder)
+            let shownFolder = (path as NSString).deletingLastPathComponent
+            let site = siblings ?? folder.map { Self.siblings(in: $0, shownAs: shownFolder) } ?? Siblings()
             // A wildcard site's URLs may have any host below it; an exact site's must be it.
-            let name = (folder as NSString).lastPathComponent.lowercased()
+            let name = (shownFolder as NSString).lastPathComponent.lowercased()
             let report = ExpectationChecker.check(
                 content, apple: site.apple, android: site.android, domain: name.hasPrefix("*.") ? nil : name)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             (bytes, appleFile, androidFile) = (content, nil, nil)
         }
         isValid = bytes != nil && !diagnostics.hasErrors && omitted.errors == 0
+    }
+
+    private static func tooLarge(_ size: Int) -> Diagnostic {
+        Diagnostic(
+            .fileTooLarge, "the file is \(size) bytes; Apple ignores association files over 128 KiB (131072 bytes)",
+            at: .start, pointer: "")
     }
 
     /// The check without the file's bytes and decoded content: what a served snapshot keeps
@@ -159,10 +197,11 @@ public struct FileCheck: Sendable {
     }
 
     /// The valid files of the site folder `folder`, decoded.
-    package static func siblings(in folder: String) -> Siblings {
-        let apple = FileCheck(path: (folder as NSString).appendingPathComponent(Kind.apple.rawValue), kind: .apple)
+    package static func siblings(in folder: SiteFolder, shownAs shown: String) -> Siblings {
+        let apple = FileCheck(
+            named: Kind.apple.rawValue, in: folder, shownAs: shown + "/" + Kind.apple.rawValue, kind: .apple)
         let android = FileCheck(
-            path: (folder as NSString).appendingPathComponent(Kind.android.rawValue), kind: .android)
+            named: Kind.android.rawValue, in: folder, shownAs: shown + "/" + Kind.android.rawValue, kind: .android)
         return Siblings(
             apple: apple.isValid ? apple.appleFile : nil, android: android.isValid ? android.androidFile : nil)
     }

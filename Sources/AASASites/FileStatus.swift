@@ -24,13 +24,6 @@ public struct FileStatus: Sendable, Hashable {
         self.init(info)
     }
 
-    /// fstat(2) of an open descriptor.
-    init?(descriptor: Int32) {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        self.init(info)
-    }
-
     private init(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
@@ -55,20 +48,28 @@ public struct FileStatus: Sendable, Hashable {
     /// Linux architecture Swift runs on.
     static let noAccessTime: Int32 = 0o1_000_000
 
-    /// The status of the file at `path` and, when it is a regular file of at most `limit`
-    /// bytes that can be read, up to `limit` bytes of it, read through one descriptor (open(2),
-    /// fstat(2), read(2)): the status is that of the bytes read. Opened without following the
-    /// access time when allowed (O_NOATIME), and non-blocking so a FIFO cannot hang a load.
-    public static func read(_ path: String, limit: Int) -> (status: FileStatus?, bytes: [UInt8]?) {
+    /// The file at `path`, links followed (a file named on the command line), read by
+    /// `read(descriptor:limit:)`. Opened without updating the access time when allowed
+    /// (O_NOATIME), and non-blocking so a FIFO cannot hang a load.
+    public static func read(_ path: String, limit: Int) -> FileRead {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK
         var fd = open(path, flags | noAccessTime)
         // O_NOATIME is only for the file's owner (open(2), EPERM).
         if fd < 0 && errno == EPERM { fd = open(path, flags) }
-        guard fd >= 0 else { return (FileStatus(path), nil) }
+        guard fd >= 0 else { return .failed(errno: errno, nil) }
         defer { close(fd) }
-        guard let status = FileStatus(descriptor: fd), status.kind == .regular, status.size <= limit else {
-            return (FileStatus(descriptor: fd), nil)
-        }
+        return read(descriptor: fd, limit: limit)
+    }
+
+    /// The file open on `fd`: fstat(2) decides whether it is a regular file of at most `limit`
+    /// bytes, and only then are up to `limit` bytes read from the same descriptor, so the
+    /// status is that of the bytes read, whatever happened to the path meanwhile.
+    static func read(descriptor fd: Int32, limit: Int) -> FileRead {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failed(errno: errno, nil) }
+        let status = FileStatus(info)
+        guard status.kind == .regular else { return .notRegular(status) }
+        guard status.size <= limit else { return .tooLarge(status) }
         var bytes = [UInt8](repeating: 0, count: max(1, min(limit, status.size + 1)))
         var filled = 0
         while true {
@@ -79,15 +80,18 @@ public struct FileStatus: Sendable, Hashable {
             let count = bytes.withUnsafeMutableBytes {
                 Glibc.read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled)
             }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return (status, nil) }
+            if count < 0 {
+                let error = errno
+                if error == EINTR { continue }
+                return .failed(errno: error, status)
+            }
             if count == 0 { break }
             filled += count
             // A short read of a regular file is its end (read(2)): no call just to see EOF.
             if filled < bytes.count { break }
         }
         bytes.removeSubrange(filled...)
-        return (status, bytes)
+        return .regular(status, bytes: bytes)
     }
 
     /// One name in a folder, with its type when readdir(3) knows it (`d_type`; nil for
@@ -102,6 +106,24 @@ public struct FileStatus: Sendable, Hashable {
     public static func entries(in path: String) -> [Entry]? {
         guard let folder = opendir(path) else { return nil }
         defer { closedir(folder) }
+        return entries(of: folder)
+    }
+
+    /// The entries of the folder open on `fd` (fdopendir(3) of a duplicate, which it takes
+    /// over, rewound since a duplicate shares the offset); nil when it cannot be listed.
+    static func entries(ofFolder fd: Int32) -> [Entry]? {
+        let copy = dup(fd)
+        guard copy >= 0 else { return nil }
+        guard let folder = fdopendir(copy) else {
+            close(copy)
+            return nil
+        }
+        defer { closedir(folder) }
+        rewinddir(folder)
+        return entries(of: folder)
+    }
+
+    private static func entries(of folder: OpaquePointer) -> [Entry] {
         var entries: [Entry] = []
         while let entry = readdir(folder) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {

@@ -97,7 +97,10 @@ public enum SiteLoader {
     static func load(
         _ site: SiteDirectory.Site, root: Folder, cacheControl: String, previous: SiteRecord?
     ) -> SiteRecord {
-        let names = FileStatus.names(in: site.folderPath) ?? []
+        // Opened once: the listing and every file are read relative to this descriptor, so a
+        // link swapped in after a check cannot redirect a read (docs/serving.md).
+        let folder = try? SiteFolder(path: site.folderPath, followingLink: false)
+        let names = folder?.entries()?.map(\.name) ?? []
         let present = [FileCheck.Kind.apple, .android, .expectations].filter { names.contains($0.rawValue) }
         let misnamed = SiteDirectory.misnamedFiles(among: names)
         if let previous, previous.isCurrent(site: site, present: present, misnamed: misnamed.map(\.name)) {
@@ -110,8 +113,9 @@ public enum SiteLoader {
         for kind in present {
             // A file that would break a promised link never ships: expectations are checked
             // against the site's files, and a failed one makes the site invalid.
+            guard let folder else { break }
             let check = FileCheck(
-                path: shown + "/" + kind.rawValue, kind: kind, site: site.name,
+                named: kind.rawValue, in: folder, shownAs: shown + "/" + kind.rawValue, kind: kind, site: site.name,
                 siblings: kind == .expectations ? siblings : nil)
             checks.append(FileSummary(check))
             if check.isValid, let bytes = check.bytes, kind != .expectations {

@@ -16,24 +16,14 @@ public struct TextLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = "\(HTTPDate.iso8601(Int(time(nil)))) \(event.level.rawValue) \(event.message)"
+        // One event, one line: the message and values may hold names from disk or a peer,
+        // so their line breaks are escaped (`LogText`), never written.
+        var line = "\(HTTPDate.iso8601(Int(time(nil)))) \(event.level.rawValue) \(LogText.escaped("\(event.message)"))"
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: {
             $0.key < $1.key
         }) {
-            let text = "\(value)"
-            // Multi-line values (a reload's diagnostics) follow on their own lines.
-            line +=
-                text.contains("\n")
-                ? "\n" + text.trimmingSuffixNewlines : " \(key)=\(text.contains(" ") ? "\"\(text)\"" : text)"
+            line += " " + LogText.field(key, "\(value)")
         }
         fputs(line + "\n", stderr)
-    }
-}
-
-extension String {
-    fileprivate var trimmingSuffixNewlines: String {
-        var text = self
-        while text.hasSuffix("\n") { text.removeLast() }
-        return text
     }
 }

@@ -1,0 +1,25 @@
+/// What reading one file gave: its bytes and the status of the descriptor they were read
+/// from (fstat(2) after open(2), so the two describe the same file), or why nothing was read.
+public enum FileRead: Sendable {
+    /// A regular file of at most the limit: its status and bytes. More bytes than the status
+    /// said may have been read (the file grew), never more than the limit.
+    case regular(FileStatus, bytes: [UInt8])
+    /// A regular file larger than the limit: not read.
+    case tooLarge(FileStatus)
+    /// A folder, FIFO, device or socket: opened without blocking, never read.
+    case notRegular(FileStatus)
+    /// A symbolic link that is not followed (leading outside the folder, absolute, or one of
+    /// too many): why, in a sentence.
+    case linkRefused(String)
+    /// open(2), fstat(2) or read(2) failed with this errno; the status when fstat(2) succeeded.
+    case failed(errno: Int32, FileStatus?)
+
+    /// The status of the opened file, when it was opened.
+    public var status: FileStatus? {
+        switch self {
+        case .regular(let status, _), .tooLarge(let status), .notRegular(let status): status
+        case .failed(_, let status): status
+        case .linkRefused: nil
+        }
+    }
+}
