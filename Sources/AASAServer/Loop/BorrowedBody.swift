@@ -7,6 +7,7 @@ struct BorrowedBody {
 
     /// What is left after `count` bytes were sent; nil when all of it was.
     func dropping(_ count: Int) -> BorrowedBody? {
-        count >= bytes.count ? nil : BorrowedBody(bytes: UnsafeRawBufferPointer(rebasing: bytes[count...]), owner: owner)
+        guard count < bytes.count else { return nil }
+        return BorrowedBody(bytes: UnsafeRawBufferPointer(rebasing: bytes[count...]), owner: owner)
     }
 }
