@@ -16,8 +16,9 @@ extension ServerConfiguration {
 
     /// The settings a source may give, each by its name in the config file.
     public enum Setting: String, CaseIterable, Sendable {
-        case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl,
-            defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa, acmeChallenges,
+        case sites, certs, http, https, admin, adminPublic, adminHosts, adminTokenFile, workers, logFormat, accessLog,
+            cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
+            acmeChallenges,
             acmeOnDemand, acmeOnDemandRate, cdnWatch, cdnWatchUrl, cdnWatchCa, cdnWatchInterval, cdnWatchRate,
             appleFetcherAgent
 
@@ -63,6 +64,8 @@ extension ServerConfiguration {
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
             adminPublic = try Self.onOff(value, "\(source): adminPublic must be true or false")
+        case .adminHosts: adminHosts = try Self.hostNames(value, source: source)
+        case .adminTokenFile: adminTokenFile = value.isEmpty ? nil : value
         case .cacheControl:
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                 throw Problem(description: "\(source): cache control must be printable ASCII")
@@ -133,6 +136,27 @@ extension ServerConfiguration {
         return flag
     }
 
+    /// A comma-separated list of DNS names (RFC 1123 §2.1 letters, digits, hyphens and dots),
+    /// lower-cased, a trailing dot removed; empty means none.
+    static func hostNames(_ value: String, source: String) throws(Problem) -> [String] {
+        var names: [String] = []
+        for part in value.split(separator: ",") {
+            var name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            if name.hasSuffix(".") { name.removeLast() }
+            let allowed = name.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            }
+            guard !name.isEmpty, name.utf8.count <= 253, allowed else {
+                throw Problem(
+                    description: "\(source): admin host names are DNS names without a port (got \"\(part)\")")
+            }
+            names.append(name)
+        }
+        return names
+    }
+
     /// A whole number within `range`.
     static func integer(
         _ value: String, in range: ClosedRange<Int>, _ problem: @autoclosure () -> String
@@ -188,10 +212,12 @@ extension ServerConfiguration {
                 case .bool(let value): text = value ? "on" : "off"
                 case .number(_, let literal): text = literal
                 case .null: text = "off"
+                case .array(let items) where setting == .adminHosts:
+                    text = try strings(items, place: place).joined(separator: ",")
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    (setting == .sites || setting == .certs || setting == .acmeDirectoryCa || setting == .cdnWatchCa)
+                    [.sites, .certs, .acmeDirectoryCa, .cdnWatchCa, .adminTokenFile].contains(setting)
                         && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
@@ -236,6 +262,17 @@ extension ServerConfiguration {
                         "\(place): unknown limit \"\(key)\" (known: requestLineBytes, headerBytes, headerCount)")
             }
         }
+    }
+
+    private func strings(_ items: [JSONValue], place: String) throws(Problem) -> [String] {
+        var result: [String] = []
+        for item in items {
+            guard case .string(let text) = item.kind else {
+                throw Problem(description: "\(place): must be a list of strings")
+            }
+            result.append(text)
+        }
+        return result
     }
 
     private func numbers(_ value: JSONValue, place: String) throws(Problem) -> [(String, Double)] {
