@@ -16,7 +16,8 @@ struct AdminListenerTests {
         return folder
     }
 
-    func tokenFile(_ folder: TemporaryFolder, _ contents: String = token + "\n", mode: mode_t = 0o600) throws -> String {
+    func tokenFile(_ folder: TemporaryFolder, _ contents: String = token + "\n", mode: mode_t = 0o600) throws -> String
+    {
         let path = try folder.write("admin-token", contents)
         #expect(chmod(path, mode) == 0)
         return path
@@ -26,7 +27,9 @@ struct AdminListenerTests {
         try Curl.request("http://127.0.0.1:\(port)\(path)", options)
     }
 
-    @Test("a foreign Host gets 421 with a readable reason on every path; IP literals, localhost and adminHosts names work")
+    @Test(
+        "a foreign Host gets 421 with a readable reason on every path; IP literals, localhost and adminHosts names work"
+    )
     func foreignHost() throws {
         let folder = try sites()
         let server = try RunningServer(
@@ -34,7 +37,9 @@ struct AdminListenerTests {
         defer { _ = server.stop() }
         let port = try #require(server.adminPort)
         for path in ["/sites.json", "/metrics", "/", "/?url=https://example.com/", "/healthz", "/nowhere"] {
-            for host in ["attacker.example", "attacker.example:\(port)", "localhost.attacker.example", "127.0.0.1.nip.io"] {
+            for host in [
+                "attacker.example", "attacker.example:\(port)", "localhost.attacker.example", "127.0.0.1.nip.io",
+            ] {
                 let refused = try admin(port, path, ["-H", "Host: \(host)"])
                 #expect(refused.status == 421, "\(host) \(path)")
                 let body = String(decoding: refused.body, as: UTF8.self)
@@ -133,8 +138,10 @@ struct AdminListenerTests {
         ] {
             let file = try tokenFile(folder, contents, mode: mode)
             let run = try BinaryRunner.run(
-                ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "127.0.0.1:0",
-                    "--admin-token-file", file],
+                [
+                    "serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "127.0.0.1:0",
+                    "--admin-token-file", file,
+                ],
                 in: folder.url, timeout: 20)
             #expect(run.status == 2, "\(run.stderr)")
             #expect(run.stderr.contains(message), "\(run.stderr)")
@@ -161,12 +168,15 @@ struct AdminListenerTests {
         #expect(try admin(port, "/metrics", ["-H", "Authorization: Bearer \(Self.token)"]).status == 200)
     }
 
-    @Test("adminHosts and adminTokenFile from the config file (relative to it), the token file from AASA_ADMIN_TOKEN_FILE")
+    @Test(
+        "adminHosts and adminTokenFile from the config file (relative to it), the token file from AASA_ADMIN_TOKEN_FILE"
+    )
     func configFile() throws {
         let folder = try sites()
         _ = try tokenFile(folder)
         try folder.write(
-            "aasa-server.json", #"{"sites": "sites", "adminHosts": ["admin.internal"], "adminTokenFile": "admin-token"}"#)
+            "aasa-server.json",
+            #"{"sites": "sites", "adminHosts": ["admin.internal"], "adminTokenFile": "admin-token"}"#)
         let server = try RunningServer(in: folder.url, ["--config", "aasa-server.json"])
         defer { _ = server.stop() }
         let port = try #require(server.adminPort)
