@@ -18,9 +18,8 @@ extension ServerConfiguration {
     public enum Setting: String, CaseIterable, Sendable {
         case sites, certs, http, https, admin, adminPublic, adminHosts, adminTokenFile, workers, logFormat, accessLog,
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
-            acmeChallenges,
-            acmeOnDemand, acmeOnDemandRate, cdnWatch, cdnWatchUrl, cdnWatchCa, cdnWatchInterval, cdnWatchRate,
-            appleFetcherAgent
+            acmeChallenges, acmeOnDemand, acmeOnDemandRate, cdnWatch, cdnWatchUrl, cdnWatchCa, cdnWatchInterval,
+            cdnWatchRate, appleFetcherAgent
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -141,13 +140,14 @@ extension ServerConfiguration {
     static func hostNames(_ value: String, source: String) throws(Problem) -> [String] {
         var names: [String] = []
         for part in value.split(separator: ",") {
-            var name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            var name = part.trimmingCharacters(in: .whitespaces)
             if name.hasSuffix(".") { name.removeLast() }
+            // Checked before lower-casing: some non-ASCII letters lower-case to ASCII ones.
             let allowed = name.utf8.allSatisfy { byte in
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: ".")
+                HTTPToken.lower(byte) >= UInt8(ascii: "a") && HTTPToken.lower(byte) <= UInt8(ascii: "z")
+                    || HTTPToken.isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             }
+            name = name.lowercased()
             guard !name.isEmpty, name.utf8.count <= 253, allowed else {
                 throw Problem(
                     description: "\(source): admin host names are DNS names without a port (got \"\(part)\")")
@@ -211,14 +211,15 @@ extension ServerConfiguration {
                 case .string(let value): text = value
                 case .bool(let value): text = value ? "on" : "off"
                 case .number(_, let literal): text = literal
-                case .null: text = "off"
+                // null turns a switch or a listener off, and clears a list or a file.
+                case .null: text = setting == .adminHosts || setting == .adminTokenFile ? "" : "off"
                 case .array(let items) where setting == .adminHosts:
                     text = try strings(items, place: place).joined(separator: ",")
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
                     [.sites, .certs, .acmeDirectoryCa, .cdnWatchCa, .adminTokenFile].contains(setting)
-                        && !text.hasPrefix("/")
+                        && !text.isEmpty && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }
