@@ -39,8 +39,16 @@ struct ServeCommand: ParsableCommand {
         help: "Admin listener (health, metrics, status page), ADDR:PORT or off; loopback only unless --admin-public.")
     var admin: String?
 
-    @Flag(help: "Allow the admin listener on a non-loopback address.")
+    @Flag(help: "Allow the admin listener on a non-loopback address; needs --admin-token-file.")
     var adminPublic = false
+
+    @Option(
+        name: .customLong("admin-host"),
+        help: "A host name the admin listener answers besides IP addresses and localhost (repeatable).")
+    var adminHosts: [String] = []
+
+    @Option(help: "A file with the bearer token every admin path but /healthz and /readyz then needs.")
+    var adminTokenFile: String?
 
     @Option(help: "Event loops (0: one per core).")
     var workers: String?
@@ -112,10 +120,11 @@ struct ServeCommand: ParsableCommand {
         if let admin = settings.admin, !admin.isLoopback, !settings.adminPublic {
             StandardStreams.writeError(
                 "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so "
-                    + "pass --admin-public to really expose it\n"
+                    + "pass --admin-public (with --admin-token-file) to really expose it\n"
             )
             throw CommandFailure.unreadable
         }
+        let adminToken = try readAdminToken(settings)
         if settings.acme.enabled && (settings.https == nil || settings.acmeChallenges.isEmpty) {
             StandardStreams.writeError(
                 settings.https == nil
@@ -128,6 +137,7 @@ struct ServeCommand: ParsableCommand {
         // Which file the settings came from, absolute: a server started in another working
         // directory than expected silently misses its Config/aasa-server.json otherwise.
         logger.info("starting", metadata: ["config_file": "\(configFile ?? "none")"])
+        if let warning = adminToken?.warning { logger.warning("\(warning)") }
         // One loader for start-up and reload. Like `nginx -t`: every problem of every site
         // and certificate, then refuse to start on an error.
         // Watches first, then the first read: a change made while the sites load is seen.
@@ -164,7 +174,8 @@ struct ServeCommand: ParsableCommand {
         }
         StandardStreams.flush()
         let state = ServerState(
-            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager, logger: logger)
+            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager,
+            adminToken: adminToken, logger: logger)
         let server = Server(state: state, logger: logger, watcher: watcher)
         let code: Int32
         do {
@@ -195,13 +206,36 @@ struct ServeCommand: ParsableCommand {
             (.acmeChallenges, acmeChallenges), (.acmeOnDemand, acmeOnDemand), (.acmeOnDemandRate, acmeOnDemandRate),
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
-            (.appleFetcherAgent, appleFetcherAgent),
+            (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)
         }
+        if !adminHosts.isEmpty {
+            try settings.apply(.adminHosts, adminHosts.joined(separator: ","), source: "--admin-host")
+        }
         if adminPublic { settings.adminPublic = true }
         return (settings, file.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    }
+
+    /// The admin token, read once; `--admin-public` without one does not start: a public
+    /// admin listener would show every site and metric to anyone who can reach it.
+    private func readAdminToken(_ settings: ServerConfiguration) throws -> AdminToken? {
+        guard let path = settings.adminTokenFile else {
+            guard !settings.adminPublic else {
+                StandardStreams.writeError(
+                    "error: --admin-public needs --admin-token-file FILE (adminTokenFile, AASA_ADMIN_TOKEN_FILE): "
+                        + "a public admin listener answers only requests with Authorization: Bearer TOKEN\n")
+                throw CommandFailure.unreadable
+            }
+            return nil
+        }
+        do {
+            return try AdminToken(file: path)
+        } catch {
+            StandardStreams.writeError("error: \(error.description)\n")
+            throw CommandFailure.unreadable
+        }
     }
 }
 

@@ -161,7 +161,8 @@ final class OperationsTests {
         // Two requests on one connection, answered in order, with the server's own framing.
         let reply = try RawClient.exchange(
             port: adminPort,
-            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /nothing HTTP/1.1\r\nHost: localhost\r\n"
+                + "Connection: close\r\n\r\n")
         #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(reply.contains("\r\n\r\nok\nHTTP/1.1 404 Not Found\r\n"))
         #expect(reply.contains("Cache-Control: no-store"))
@@ -306,7 +307,10 @@ struct AdminAddressTests {
             ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "0.0.0.0:0"], in: folder.url)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--admin-public"))
-        let forced = try RunningServer(in: folder.url, ["--sites", "sites", "--admin", "0.0.0.0:0", "--admin-public"])
+        let token = try folder.write("admin-token", "s3cret\n")
+        #expect(chmod(token, 0o600) == 0)
+        let forced = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--admin", "0.0.0.0:0", "--admin-public", "--admin-token-file", token])
         #expect(forced.stop() == 0)
     }
 }

@@ -16,10 +16,10 @@ extension ServerConfiguration {
 
     /// The settings a source may give, each by its name in the config file.
     public enum Setting: String, CaseIterable, Sendable {
-        case sites, certs, http, https, admin, adminPublic, workers, logFormat, accessLog, cacheControl,
-            defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa, acmeChallenges,
-            acmeOnDemand, acmeOnDemandRate, cdnWatch, cdnWatchUrl, cdnWatchCa, cdnWatchInterval, cdnWatchRate,
-            appleFetcherAgent
+        case sites, certs, http, https, admin, adminPublic, adminHosts, adminTokenFile, workers, logFormat, accessLog,
+            cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
+            acmeChallenges, acmeOnDemand, acmeOnDemandRate, cdnWatch, cdnWatchUrl, cdnWatchCa, cdnWatchInterval,
+            cdnWatchRate, appleFetcherAgent
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -63,6 +63,8 @@ extension ServerConfiguration {
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
             adminPublic = try Self.onOff(value, "\(source): adminPublic must be true or false")
+        case .adminHosts: adminHosts = try Self.hostNames(value, source: source)
+        case .adminTokenFile: adminTokenFile = value.isEmpty ? nil : value
         case .cacheControl:
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                 throw Problem(description: "\(source): cache control must be printable ASCII")
@@ -133,6 +135,28 @@ extension ServerConfiguration {
         return flag
     }
 
+    /// A comma-separated list of DNS names (RFC 1123 §2.1 letters, digits, hyphens and dots),
+    /// lower-cased, a trailing dot removed; empty means none.
+    static func hostNames(_ value: String, source: String) throws(Problem) -> [String] {
+        var names: [String] = []
+        for part in value.split(separator: ",") {
+            var name = part.trimmingCharacters(in: .whitespaces)
+            if name.hasSuffix(".") { name.removeLast() }
+            // Checked before lower-casing: some non-ASCII letters lower-case to ASCII ones.
+            let allowed = name.utf8.allSatisfy { byte in
+                HTTPToken.lower(byte) >= UInt8(ascii: "a") && HTTPToken.lower(byte) <= UInt8(ascii: "z")
+                    || HTTPToken.isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+            name = name.lowercased()
+            guard !name.isEmpty, name.utf8.count <= 253, allowed else {
+                throw Problem(
+                    description: "\(source): admin host names are DNS names without a port (got \"\(part)\")")
+            }
+            names.append(name)
+        }
+        return names
+    }
+
     /// A whole number within `range`.
     static func integer(
         _ value: String, in range: ClosedRange<Int>, _ problem: @autoclosure () -> String
@@ -187,12 +211,15 @@ extension ServerConfiguration {
                 case .string(let value): text = value
                 case .bool(let value): text = value ? "on" : "off"
                 case .number(_, let literal): text = literal
-                case .null: text = "off"
+                // null turns a switch or a listener off, and clears a list or a file.
+                case .null: text = setting == .adminHosts || setting == .adminTokenFile ? "" : "off"
+                case .array(let items) where setting == .adminHosts:
+                    text = try strings(items, place: place).joined(separator: ",")
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    (setting == .sites || setting == .certs || setting == .acmeDirectoryCa || setting == .cdnWatchCa)
-                        && !text.hasPrefix("/")
+                    [.sites, .certs, .acmeDirectoryCa, .cdnWatchCa, .adminTokenFile].contains(setting)
+                        && !text.isEmpty && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }
@@ -236,6 +263,17 @@ extension ServerConfiguration {
                         "\(place): unknown limit \"\(key)\" (known: requestLineBytes, headerBytes, headerCount)")
             }
         }
+    }
+
+    private func strings(_ items: [JSONValue], place: String) throws(Problem) -> [String] {
+        var result: [String] = []
+        for item in items {
+            guard case .string(let text) = item.kind else {
+                throw Problem(description: "\(place): must be a list of strings")
+            }
+            result.append(text)
+        }
+        return result
     }
 
     private func numbers(_ value: JSONValue, place: String) throws(Problem) -> [(String, Double)] {

@@ -11,8 +11,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var https: SocketAddress?
     /// Loopback by default: the admin listener shows every site and metric.
     public var admin: SocketAddress? = SocketAddress.loopback(port: 9090)
-    /// Set to put the admin listener on a non-loopback address on purpose.
+    /// Set to put the admin listener on a non-loopback address on purpose; it then needs
+    /// `adminTokenFile`.
     public var adminPublic = false
+    /// Host names the admin listener answers besides IP literals and `localhost`: lower-case,
+    /// without a port or a trailing dot (README, "The admin listener").
+    public var adminHosts: [String] = []
+    /// A file holding the bearer token every admin path but /healthz and /readyz asks for.
+    public var adminTokenFile: String?
     /// Event loops; 0 means one per core.
     public var workers = 0
     public var logFormat = LogFormat.text

@@ -14,6 +14,10 @@ public enum HTTPStatus: Int, Sendable, CaseIterable {
     case notImplemented = 501
     case serviceUnavailable = 503
     case httpVersionNotSupported = 505
+    /// The admin listener's: a token is missing or wrong (RFC 9110 §15.5.2), or the Host is
+    /// not one it answers (§15.5.20).
+    case unauthorized = 401
+    case misdirectedRequest = 421
 
     /// The status's place in `HTTPStatus.allCases`, for counting into slots.
     var slot: Int {
@@ -30,6 +34,8 @@ public enum HTTPStatus: Int, Sendable, CaseIterable {
         case .notImplemented: 9
         case .serviceUnavailable: 10
         case .httpVersionNotSupported: 11
+        case .unauthorized: 12
+        case .misdirectedRequest: 13
         }
     }
 
@@ -47,6 +53,8 @@ public enum HTTPStatus: Int, Sendable, CaseIterable {
         case .notImplemented: "Not Implemented"
         case .serviceUnavailable: "Service Unavailable"
         case .httpVersionNotSupported: "HTTP Version Not Supported"
+        case .unauthorized: "Unauthorized"
+        case .misdirectedRequest: "Misdirected Request"
         }
     }
 }

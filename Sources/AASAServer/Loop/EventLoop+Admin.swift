@@ -1,26 +1,41 @@
 extension EventLoop {
+    /// Content-Security-Policy of every admin answer (CSP Level 3): no script, plugin, frame
+    /// or fetch at all; the status page's own inline `<style>` and its GET forms to itself
+    /// are all it needs. A page that cannot be framed cannot be clickjacked.
+    static let adminSecurityHeaders =
+        "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+        + "frame-ancestors 'none'; base-uri 'none'\r\nX-Content-Type-Options: nosniff\r\n"
+
     /// Answers one request on the admin loop: the route's response, framed like every other
     /// response of this loop (Date from the loop's cache, keep-alive as the client asked, a
     /// body for every method but HEAD, RFC 9110 §9.3.2). Admin responses are never cached.
+    /// Who may ask (`AdminAccess`) is decided first, once, before any route runs.
     func respondAdmin(
         to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection,
         routes: AdminRoutes
     ) {
         let keepAlive = head.wantsKeepAlive && stopDeadline == nil
-        let target = String(decoding: UnsafeBufferPointer(rebasing: buffer[head.targetRange]), as: UTF8.self)
-        let pieces = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = pieces.first.map(String.init) ?? target
-        let query = pieces.count > 1 ? String(pieces[1]) : ""
+        // Split at the first "?" byte (a `Character` split would miss one that a combining
+        // mark follows).
+        let target = head.targetRange
+        let question = buffer[target].firstIndex(of: UInt8(ascii: "?")) ?? target.upperBound
+        let path = String(decoding: UnsafeBufferPointer(rebasing: buffer[target.lowerBound..<question]), as: UTF8.self)
+        let query =
+            question < target.upperBound
+            ? String(decoding: UnsafeBufferPointer(rebasing: buffer[(question + 1)..<target.upperBound]), as: UTF8.self)
+            : ""
         let response =
-            head.method == .other
-            ? AdminResponse(status: .methodNotAllowed, text: "only GET and HEAD\n")
-            : routes.response(path: path, query: query)
+            routes.access.refusal(for: head, in: buffer, path: path)
+            ?? (head.method == .other
+                ? AdminResponse(status: .methodNotAllowed, text: "only GET and HEAD\n")
+                : routes.response(path: path, query: query))
         out.append(ErrorResponses.statusLine(response.status))
         out.append(dates.httpDate)
         let headers =
             "\r\nServer: aasa-server\r\nContent-Type: \(response.contentType)\r\n"
             + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\n"
-            + "X-Content-Type-Options: nosniff\r\n"
+            + Self.adminSecurityHeaders
+            + (response.asksForToken ? "WWW-Authenticate: Bearer realm=\"aasa-server admin\"\r\n" : "")
         out.append(Array(headers.utf8))
         endHead(keepAlive: keepAlive, head: head, on: connection)
         if head.method != .head { out.append(response.body) }

@@ -5,6 +5,12 @@
 /// an association file.
 struct AdminRoutes: Sendable {
     let state: ServerState
+    let access: AdminAccess
+
+    init(state: ServerState) {
+        self.state = state
+        access = AdminAccess(hosts: state.configuration.adminHosts, token: state.adminToken)
+    }
 
     /// The response for a GET or HEAD of `path` (without the query) with `query`.
     func response(path: String, query: String) -> AdminResponse {

@@ -18,18 +18,24 @@ struct PrometheusText {
         text += " " + (value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)) + "\n"
     }
 
-    /// Label values escape backslash, double quote and line feed (exposition format spec).
+    /// Label values escape backslash, double quote and line feed (exposition format spec),
+    /// by UTF-8 bytes: as Swift `Character`s, `"\r\n"` is one cluster that equals neither
+    /// `"\n"` nor anything else escaped, and its line feed would end the sample.
     static func escape(_ value: String) -> String {
-        guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
-        var result = ""
-        for character in value {
-            switch character {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            default: result.append(character)
+        let backslash = UInt8(ascii: "\\")
+        let quote = UInt8(ascii: "\"")
+        let lineFeed = UInt8(ascii: "\n")
+        guard value.utf8.contains(where: { $0 == backslash || $0 == quote || $0 == lineFeed }) else { return value }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 8)
+        for byte in value.utf8 {
+            switch byte {
+            case backslash: bytes += [backslash, backslash]
+            case quote: bytes += [backslash, quote]
+            case lineFeed: bytes += [backslash, UInt8(ascii: "n")]
+            default: bytes.append(byte)
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

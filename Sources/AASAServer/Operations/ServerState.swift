@@ -39,13 +39,16 @@ public final class ServerState: Sendable {
     public let cdnWatch: CDNWatcher?
     /// What Apple's fetcher fetched here (always recorded).
     public let appleFetches: AppleFetches
+    /// What the admin listener asks for on every path but /healthz and /readyz (nil: nothing).
+    let adminToken: AdminToken?
     private let record: Mutex<ReloadRecord>
 
     public init(
         configuration: ServerConfiguration, snapshot: ServingSnapshot, loops: Int, acme: ACMEManager? = nil,
-        logger: Logger? = nil
+        adminToken: AdminToken? = nil, logger: Logger? = nil
     ) {
         self.configuration = configuration
+        self.adminToken = adminToken
         self.acme = acme
         cdnWatch =
             configuration.cdnWatch.enabled

@@ -94,7 +94,10 @@ extension StatusPage {
                     includeInfo: true) + ($0.readError ?? "")
             } ?? ""
         if diagnostics.utf8.count > diagnosticsBytes {
-            diagnostics = String(diagnostics.prefix(diagnosticsBytes)) + "\n… (the rest in /sites.json)"
+            // Cut by bytes: one `Character` can hold any number of combining marks.
+            diagnostics =
+                String(decoding: diagnostics.utf8.prefix(diagnosticsBytes), as: UTF8.self)
+                + "\n… (the rest in /sites.json)"
         }
         return "<tr class=\"site\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
             + "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"

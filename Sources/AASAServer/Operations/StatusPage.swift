@@ -121,19 +121,8 @@ enum StatusPage {
         return html + "</table>\n"
     }
 
+    /// Every text from input reaches the page through here (`HTMLText`, by bytes).
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
+        HTMLText.escape(text)
     }
 }

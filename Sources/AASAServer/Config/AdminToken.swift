@@ -1,0 +1,117 @@
+@preconcurrency import Glibc
+
+/// The bearer token of the admin listener, read once at start from `adminTokenFile`
+/// (README, "The admin listener"). The file holds the token and at most a trailing line
+/// break. Others may not read it: the token then is no secret, so the server refuses to
+/// start. A group the server is not in may read it with a warning (the operator chose that
+/// group); a group it is in is how Kubernetes gives a non-root container its Secret
+/// (`fsGroup`).
+public struct AdminToken: Sendable {
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Large enough for any generated token, small enough to read at once.
+    static let maximumBytes = 4096
+
+    public let bytes: [UInt8]
+    /// Set when a group the server is not in can read the file.
+    public let warning: String?
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        warning = nil
+    }
+
+    public init(file path: String) throws(Problem) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw Problem(description: "cannot read the admin token file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw Problem(description: "the admin token file \(path) is not a regular file")
+        }
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        if info.st_mode & (S_IROTH | S_IWOTH) != 0 {
+            throw Problem(
+                description: "the admin token file \(path) is readable or writable by others (mode \(mode)); "
+                    + "chmod o-rw it")
+        }
+        var bytes = [UInt8](repeating: 0, count: Self.maximumBytes + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw Problem(
+                    description: "cannot read the admin token file \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        guard filled <= Self.maximumBytes else {
+            throw Problem(description: "the admin token file \(path) is over \(Self.maximumBytes) bytes")
+        }
+        bytes.removeSubrange(filled...)
+        self.bytes = try Self.token(bytes, path: path)
+        let groupReads = info.st_mode & S_IRGRP != 0
+        warning =
+            groupReads && !Self.isOwnGroup(info.st_gid)
+            ? "the admin token file \(path) is readable by group \(info.st_gid), which this server is not in "
+                + "(mode \(mode))" : nil
+    }
+
+    /// The token without one trailing line break; it must be a `token68` (RFC 9110 §11.2),
+    /// what `Authorization: Bearer` carries (RFC 6750 §2.1).
+    static func token(_ contents: [UInt8], path: String) throws(Problem) -> [UInt8] {
+        var token = contents[...]
+        if token.last == UInt8(ascii: "\n") { token = token.dropLast() }
+        if token.last == UInt8(ascii: "\r") { token = token.dropLast() }
+        guard !token.isEmpty else { throw Problem(description: "the admin token file \(path) is empty") }
+        let body = token.prefix { $0 != UInt8(ascii: "=") }
+        let isToken68 =
+            !body.isEmpty && body.allSatisfy(Self.isToken68Character)
+            && token[body.endIndex...].allSatisfy { $0 == UInt8(ascii: "=") }
+        guard isToken68 else {
+            throw Problem(
+                description: "the admin token in \(path) must be one line of letters, digits and -._~+/ "
+                    + "(for example from openssl rand -hex 32)")
+        }
+        return Array(token)
+    }
+
+    static func isToken68Character(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"),
+            UInt8(ascii: "/"):
+            true
+        default: false
+        }
+    }
+
+    /// Whether `group` is this process's effective group or one of its supplementary groups
+    /// (getgroups(2)).
+    static func isOwnGroup(_ group: gid_t) -> Bool {
+        if getegid() == group { return true }
+        let count = getgroups(0, nil)
+        guard count > 0 else { return false }
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        let filled = getgroups(count, &groups)
+        return groups.prefix(Int(max(filled, 0))).contains(group)
+    }
+
+    /// Whether `given` is the token, in time that depends only on the token's length (a
+    /// comparison that stopped at the first differing byte would tell an attacker, byte by
+    /// byte, how much of a guess is right).
+    func matches<Bytes: Collection<UInt8>>(_ given: Bytes) -> Bool {
+        var difference: UInt8 = given.count == bytes.count ? 0 : 1
+        var other = given.makeIterator()
+        for byte in bytes { difference |= byte ^ (other.next() ?? 0) }
+        return difference == 0
+    }
+}

@@ -1,0 +1,76 @@
+@preconcurrency import Glibc
+
+extension AdminAccess {
+    /// The host of a Host value without its port, and whether it was in brackets; nil when the
+    /// value is not `uri-host [":" port]` (RFC 3986 §3.2.2, §3.2.3).
+    static func split(_ value: [UInt8]) -> (host: ArraySlice<UInt8>, isBracketed: Bool)? {
+        let host: ArraySlice<UInt8>
+        let rest: ArraySlice<UInt8>
+        let isBracketed = value.first == UInt8(ascii: "[")
+        if isBracketed {
+            guard let close = value.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            host = value[1..<close]
+            rest = value[(close + 1)...]
+        } else if let colon = value.lastIndex(of: UInt8(ascii: ":")) {
+            host = value[..<colon]
+            rest = value[colon...]
+        } else {
+            host = value[...]
+            rest = []
+        }
+        let isPort =
+            rest.isEmpty
+            || (rest.first == UInt8(ascii: ":") && rest.count <= 6 && rest.dropFirst().allSatisfy(HTTPToken.isDigit))
+        guard isPort, !host.isEmpty else { return nil }
+        return (host, isBracketed)
+    }
+
+    /// Whether `text` is an address of `family` as inet_pton(3) reads it (dotted quad for
+    /// IPv4, RFC 4291 §2.2 text for IPv6).
+    static func isAddress(_ text: ArraySlice<UInt8>, family: Int32) -> Bool {
+        guard text.count < 64, !text.contains(0) else { return false }
+        var address = in6_addr()
+        return (Array(text) + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { inet_pton(family, $0.baseAddress, &address) == 1 }
+        }
+    }
+
+    /// The credentials of the one `Authorization: Bearer` field of the head whose request line
+    /// ends after `start`; nil when there is none, more than one, or another scheme. The head
+    /// was already parsed and checked (field syntax, limits), so this only finds the field.
+    static func bearerToken(in buffer: UnsafeBufferPointer<UInt8>, after start: Int) -> Range<Int>? {
+        var found: Range<Int>?
+        var count = 0
+        var lineStart = start
+        while lineStart < buffer.count, buffer[lineStart] != UInt8(ascii: "\n") { lineStart += 1 }
+        lineStart += 1
+        while lineStart < buffer.count {
+            var lineFeed = lineStart
+            while lineFeed < buffer.count, buffer[lineFeed] != UInt8(ascii: "\n") { lineFeed += 1 }
+            guard lineFeed < buffer.count else { return nil }
+            var lineEnd = lineFeed
+            if lineEnd > lineStart, buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            if lineEnd == lineStart { break }
+            let name = lineStart..<min(lineStart + 14, lineEnd)
+            if name.count == 14, HTTPToken.equalsIgnoringCase(buffer, name, "authorization:") {
+                count += 1
+                found = credentials(buffer, name.upperBound..<lineEnd)
+            }
+            lineStart = lineFeed + 1
+        }
+        return count == 1 ? found : nil
+    }
+
+    /// `Bearer 1*SP token68` (RFC 6750 §2.1; the scheme is case-insensitive, RFC 9110 §11.1),
+    /// within a field value with its optional whitespace around it.
+    private static func credentials(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
+        var start = value.lowerBound
+        var end = value.upperBound
+        while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
+        while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
+        guard end - start > 7, HTTPToken.equalsIgnoringCase(buffer, start..<(start + 7), "bearer ") else { return nil }
+        start += 7
+        while start < end, buffer[start] == 0x20 { start += 1 }
+        return start < end ? start..<end : nil
+    }
+}
