@@ -42,23 +42,30 @@ struct AdminAccessTests {
 
     static let heads: [(String, String?)] = [
         ("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer s3cret\r\n\r\n", "s3cret"),
-        ("GET / HTTP/1.1\r\nauthorization:bearer   s3cret  \r\n\r\n", "s3cret"),
+        ("GET / HTTP/1.1\r\nHost: a\r\nauthorization:bearer   s3cret  \r\n\r\n", "s3cret"),
         ("GET / HTTP/1.1\nHost: a\nAUTHORIZATION: BEARER abc=\n\n", "abc="),
         ("GET / HTTP/1.1\r\nHost: a\r\n\r\n", nil),
-        ("GET / HTTP/1.1\r\nAuthorization: Basic czNjcmV0\r\n\r\n", nil),
-        ("GET / HTTP/1.1\r\nAuthorization: Bearer\r\n\r\n", nil),
-        ("GET / HTTP/1.1\r\nAuthorization: Bearer \r\n\r\n", nil),
-        ("GET / HTTP/1.1\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n", nil),
-        ("GET / HTTP/1.1\r\nX-Authorization: Bearer s3cret\r\n\r\n", nil),
+        ("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: Basic czNjcmV0\r\n\r\n", nil),
+        ("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer\r\n\r\n", nil),
+        ("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \r\n\r\n", nil),
+        ("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n", nil),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX-Authorization: Bearer s3cret\r\n\r\n", nil),
         // A pipelined request's field is not this request's.
         ("GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nAuthorization: Bearer s3cret\r\n\r\n", nil),
     ]
 
+    /// The credentials the admin listener takes from a parsed head: one Authorization field
+    /// with the Bearer scheme.
     @Test("Authorization: Bearer", arguments: heads)
     func bearer(head: String, expected: String?) {
         let bytes = Array(head.utf8)
-        let found = bytes.withUnsafeBufferPointer { buffer in
-            AdminAccess.bearerToken(in: buffer, after: 5).map { String(decoding: buffer[$0], as: UTF8.self) }
+        let found = bytes.withUnsafeBufferPointer { buffer -> String? in
+            var parsed = HTTPRequestHead()
+            guard case .complete = HTTPRequestParser(limits: HTTPLimits()).parse(buffer, from: 0, into: &parsed),
+                parsed.authorizationCount == 1, let field = parsed.authorizationRange,
+                let credentials = AdminAccess.credentials(buffer, field)
+            else { return nil }
+            return String(decoding: buffer[credentials], as: UTF8.self)
         }
         #expect(found == expected)
     }

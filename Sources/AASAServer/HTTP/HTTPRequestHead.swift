@@ -16,6 +16,9 @@ struct HTTPRequestHead {
     var userAgentRange: Range<Int>?
     var ifNoneMatchRange: Range<Int>?
     var ifModifiedSinceRange: Range<Int>?
+    /// The admin listener's credentials (RFC 9110 §11.6.2); more than one is refused there.
+    var authorizationRange: Range<Int>?
+    var authorizationCount = 0
     var acceptEncoding = AcceptEncoding()
     var connectionClose = false
     var connectionKeepAlive = false

@@ -181,6 +181,9 @@ struct HTTPRequestParser {
             }
         case 13 where HTTPToken.equalsIgnoringCase(buffer, name, "if-none-match"):
             head.ifNoneMatchRange = value
+        case 13 where HTTPToken.equalsIgnoringCase(buffer, name, "authorization"):
+            head.authorizationRange = value
+            head.authorizationCount += 1
         case 15 where HTTPToken.equalsIgnoringCase(buffer, name, "accept-encoding"):
             head.acceptEncoding.read(buffer, value)
         case 17 where HTTPToken.equalsIgnoringCase(buffer, name, "if-modified-since"):

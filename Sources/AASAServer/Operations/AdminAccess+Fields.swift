@@ -35,35 +35,9 @@ extension AdminAccess {
         }
     }
 
-    /// The credentials of the one `Authorization: Bearer` field of the head whose request line
-    /// ends after `start`; nil when there is none, more than one, or another scheme. The head
-    /// was already parsed and checked (field syntax, limits), so this only finds the field.
-    static func bearerToken(in buffer: UnsafeBufferPointer<UInt8>, after start: Int) -> Range<Int>? {
-        var found: Range<Int>?
-        var count = 0
-        var lineStart = start
-        while lineStart < buffer.count, buffer[lineStart] != UInt8(ascii: "\n") { lineStart += 1 }
-        lineStart += 1
-        while lineStart < buffer.count {
-            var lineFeed = lineStart
-            while lineFeed < buffer.count, buffer[lineFeed] != UInt8(ascii: "\n") { lineFeed += 1 }
-            guard lineFeed < buffer.count else { return nil }
-            var lineEnd = lineFeed
-            if lineEnd > lineStart, buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-            if lineEnd == lineStart { break }
-            let name = lineStart..<min(lineStart + 14, lineEnd)
-            if name.count == 14, HTTPToken.equalsIgnoringCase(buffer, name, "authorization:") {
-                count += 1
-                found = credentials(buffer, name.upperBound..<lineEnd)
-            }
-            lineStart = lineFeed + 1
-        }
-        return count == 1 ? found : nil
-    }
-
-    /// `Bearer 1*SP token68` (RFC 6750 §2.1; the scheme is case-insensitive, RFC 9110 §11.1),
-    /// within a field value with its optional whitespace around it.
-    private static func credentials(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
+    /// `Bearer 1*SP token68` (RFC 6750 §2.1; the scheme is case-insensitive, RFC 9110 §11.1)
+    /// in an Authorization field value (the parser trimmed its optional whitespace).
+    static func credentials(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
         var start = value.lowerBound
         var end = value.upperBound
         while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }

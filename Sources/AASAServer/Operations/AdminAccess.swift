@@ -25,8 +25,8 @@ struct AdminAccess: Sendable {
                     + "or a name in adminHosts (--admin-host)\n")
         }
         guard let token, path != "/healthz", path != "/readyz" else { return nil }
-        if let credentials = Self.bearerToken(in: buffer, after: head.targetRange.upperBound),
-            token.matches(buffer[credentials])
+        if head.authorizationCount == 1, let field = head.authorizationRange,
+            let credentials = Self.credentials(buffer, field), token.matches(buffer[credentials])
         {
             return nil
         }
