@@ -7,9 +7,10 @@ import Synchronization
 
 /// Keeps a certificate for every plan (README, "Automatic certificates"): orders what is
 /// missing, renews when a third of the lifetime remains, retries failures with exponential
-/// backoff and jitter (never sooner than the CA's Retry-After), and takes on-demand names
-/// from handshakes within a rate limit. A few worker threads run the orders
-/// (`ACMESettings.concurrentOrders`), on-demand names first, then the oldest due.
+/// backoff and jitter (never sooner than the CA's Retry-After, never later than a day), and
+/// takes on-demand names from handshakes within an hourly rate and a weekly budget per
+/// registered domain (`ACMEManager+OnDemand.swift`). A few worker threads run the orders
+/// (`ACMESettings.concurrentOrders`): renewals first, then on-demand names, then the oldest due.
 public final class ACMEManager: Sendable {
     struct Job {
         var plan: CertificatePlan
@@ -20,11 +21,16 @@ public final class ACMEManager: Sendable {
         var renewal: Bool
         var issuer: String?
         var notAfter: Int?
+        /// Times an on-demand name was dropped after failures (its cool-down doubles each time).
+        var drops = 0
     }
 
     struct Books {
         var jobs: [String: Job] = [:]
         var onDemandStarts: [Int] = []
+        var budget = OnDemandBudget()
+        /// The budget changed since it was last written to `acme/on-demand-names`.
+        var budgetChanged = false
         var results: [String: Int] = [:]
         var stopping = false
     }
@@ -34,8 +40,10 @@ public final class ACMEManager: Sendable {
     public let storage: ACMEStorage
     public let challenges: [ChallengeType]
     let logger: Logger
-    private let books = Mutex(Books())
-    private let wake = WorkerSignal()
+    let books = Mutex(Books())
+    let wake = WorkerSignal()
+    /// Held while the budget file is written, so two workers never write older over newer.
+    let budgetFile = Mutex(())
     struct Callbacks {
         /// After a certificate is stored: the server reloads its certificates.
         let certificatesChanged: @Sendable () -> Void
@@ -63,6 +71,7 @@ public final class ACMEManager: Sendable {
     public func prepare() throws(ACMEProblem) {
         let key = try storage.accountKey()
         accountKey.withLock { $0 = key }
+        loadBudget()
     }
 
     /// Starts the workers, with what to do after each order.
@@ -138,29 +147,6 @@ public final class ACMEManager: Sendable {
         wake.wake()
     }
 
-    /// A handshake for `name` found no certificate; `name` is one a wildcard site serves.
-    /// True when a certificate is on its way (the handshake waits for it); false when the
-    /// name failed recently or the on-demand rate limit is spent (the handshake fails now).
-    public func certificateWanted(for name: String, now: Int = Int(time(nil))) -> Bool {
-        guard settings.onDemand, CertificatePlan.isOrderable(name) else { return false }
-        let accepted = books.withLock { books -> Bool in
-            if let job = books.jobs[name] {
-                return job.state == .ordering || job.state == .issued || (job.state == .scheduled && job.dueAt <= now)
-            }
-            books.onDemandStarts.removeAll { $0 <= now - 3600 }
-            guard books.onDemandStarts.count < settings.onDemandPerHour else {
-                books.results["on_demand_limited", default: 0] += 1
-                return false
-            }
-            books.onDemandStarts.append(now)
-            books.jobs[name] = Job(
-                plan: CertificatePlan(names: [name], onDemand: true), state: .scheduled, dueAt: now, renewal: false)
-            return true
-        }
-        if accepted { wake.wake() }
-        return accepted
-    }
-
     /// Every plan's certificate, for the status page.
     public func managed(now: Int = Int(time(nil))) -> [ManagedCertificate] {
         books.withLock { books in
@@ -187,7 +173,9 @@ public final class ACMEManager: Sendable {
         }
     }
 
-    /// Blocks until a job is due (on-demand first, then the oldest due), marks it ordering.
+    /// Blocks until a job is due (renewals first, so a flood of on-demand names cannot hold
+    /// up a certificate that is expiring; then on-demand names, as a handshake waits for
+    /// them; then the oldest due), marks it ordering.
     private func nextJob() -> String? {
         wake.next { () -> WorkerSignal.Step<String> in
             let now = Int(time(nil))
@@ -195,15 +183,15 @@ public final class ACMEManager: Sendable {
                 if books.stopping { return .stop }
                 let due = books.jobs.filter { $0.value.state == .scheduled && $0.value.dueAt <= now }
                 let chosen = due.min { left, right in
-                    if left.value.plan.onDemand != right.value.plan.onDemand { return left.value.plan.onDemand }
-                    return (left.value.dueAt, left.key) < (right.value.dueAt, right.key)
+                    (left.value.rank, left.value.dueAt, left.key) < (right.value.rank, right.value.dueAt, right.key)
                 }
                 if let chosen {
                     books.jobs[chosen.key]?.state = .ordering
                     return .take(chosen.key)
                 }
                 let waiting = books.jobs.values.filter { $0.state == .scheduled || $0.state == .valid }.map(\.dueAt)
-                return .wait(Double(max(1, (waiting.min() ?? now + 3600) - now)))
+                let next = waiting.min() ?? now + 3600
+                return .wait(Double(max(1, min(next, now + 86_400) - now)))
             }
         }
     }
@@ -211,6 +199,7 @@ public final class ACMEManager: Sendable {
     private func run(_ primary: String, issuer: CertificateIssuer) {
         guard let job = books.withLock({ $0.jobs[primary] }) else { return }
         let kind = job.renewal ? "renewal" : "order"
+        if job.plan.onDemand && !job.renewal { saveBudget() }
         guard let lock = storage.lock(primary) else {
             // Another replica is ordering it: its certificate arrives through the folder.
             logger.info("acme: another process holds the lock for \(primary); waiting for its certificate")
@@ -243,32 +232,30 @@ public final class ACMEManager: Sendable {
             }
             callbacks.withLock { $0 }?.certificatesChanged()
         } catch {
-            let now = Int(time(nil))
-            let delay = books.withLock { books -> Int in
-                let failures = (books.jobs[primary]?.failures ?? 0) + 1
-                let backoff = Self.backoff(failures: failures, retryAfter: error.retryAfter)
-                books.jobs[primary]?.failures = failures
-                books.jobs[primary]?.lastError = error.description
-                books.jobs[primary]?.state = .scheduled
-                books.jobs[primary]?.dueAt = now + backoff
-                books.results[job.renewal ? "renewal_failed" : "order_failed", default: 0] += 1
-                return backoff
-            }
-            logger.error(
-                "acme: \(kind) failed",
-                metadata: [
-                    "names": "\(job.plan.names.joined(separator: ","))", "type": "\(error.type)",
-                    "detail": "\(error.detail)", "status": "\(error.status.map(String.init) ?? "-")",
-                    "retry_in": "\(delay)",
-                ])
+            let (delay, dropped) = failed(primary, error, renewal: job.renewal, now: Int(time(nil)))
+            var metadata: Logger.Metadata = [
+                "names": "\(job.plan.names.joined(separator: ","))", "type": "\(error.type)",
+                "detail": "\(error.detail)", "status": "\(error.status.map(String.init) ?? "-")",
+                "retry_in": "\(delay)",
+            ]
+            if let asked = error.retryAfter { metadata["retry_after"] = "\(asked)" }
+            if dropped { metadata["dropped"] = "until a handshake asks after the cool-down" }
+            logger.error("acme: \(kind) failed", metadata: metadata)
             callbacks.withLock { $0 }?.orderFailed()
         }
     }
 
-    /// Exponential backoff with ±25 % jitter, never sooner than the CA asked (RFC 8555 §6.6).
+    /// Exponential backoff with ±25 % jitter, never sooner than the CA asked (RFC 8555 §6.6)
+    /// but never more than a day for what it asks (docs/acme.md, "Numbers from the CA").
     static func backoff(failures: Int, retryAfter: Int?) -> Int {
-        let base = min(firstBackoff << min(failures - 1, 20), longestBackoff)
+        let base = min(firstBackoff << min(max(failures, 1) - 1, 20), longestBackoff)
         let jittered = Int(Double(base) * Double.random(in: 0.75...1.25))
-        return max(jittered, retryAfter ?? 0)
+        return max(jittered, min(max(retryAfter ?? 0, 0), longestBackoff))
+    }
+
+    /// `now + seconds`, saturating instead of trapping.
+    static func later(_ now: Int, _ seconds: Int) -> Int {
+        let (sum, overflow) = now.addingReportingOverflow(seconds)
+        return overflow ? (seconds > 0 ? .max : .min) : sum
     }
 }

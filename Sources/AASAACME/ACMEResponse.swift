@@ -6,7 +6,8 @@ struct ACMEResponse {
     let status: Int
     let location: String?
     let nonce: String?
-    /// Seconds, from Retry-After as a delay or an HTTP date (RFC 9110 §10.2.3).
+    /// Seconds, from Retry-After as a delay or an HTTP date (RFC 9110 §10.2.3), within
+    /// `0...longestRetryAfter`.
     let retryAfter: Int?
     let body: [UInt8]
     let json: [String: Any]?
@@ -15,12 +16,29 @@ struct ACMEResponse {
         status = response.status
         location = response.header("location")
         nonce = response.header("replay-nonce")
-        retryAfter = response.header("retry-after").flatMap { value in
-            if let seconds = Int(value.trimmingCharacters(in: .whitespaces)) { return max(0, seconds) }
-            return HTTPDate.parse(value).map { max(0, $0 - now) }
-        }
+        retryAfter = response.header("retry-after").flatMap { Self.delay($0, now: now) }
         body = response.body
         json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+    }
+
+    /// The longest wait a CA may ask for: a day, the longest backoff (docs/acme.md, "Numbers
+    /// from the CA"). A larger value is read as this, so `now + delay` cannot overflow.
+    static let longestRetryAfter = 86_400
+
+    /// A Retry-After value (RFC 9110 §10.2.3: delay-seconds or an HTTP date) as seconds from
+    /// `now`, clamped to `0...longestRetryAfter`; nil when it is neither. Any run of digits is
+    /// a delay, however long (it is at least a day then).
+    static func delay(_ value: String, now: Int) -> Int? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        if !text.isEmpty, text.utf8.allSatisfy(isDigit) {
+            guard text.utf8.count <= 6, let seconds = Int(text) else { return longestRetryAfter }
+            return min(seconds, longestRetryAfter)
+        }
+        guard let date = HTTPDate.parse(text) else { return nil }
+        let (difference, overflow) = date.subtractingReportingOverflow(now)
+        if overflow { return date > now ? longestRetryAfter : 0 }
+        return min(max(0, difference), longestRetryAfter)
     }
 
     /// The problem document of an error answer (RFC 8555 §6.7), or a generic one.

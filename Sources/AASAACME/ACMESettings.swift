@@ -14,10 +14,19 @@ public struct ACMESettings: Sendable, Equatable {
     public var onDemand = true
     /// New on-demand names per hour, all wildcard sites together.
     public var onDemandPerHour = 10
+    /// New on-demand names per registered domain in any seven days (docs/acme.md,
+    /// "On-demand budget"): well under Let's Encrypt's 50 certificates per registered
+    /// domain per week, so renewals and exact sites keep the rest.
+    public var onDemandWeekly = 20
 
     public init() {}
 
     /// Orders in flight at once, all names together: a few, so one slow validation never
     /// holds up the rest, and never a burst at the CA.
     public static let concurrentOrders = 2
+
+    /// Failed orders after which an on-demand name is dropped until a handshake asks again
+    /// after a cool-down of `onDemandCoolDown` seconds, doubling with each drop to a day.
+    public static let onDemandFailures = 3
+    public static let onDemandCoolDown = 3600
 }

@@ -3,9 +3,9 @@ import CSystemShims
 import Foundation
 @preconcurrency import Glibc
 
-/// The `acme/` folder under `--certs` (README, "Automatic certificates"): `account.key`
-/// (mode 0600) and one folder per certificate in certbot's layout, `fullchain.pem` and
-/// `privkey.pem` (0600), which the certificate loader reads like any other pair. A
+/// The `acme/` folder under `--certs` (README, "Automatic certificates"), mode 0700, checked
+/// at every use: `account.key` (0600) and one folder (0700) per certificate in certbot's
+/// layout, `fullchain.pem` and `privkey.pem` (0600), which the certificate loader reads like any other pair. A
 /// certificate folder is written whole under a hidden name and swapped into place with one
 /// rename(2), so a reload never sees half of a pair. `.lock-NAME` files (flock(2)) keep
 /// replicas that share the folder from ordering the same name twice.
@@ -25,8 +25,8 @@ public struct ACMEStorage: Sendable {
     /// The account key, made once (P-256) and reused by every later start.
     func accountKey() throws(ACMEProblem) -> ECKey {
         try makeFolder()
-        if let pem = FileManager.default.contents(atPath: accountKeyPath) {
-            do { return try ECKey(pem: [UInt8](pem)) } catch {
+        if let pem = try readKey(accountKeyPath) {
+            do { return try ECKey(pem: pem) } catch {
                 throw ACMEProblem.transport("\(accountKeyPath): \(error)")
             }
         }
@@ -39,27 +39,47 @@ public struct ACMEStorage: Sendable {
         }
     }
 
+    /// A key file's bytes, nil when there is none; a mode looser than 0600 is tightened first
+    /// (on the opened file, O_NOFOLLOW: a link is refused).
+    func readKey(_ path: String) throws(ACMEProblem) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw ACMEProblem.transport("\(path): \(SystemError("open", errno: code))")
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            var status = stat()
+            _ = try Posix.check("fstat") { fstat(fd, &status) }
+            if status.st_mode & 0o077 != 0 { _ = try Posix.check("fchmod") { fchmod(fd, 0o600) } }
+            return [UInt8](try handle.readToEnd() ?? Data())
+        } catch {
+            throw ACMEProblem.transport("\(path): \(error)")
+        }
+    }
+
     /// Stores an issued certificate as `acme/NAME/` (replacing an older one in one step).
+    /// The staging folder has an unpredictable name and is made by mkdir(2), which never
+    /// follows or reuses what is already there.
     func store(_ issued: CertificateIssuer.Issued, name: String) throws(ACMEProblem) {
         let target = certificateFolder(name)
-        let staging = (folder as NSString).appendingPathComponent(".new-\(name)-\(getpid())")
+        let staging = (folder as NSString).appendingPathComponent(".new-\(name)-\(Self.randomSuffix())")
         do {
-            try? FileManager.default.removeItem(atPath: staging)
-            guard mkdir(staging, 0o700) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            try makeFolder()
+            _ = try Posix.check("mkdir \(staging)") { mkdir(staging, 0o700) }
             try Self.writeAtomically(
                 issued.keyPEM, to: (staging as NSString).appendingPathComponent("privkey.pem"), mode: 0o600)
             try Self.writeAtomically(
                 issued.chainPEM, to: (staging as NSString).appendingPathComponent("fullchain.pem"), mode: 0o644)
-            chmod(staging, 0o755)
             if FileManager.default.fileExists(atPath: target) {
                 // renameat2(2) RENAME_EXCHANGE: the new folder and the old swap atomically.
-                guard CSystemShims_renameExchange(staging, target) == 0 else {
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                }
+                _ = try Posix.check("renameat2 \(target)") { CSystemShims_renameExchange(staging, target) }
                 try? FileManager.default.removeItem(atPath: staging)
             } else {
-                guard rename(staging, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                _ = try Posix.check("rename \(target)") { rename(staging, target) }
             }
+            try Self.syncFolder(folder)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw ACMEProblem.transport("cannot store the certificate in \(target): \(error)")
@@ -67,11 +87,12 @@ public struct ACMEStorage: Sendable {
     }
 
     /// An exclusive lock for ordering `name`, nil while another process holds it. The
-    /// descriptor is the lock: closing it (`unlock`) releases it.
+    /// descriptor is the lock: closing it (`unlock`) releases it. O_NOFOLLOW: a link planted
+    /// under the lock's name is refused, never opened.
     func lock(_ name: String) -> Int32? {
         try? makeFolder()
         let path = (folder as NSString).appendingPathComponent(".lock-\(name)")
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
@@ -84,40 +105,94 @@ public struct ACMEStorage: Sendable {
         close(fd)
     }
 
-    private func makeFolder() throws(ACMEProblem) {
+    /// Makes `acme/` (0700: it holds the account key) or, when it exists, enforces its mode:
+    /// a looser one is tightened; a folder of another user is refused, as its owner could
+    /// read or swap the keys.
+    func makeFolder() throws(ACMEProblem) {
         do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            let parent = (folder as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            if mkdir(folder, 0o700) != 0 {
+                let code = errno
+                guard code == EEXIST else { throw SystemError("mkdir", errno: code) }
+            }
+            try Self.enforcePrivate(folder)
+        } catch let problem as ACMEProblem {
+            throw ACMEProblem.transport("cannot use \(folder): \(problem.detail)")
         } catch {
-            throw ACMEProblem.transport("cannot create \(folder): \(error)")
+            throw ACMEProblem.transport("cannot use \(folder): \(error)")
         }
     }
 
+    /// A folder this user owns with mode 0700 (fchmod(2) on the opened folder, so a swap
+    /// between the check and the change cannot redirect it).
+    static func enforcePrivate(_ path: String) throws {
+        let fd = try Posix.check("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(fd) }
+        var status = stat()
+        _ = try Posix.check("fstat") { fstat(fd, &status) }
+        guard status.st_uid == geteuid() else {
+            throw ACMEProblem.transport(
+                "it belongs to user \(status.st_uid), not to this process's user \(geteuid()); "
+                    + "give it to this user or remove it")
+        }
+        if status.st_mode & 0o7777 != 0o700 {
+            _ = try Posix.check("fchmod") { fchmod(fd, 0o700) }
+        }
+    }
+
+    /// 16 random hex digits: a temporary name no other process can plant a link at beforehand.
+    static func randomSuffix() -> String {
+        let value = UInt64.random(in: .min ... .max)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
     /// Writes to a hidden temporary file of `mode` (created with it: a key is never readable
-    /// by others, not even for a moment), fsyncs, and renames it into place.
+    /// by others, not even for a moment), fsyncs, and renames it into place. The temporary
+    /// name is unpredictable and open(2) has O_EXCL|O_NOFOLLOW, so nothing already there,
+    /// a link least of all, is ever written through. A failed fsync(2) is a failure: the
+    /// bytes may not be on disk (fsync(2), ERRORS).
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(
-            ".\((path as NSString).lastPathComponent).\(getpid()).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress?.advanced(by: written), $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                close(fd)
-                unlink(temporary)
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            ".\((path as NSString).lastPathComponent).\(randomSuffix()).tmp")
+        let fd = try Posix.check("open \(temporary)") {
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
+        do {
+            var written = 0
+            while written < bytes.count {
+                let count = try Posix.check("write") {
+                    Int32(
+                        clamping: bytes.withUnsafeBytes {
+                            write(fd, $0.baseAddress?.advanced(by: written), $0.count - written)
+                        })
+                }
+                guard count > 0 else { throw SystemError("write", errno: EIO) }
+                written += Int(count)
             }
-            written += count
-        }
-        fchmod(fd, mode)
-        fsync(fd)
-        close(fd)
-        guard rename(temporary, path) == 0 else {
+            _ = try Posix.check("fchmod") { fchmod(fd, mode) }
+            _ = try Posix.check("fsync") { fsync(fd) }
+        } catch {
+            close(fd)
             unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            throw error
         }
+        close(fd)
+        do {
+            _ = try Posix.check("rename \(path)") { rename(temporary, path) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try syncFolder(folder)
+    }
+
+    /// fsync(2) of a folder, so a rename in it survives a crash.
+    static func syncFolder(_ path: String) throws {
+        let fd = try Posix.check("open \(path)") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(fd) }
+        _ = try Posix.check("fsync \(path)") { fsync(fd) }
     }
 }

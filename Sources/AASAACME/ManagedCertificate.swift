@@ -8,6 +8,9 @@ public struct ManagedCertificate: Sendable {
         case ordering
         /// Issued and stored; the certificate loader has not picked it up yet.
         case issued
+        /// An on-demand name whose orders failed `ACMESettings.onDemandFailures` times: not
+        /// ordered again until a handshake asks after its cool-down.
+        case dropped
     }
 
     public var names: [String]

@@ -117,8 +117,11 @@ struct DiffCommand: ParsableCommand {
         let client = HTTPSClient(caFile: cacert, timeout: timeout)
         let address = connectTo.flatMap(ProbeCommand.parseHostPort) ?? (host, 443)
         let shown = "https://\(host)\(path)"
+        // A file from a peer whose chain does not verify could be anyone's: refused before
+        // the request is sent, as ACME and the CDN watch do.
         switch client.fetch(
-            host: host, port: 443, address: address, path: path, userAgent: "aasa-server-diff/\(Version.current)")
+            host: host, port: 443, address: address, path: path, userAgent: "aasa-server-diff/\(Version.current)",
+            requireVerified: true)
         {
         case .success(let (_, response)) where response.status == 200:
             return (response.body, shown)

@@ -89,6 +89,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "New on-demand names per hour, all together (default 10).")
     var acmeOnDemandRate: String?
 
+    @Option(help: "New on-demand names per registered domain in any 7 days (default 20).")
+    var acmeOnDemandWeekly: String?
+
     @Option(help: "Watch Apple's CDN copy of every domain's file, on or off (default off).")
     var cdnWatch: String?
 
@@ -204,6 +207,7 @@ struct ServeCommand: ParsableCommand {
             (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite), (.acme, acme),
             (.acmeDirectory, acmeDirectory), (.acmeEmail, acmeEmail), (.acmeDirectoryCa, acmeDirectoryCa),
             (.acmeChallenges, acmeChallenges), (.acmeOnDemand, acmeOnDemand), (.acmeOnDemandRate, acmeOnDemandRate),
+            (.acmeOnDemandWeekly, acmeOnDemandWeekly),
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
             (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile),

@@ -100,7 +100,8 @@ public struct Prober: Sendable {
             let cdnAddress = connectTo ?? (Self.cdnHost, 443)
             // Through --connect-to the answer is not Apple's: say where it came from.
             let asked = connectTo.map { " (asked \($0.0):\($0.1) as \(Self.cdnHost), through --connect-to)" } ?? ""
-            switch fetch(Self.cdnHost, 443, cdnAddress, "/a/v1/\(host)", Self.userAgent) {
+            // Apple's copy is only worth comparing when it comes from Apple: the chain must verify.
+            switch fetch(Self.cdnHost, 443, cdnAddress, "/a/v1/\(host)", Self.userAgent, requireVerified: true) {
             case .success(let (_, cdn)):
                 if cdn.status != 200 {
                     report.add(
@@ -127,10 +128,12 @@ public struct Prober: Sendable {
         return report
     }
 
-    private func fetch(_ host: String, _ port: Int, _ address: (String, Int), _ path: String, _ agent: String)
-        -> Result<(HTTPSClient.Connection, HTTPClientResponse), HTTPClientFailure>
-    {
-        client.fetch(host: host, port: port, address: address, path: path, userAgent: agent)
+    private func fetch(
+        _ host: String, _ port: Int, _ address: (String, Int), _ path: String, _ agent: String,
+        requireVerified: Bool = false
+    ) -> Result<(HTTPSClient.Connection, HTTPClientResponse), HTTPClientFailure> {
+        client.fetch(
+            host: host, port: port, address: address, path: path, userAgent: agent, requireVerified: requireVerified)
     }
 
     private func recordConnectionFailure(

@@ -67,4 +67,60 @@ struct HTTPClientResponseTests {
         #expect(Self.failure(endless)?.hasPrefix("the body is over") == true)
         #expect(Self.failure("HTTP/1.1 200 OK\r\nbroken header\r\n\r\n")?.hasPrefix("malformed header line") == true)
     }
+
+    static let chunkedHead = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+    @Test(
+        "chunked framing (RFC 9112 §7.1): sizes, extensions, trailers",
+        arguments: [
+            ("2\r\n{}\r\n0\r\n\r\n", "{}"), ("2;a=b\r\n{}\r\n0\r\n\r\n", "{}"), ("2 \r\n{}\r\n0\r\n\r\n", "{}"),
+            ("A\r\n0123456789\r\n0\r\n\r\n", "0123456789"), ("000000000000002\r\n{}\r\n0\r\n\r\n", "{}"),
+            ("1\r\na\r\n1\r\nb\r\n0\r\nX-T: 1\r\n\r\n", "ab"), ("0\r\n\r\n", ""),
+            ("2\r\n{}\r\n0;last\r\n\r\nignored after the end", "{}"),
+        ])
+    func chunked(_ wire: String, _ body: String) throws {
+        let bytes = Array((Self.chunkedHead + wire).utf8)
+        #expect(try Self.parse(Self.chunkedHead + wire).get()?.body == Array(body.utf8))
+        // Byte by byte, the reader comes to the same answer at the same byte.
+        var reader = HTTPResponseReader()
+        var answer: HTTPClientResponse?
+        for byte in bytes where answer == nil { answer = try reader.feed([byte]) }
+        #expect(answer?.body == Array(body.utf8))
+    }
+
+    @Test(
+        "chunked framing that is broken, too long or cut short is a failure",
+        arguments: [
+            ("2\r\n{}XX0\r\n\r\n", "a chunk is not followed by CRLF"),
+            ("2\n{}\r\n0\r\n\r\n", "malformed chunk size"),
+            ("0000000000000002\r\n{}\r\n0\r\n\r\n", "malformed chunk size"),
+            ("1;" + String(repeating: "x", count: 1100) + "\r\n \r\n0\r\n\r\n", "a chunk-size line is over 1024 bytes"),
+            ("1;" + String(repeating: "x", count: 1100), "a chunk-size line is over 1024 bytes"),
+            ("2\r\n{", "the chunked body ended early"), ("2\r\n{}\r\n0\r\n", "the chunked body ended early"),
+            ("0\r\n" + String(repeating: "X-T: 1\r\n", count: 9000) + "\r\n", "the trailer section is over 64 KiB"),
+        ])
+    func chunkedFailures(_ wire: String, _ message: String) {
+        let failure = Self.failure(Self.chunkedHead + wire)
+        #expect(failure?.hasPrefix(message) == true, "\(failure ?? "accepted")")
+    }
+
+    @Test("raw bytes are bounded: 1-byte chunks with 1 KiB size lines stop at the bound, wherever the bytes split")
+    func rawBound() throws {
+        let chunk = Array(("1;" + String(repeating: "x", count: 1000) + "\r\n \r\n").utf8)
+        let message = "the response is over \(HTTPResponseReader.rawLimit / 1024) KiB on the wire"
+        var reader = HTTPResponseReader()
+        _ = try reader.feed(Array(Self.chunkedHead.utf8))
+        var failure: HTTPClientFailure?
+        var fed = 0
+        while failure == nil && fed < 10 * HTTPResponseReader.rawLimit {
+            do { _ = try reader.feed(chunk) } catch { failure = error }
+            fed += chunk.count
+        }
+        #expect(failure?.message.hasPrefix(message) == true, "\(failure?.message ?? "none")")
+        #expect(fed <= HTTPResponseReader.rawLimit + chunk.count)
+        // Real framing of a full body fits: 256 KiB in chunks of 4 KiB.
+        let part = "1000\r\n" + String(repeating: " ", count: 4096) + "\r\n"
+        let body = String(repeating: part, count: HTTPClientResponse.bodyLimit / 4096) + "0\r\n\r\n"
+        #expect(try Self.parse(Self.chunkedHead + body).get()?.body.count == HTTPClientResponse.bodyLimit)
+    }
 }

@@ -108,7 +108,7 @@ struct ACMETests {
         // One new on-demand name per hour: the second is refused at once, not ordered.
         #expect(fetch("pr-10.staging.example.com", pebble) == nil)
         #expect(!server.errors.contains("names=pr-10.staging.example.com"))
-        #expect(try admin(server, "/metrics").contains("aasa_acme_on_demand_refused_total 1"))
+        #expect(try admin(server, "/metrics").contains("aasa_acme_on_demand_refused_total{reason=\"rate\"} 1"))
         #expect(server.errors.contains("acme: answering tls-alpn-01"))
         #expect(!server.errors.contains("acme: answering http-01"))
         // The validation certificate is only for a pending name and `acme-tls/1`: now none is pending.
@@ -116,6 +116,33 @@ struct ACMETests {
             "s_client", "-connect", "127.0.0.1:\(httpsPort)", "-servername", "shop.example.com", "-alpn", "acme-tls/1",
         ])
         #expect(!output.contains("ALPN protocol: acme-tls/1"))
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+    }
+
+    @Test("the weekly budget: a third new name of a registered domain is not ordered, another's is; kept on restart")
+    func weeklyBudget() throws {
+        try folder.write("sites/*.staging.example.org/apple-app-site-association", ProbeTests.apple)
+        let pebble = try Pebble(httpPort: httpPort, tlsPort: httpsPort)
+        let flags = ["--acme-challenges", "http-01", "--acme-on-demand-weekly", "2"]
+        var server = try serve(pebble, flags)
+        // The exact site's certificate is out of the budget: two on-demand names still fit.
+        #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        #expect(fetch("pr-1.staging.example.com", pebble)?.status == 200, "\(server.errors)")
+        #expect(fetch("pr-2.staging.example.com", pebble)?.status == 200, "\(server.errors)")
+        #expect(fetch("pr-3.staging.example.com", pebble) == nil)
+        #expect(fetch("pr-1.staging.example.org", pebble)?.status == 200, "\(server.errors)")
+        #expect(!server.errors.contains("names=pr-3.staging.example.com"))
+        let metrics = try admin(server, "/metrics")
+        #expect(metrics.contains("aasa_acme_on_demand_refused_total{reason=\"budget\"} 1"), "\(metrics)")
+        #expect(metrics.contains("aasa_acme_orders_total{result=\"valid\"} 4"), "\(metrics)")
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+
+        // A restart reads the budget back: example.com's is still spent, and what was issued is served.
+        server = try serve(pebble, flags)
+        #expect(eventually(30) { fetch("pr-1.staging.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        #expect(fetch("pr-4.staging.example.com", pebble) == nil)
+        #expect(!server.errors.contains("names=pr-4.staging.example.com"), "\(server.errors)")
+        #expect(!server.errors.contains("acme: order created"), "\(server.errors)")
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
@@ -161,8 +188,11 @@ struct ACMETests {
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
-    @Test("a CA that answers rateLimited: logged with its type, asked again no sooner than its Retry-After")
-    func rateLimitedCA() throws {
+    /// The rate-limiting CA of `Tests/Peers`, answering with `retryAfter`, and the server
+    /// pointed at it; `body` checks them.
+    func withRateLimitingCA(
+        retryAfter: String, _ body: (RunningServer, _ requests: () -> String) throws -> Void
+    ) throws {
         let caFolder = try TemporaryFolder()
         let certificates = try TestCertificates(in: caFolder)
         try certificates.issue("listener", names: ["127.0.0.1"])
@@ -172,6 +202,7 @@ struct ACMETests {
         ca.arguments = [
             "python3", BinaryRunner.packageRoot.appendingPathComponent("Tests/Peers/rate-limiting-acme-ca.py").path,
             listener.appendingPathComponent("fullchain.pem").path, listener.appendingPathComponent("privkey.pem").path,
+            retryAfter,
         ]
         // Its output goes to a file (no pipe handler left registered with libdispatch).
         let log = try caFolder.write("requests.log", "")
@@ -198,15 +229,41 @@ struct ACMETests {
                 "--acme", "on", "--acme-directory", "https://127.0.0.1:\(try #require(port))/dir",
                 "--acme-directory-ca", certificates.caFile, "--acme-on-demand", "off",
             ])
-        #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
-        #expect(server.errors.contains("type=urn:ietf:params:acme:error:rateLimited"))
-        #expect(server.errors.contains("detail=\"too many new registrations from this address\""), "\(server.errors)")
-        let retry = try #require(server.errors.range(of: "retry_in="))
-        #expect((Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0) >= 3600)
-        let seen = requests()
-        #expect(seen.components(separatedBy: "POST /newAccount").count == 2, "\(seen)")
-        #expect(try admin(server, "/").contains("rateLimited"))
-        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+        try body(server, requests)
+    }
+
+    @Test("a CA that answers rateLimited: logged with its type, asked again no sooner than its Retry-After")
+    func rateLimitedCA() throws {
+        try withRateLimitingCA(retryAfter: "3600") { (server: RunningServer, requests: () -> String) throws in
+            #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
+            #expect(server.errors.contains("type=urn:ietf:params:acme:error:rateLimited"))
+            #expect(
+                server.errors.contains("detail=\"too many new registrations from this address\""), "\(server.errors)")
+            let retry = try #require(server.errors.range(of: "retry_in="))
+            #expect((Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0) >= 3600)
+            let seen = requests()
+            #expect(seen.components(separatedBy: "POST /newAccount").count == 2, "\(seen)")
+            #expect(try admin(server, "/").contains("rateLimited"))
+            #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+        }
+    }
+
+    @Test("a CA's Retry-After of Int.max is read as a day: the server lives on and serves; acme/ is made 0700")
+    func hugeRetryAfter() throws {
+        let acme = folder.url.appendingPathComponent("certs/acme")
+        try FileManager.default.createDirectory(at: acme, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: acme.path)
+        try withRateLimitingCA(retryAfter: "9223372036854775807") { (server: RunningServer, _: () -> String) throws in
+            #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
+            #expect(server.errors.contains("retry_after=86400"), "\(server.errors)")
+            #expect(server.errors.contains("retry_in=86400"), "\(server.errors)")
+            #expect(server.process.isRunning)
+            #expect(try admin(server, "/healthz").contains("ok"))
+            #expect(try admin(server, "/").contains("retry after 86400 s"))
+            #expect(try mode("certs/acme") == 0o700)
+            #expect(try mode("certs/acme/account.key") == 0o600)
+            #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+        }
     }
 
     @Test("settings: --acme needs --https, a challenge list is checked")

@@ -111,5 +111,11 @@ struct DiffCommandTests {
             ],
             in: folder.url)
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        // Without --cacert the test CA is not trusted: nothing is fetched, exit 2.
+        let untrusted = try BinaryRunner.run(
+            ["diff", "same.json", "--against-live", "example.test", "--connect-to", "127.0.0.1:\(port)"],
+            in: folder.url)
+        #expect(untrusted.status == 2, "\(untrusted.stdout)\(untrusted.stderr)")
+        #expect(untrusted.stderr.contains("the certificate of example.test does not verify"), "\(untrusted.stderr)")
     }
 }

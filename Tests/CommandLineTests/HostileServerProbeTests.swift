@@ -10,7 +10,7 @@ final class HostileServerProbeTests {
     static let names = [
         "bad-status.test", "endless-headers.test", "endless-body.test", "endless-chunks.test", "negative-chunk.test",
         "huge-chunk.test", "overflow-chunk.test", "negative-length.test", "huge-length.test", "truncated.test",
-        "gzip-bomb.test", "slow-drip.test", "silent.test",
+        "gzip-bomb.test", "slow-drip.test", "silent.test", "long-chunk-lines.test", "drip-chunks.test",
     ]
 
     let folder: TemporaryFolder
@@ -73,6 +73,11 @@ final class HostileServerProbeTests {
             ),
             ("slow-drip.test", "fail  apple-app-site-association: the response did not finish within 2 s"),
             ("silent.test", "fail  apple-app-site-association: no HTTP answer within 2 s"),
+            (
+                "long-chunk-lines.test",
+                "fail  apple-app-site-association: the response is over 384 KiB on the wire (head, body and framing"
+            ),
+            ("drip-chunks.test", "fail  apple-app-site-association: the response did not finish within 2 s"),
         ])
     func hostileAnswer(_ name: String, _ expected: String) throws {
         let started = Date()

@@ -21,6 +21,7 @@ final class ProbeTests {
         try certificates.issue("example.test", names: ["example.test", "www.example.test"])
         try certificates.issue("other.test", names: ["other.test"])
         try certificates.issue("expired.test", names: ["example.test"], days: 0)
+        try certificates.issue("cdn", names: ["example.test", "app-site-association.cdn-apple.com"])
         try folder.write("root/.well-known/apple-app-site-association", Self.apple)
         try folder.write("root/apple-app-site-association", Self.apple)
         let padding = String(repeating: " ", count: 200 * 1024)
@@ -53,7 +54,7 @@ final class ProbeTests {
                     extra: "default_type application/json;"),
                 // Origin and a stand-in for Apple's CDN on one address (probe --cdn dials it too).
                 Nginx.Server(
-                    port: ports["cdn", default: 0], certificate: "example.test", root: "root",
+                    port: ports["cdn", default: 0], certificate: "cdn", root: "root",
                     extra:
                         "default_type application/json; location = /a/v1/example.test { alias "
                         + "\(folder.url.path)/root/apple-app-site-association; }"
@@ -180,6 +181,25 @@ final class ProbeTests {
             output.stdout.contains(
                 "(asked 127.0.0.1:\(ports["cdn", default: 0]) as app-site-association.cdn-apple.com, through --connect-to)"
             ))
+    }
+
+    @Test("--cdn refuses Apple's CDN copy from a certificate that does not verify")
+    func cdnUntrusted() throws {
+        let port = ports["cdn", default: 0]
+        // Without --cacert the test CA is not trusted: the CDN's answer is not read at all.
+        let output = try BinaryRunner.run(
+            ["probe", "--connect-to", "127.0.0.1:\(port)", "--timeout", "3", "--cdn", "example.test"])
+        #expect(output.status == 1)
+        #expect(
+            output.stdout.contains(
+                "fail  apple cdn: cannot reach Apple's CDN: the certificate of app-site-association.cdn-apple.com "
+                    + "does not verify"),
+            "\(output.stdout)")
+        // A certificate that is trusted but not for Apple's CDN name is refused the same way.
+        let wrongName = try probe(ports["wrongName", default: 0], ["--cdn"])
+        #expect(
+            wrongName.stdout.contains("fail  apple cdn: cannot reach Apple's CDN: the certificate of"),
+            "\(wrongName.stdout)")
     }
 
     @Test("usage errors exit 2")

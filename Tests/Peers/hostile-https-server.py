@@ -28,6 +28,16 @@ def answer(host, send):
         send(json_head + b"Transfer-Encoding: chunked\r\n\r\n")
         while True:
             send(b"4000\r\n" + b" " * 16384 + b"\r\n")
+    elif host == "long-chunk-lines.test":
+        # 1-byte chunks, each with a 1 KiB size line (an extension): bytes on the wire, no body.
+        send(json_head + b"Transfer-Encoding: chunked\r\n\r\n")
+        while True:
+            send((b"1;" + b"x" * 1000 + b"\r\n \r\n") * 16)
+    elif host == "drip-chunks.test":
+        send(json_head + b"Transfer-Encoding: chunked\r\n\r\n")
+        while True:
+            send(b"1\r\n \r\n")
+            time.sleep(0.05)
     elif host in ("negative-chunk.test", "huge-chunk.test", "overflow-chunk.test"):
         size = {"negative-chunk.test": b"-2", "huge-chunk.test": b"7fffffffffffffff",
                 "overflow-chunk.test": b"fffffffffffffffffffffffff"}[host]

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """An ACME directory on loopback whose CA refuses every account with the rate-limit problem
-(RFC 8555 §6.6: 429, `urn:ietf:params:acme:error:rateLimited`, Retry-After one hour), for the
-ACME tests. Usage: rate-limiting-acme-ca.py CERT KEY; prints its port, then one line per
-request ("METHOD PATH"), and serves until killed or for two minutes at most."""
+(RFC 8555 §6.6: 429, `urn:ietf:params:acme:error:rateLimited`, Retry-After one hour, or
+RETRY_AFTER as given, however large), for the ACME tests. Usage: rate-limiting-acme-ca.py
+CERT KEY [RETRY_AFTER]; prints its port, then one line per request ("METHOD PATH"), and
+serves until killed or for two minutes at most."""
 import http.server
 import json
 import ssl
 import sys
 import threading
+
+RETRY_AFTER = sys.argv[3] if len(sys.argv) > 3 else "3600"
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -45,7 +48,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "status": 429,
         }
         self.answer(
-            429, json.dumps(problem).encode(), [("Content-Type", "application/problem+json"), ("Retry-After", "3600")]
+            429, json.dumps(problem).encode(), [("Content-Type", "application/problem+json"), ("Retry-After", RETRY_AFTER)]
         )
 
 

@@ -16,11 +16,15 @@ extension MetricsReport {
         }
         text.family(
             "aasa_acme_on_demand_refused_total", type: "counter",
-            help: "On-demand names refused because the hourly limit was spent.")
-        text.sample("aasa_acme_on_demand_refused_total", [], Double(results["on_demand_limited"] ?? 0))
+            help: "On-demand names not ordered: the hourly rate or the weekly budget spent, or dropped after failures.")
+        for refusal in ACMEManager.Refusal.allCases {
+            text.sample(
+                "aasa_acme_on_demand_refused_total", [("reason", refusal.rawValue)],
+                Double(results["on_demand_\(refusal.rawValue)"] ?? 0))
+        }
         let managed = manager.managed()
         text.family("aasa_acme_certificates", type: "gauge", help: "Certificates ACME keeps, by state.")
-        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued] {
+        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped] {
             text.sample(
                 "aasa_acme_certificates", [("state", state.rawValue)],
                 Double(managed.count { $0.state == state }))

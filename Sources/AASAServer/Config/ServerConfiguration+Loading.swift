@@ -18,8 +18,8 @@ extension ServerConfiguration {
     public enum Setting: String, CaseIterable, Sendable {
         case sites, certs, http, https, admin, adminPublic, adminHosts, adminTokenFile, workers, logFormat, accessLog,
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
-            acmeChallenges, acmeOnDemand, acmeOnDemandRate, cdnWatch, cdnWatchUrl, cdnWatchCa, cdnWatchInterval,
-            cdnWatchRate, appleFetcherAgent
+            acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, cdnWatch, cdnWatchUrl, cdnWatchCa,
+            cdnWatchInterval, cdnWatchRate, appleFetcherAgent
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -56,7 +56,8 @@ extension ServerConfiguration {
             accessLog = try Self.onOff(value, "\(source): access log must be on or off")
         case .metricsPerSite:
             metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
-        case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate:
+        case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate,
+            .acmeOnDemandWeekly:
             try applyACME(setting, value, source: source)
         case .cdnWatch, .cdnWatchUrl, .cdnWatchCa, .cdnWatchInterval, .cdnWatchRate, .appleFetcherAgent:
             try applyCDNWatch(setting, value, source: source)
@@ -98,6 +99,10 @@ extension ServerConfiguration {
         case .acmeOnDemandRate:
             acme.onDemandPerHour = try Self.integer(
                 value, in: 0...10_000, "\(source): the on-demand rate must be 0 to 10000 new names per hour")
+        case .acmeOnDemandWeekly:
+            acme.onDemandWeekly = try Self.integer(
+                value, in: 0...1000,
+                "\(source): the on-demand budget must be 0 to 1000 new names per registered domain in 7 days")
         default: break
         }
     }

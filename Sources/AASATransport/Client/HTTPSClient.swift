@@ -142,11 +142,13 @@ public struct HTTPSClient: Sendable {
     }
 
     /// Reads until the response is complete, the server closes, the response breaks a rule
-    /// or a bound (`HTTPClientResponse`), or the deadline passes, whichever comes first.
+    /// or a bound (`HTTPResponseReader`, raw bytes included), or the deadline passes,
+    /// whichever comes first. The deadline is checked after every read, so a peer that
+    /// keeps sending cannot keep the exchange alive past it either.
     private func readResponse(_ ssl: OpaquePointer, _ fd: Int32, deadline: UInt64) -> Result<
         HTTPClientResponse, HTTPClientFailure
     > {
-        var raw: [UInt8] = []
+        var reader = HTTPResponseReader()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             var count: Int32 = 0
@@ -156,21 +158,23 @@ public struct HTTPSClient: Sendable {
                     return count
                 }
             }
-            if step == .timedOut {
-                let message =
-                    raw.isEmpty
-                    ? "no HTTP answer within \(seconds) s" : "the response did not finish within \(seconds) s"
-                return .failure(HTTPClientFailure(stage: .http, message: message))
-            }
-            // A close, clean or not, ends the response; what arrived is judged as it is.
-            let closed = step != .done
-            if count > 0 { raw += buffer[..<Int(count)] }
+            if step == .timedOut { return .failure(late(reader)) }
             do {
-                if let response = try HTTPClientResponse.parse(raw, closed: closed) { return .success(response) }
+                if count > 0, let response = try reader.feed(buffer[..<Int(count)]) { return .success(response) }
+                // A close, clean or not, ends the response; what arrived is judged as it is.
+                if step != .done { return .success(try reader.finish()) }
             } catch {
                 return .failure(error)
             }
+            if MonotonicClock.now() >= deadline { return .failure(late(reader)) }
         }
+    }
+
+    private func late(_ reader: HTTPResponseReader) -> HTTPClientFailure {
+        let message =
+            reader.rawCount == 0
+            ? "no HTTP answer within \(seconds) s" : "the response did not finish within \(seconds) s"
+        return HTTPClientFailure(stage: .http, message: message)
     }
 
     private enum Step: Equatable { case done, failed, timedOut }
@@ -190,11 +194,29 @@ public struct HTTPSClient: Sendable {
             case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
             default: return .failed
             }
+            switch wait(fd, events: events, until: deadline) {
+            case .ready: continue
+            case .timedOut: return .timedOut
+            case .failed: return .failed
+            }
+        }
+    }
+
+    private enum Readiness { case ready, timedOut, failed }
+
+    /// poll(2) for `events` until `deadline`. EINTR waits again for the time that remains
+    /// (poll(2): a signal ends the wait early, it is no timeout); another error is a failure,
+    /// never a loop that spins.
+    private func wait(_ fd: Int32, events: Int16, until deadline: UInt64) -> Readiness {
+        while true {
             let now = MonotonicClock.now()
             guard now < deadline else { return .timedOut }
             var poller = pollfd(fd: fd, events: events, revents: 0)
             let milliseconds = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
-            if poll(&poller, 1, milliseconds) == 0 { return .timedOut }
+            let result = poll(&poller, 1, milliseconds)
+            if result > 0 { return .ready }
+            if result == 0 { continue }  // the deadline is checked at the top
+            if errno != EINTR { return .failed }
         }
     }
 
@@ -229,10 +251,9 @@ public struct HTTPSClient: Sendable {
             Glibc.close(fd)
             return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
         }
-        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         var socketError: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard poll(&poller, 1, Int32(clamping: Int(timeout * 1000))) == 1,
+        guard wait(fd, events: Int16(POLLOUT), until: deadline()) == .ready,
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) == 0, socketError == 0
         else {
             let reason = socketError != 0 ? String(cString: strerror(socketError)) : "timed out after \(seconds) s"

@@ -1,0 +1,120 @@
+import Foundation
+@preconcurrency import Glibc
+
+/// What a handshake for a new name may cost (docs/acme.md, "On-demand budget"): an hourly
+/// rate for all names, a weekly budget per registered domain kept across restarts, and a
+/// name dropped after repeated failures until a handshake asks again after a cool-down.
+extension ACMEManager {
+    /// Why a handshake's name was not ordered, as `aasa_acme_on_demand_refused_total` labels it.
+    public enum Refusal: String, CaseIterable, Sendable {
+        /// `--acme-on-demand-rate` names this hour, all domains together.
+        case rate
+        /// `--acme-on-demand-weekly` names of its registered domain in seven days.
+        case budget
+        /// Its orders failed; the cool-down has not passed.
+        case dropped
+    }
+
+    /// A handshake for `name` found no certificate; `name` is one a wildcard site serves.
+    /// True when a certificate is on its way (the handshake waits for it); false when the
+    /// name failed recently or a limit is spent (the handshake fails now). Runs on an event
+    /// loop: no I/O here, the budget file is written by the worker that takes the order.
+    public func certificateWanted(for name: String, now: Int = Int(time(nil))) -> Bool {
+        guard settings.onDemand, CertificatePlan.isOrderable(name) else { return false }
+        let accepted = books.withLock { books -> Bool in
+            if let job = books.jobs[name], job.state != .dropped {
+                return job.state == .ordering || job.state == .issued || (job.state == .scheduled && job.dueAt <= now)
+            }
+            if let job = books.jobs[name], job.dueAt > now {
+                books.results["on_demand_\(Refusal.dropped.rawValue)", default: 0] += 1
+                return false
+            }
+            if let refusal = Self.spend(&books, name, settings, now: now) {
+                books.results["on_demand_\(refusal.rawValue)", default: 0] += 1
+                return false
+            }
+            var job = Job(
+                plan: CertificatePlan(names: [name], onDemand: true), state: .scheduled, dueAt: now, renewal: false)
+            job.drops = books.jobs[name]?.drops ?? 0
+            books.jobs[name] = job
+            return true
+        }
+        if accepted { wake.wake() }
+        return accepted
+    }
+
+    /// Takes one new name from the hourly rate and the weekly budget, or says which is spent.
+    static func spend(_ books: inout Books, _ name: String, _ settings: ACMESettings, now: Int) -> Refusal? {
+        books.onDemandStarts.removeAll { $0 <= now - 3600 }
+        guard books.onDemandStarts.count < settings.onDemandPerHour else { return .rate }
+        let before = books.budget
+        guard books.budget.admit(name, limit: settings.onDemandWeekly, now: now) else { return .budget }
+        if books.budget != before { books.budgetChanged = true }
+        books.onDemandStarts.append(now)
+        return nil
+    }
+
+    /// Books a failed order: the next attempt after a backoff, or, for an on-demand name
+    /// that failed `ACMESettings.onDemandFailures` times, dropped for a cool-down (an hour,
+    /// doubling with each drop to a day). The delay in seconds, and whether it was dropped.
+    func failed(_ primary: String, _ error: ACMEProblem, renewal: Bool, now: Int) -> (Int, dropped: Bool) {
+        books.withLock { books -> (Int, dropped: Bool) in
+            books.results[renewal ? "renewal_failed" : "order_failed", default: 0] += 1
+            guard var job = books.jobs[primary] else { return (0, false) }
+            job.failures += 1
+            job.lastError = error.description
+            var delay = Self.backoff(failures: job.failures, retryAfter: error.retryAfter)
+            let drop = job.plan.onDemand && !job.renewal && job.failures >= ACMESettings.onDemandFailures
+            if drop {
+                job.drops += 1
+                let coolDown = min(ACMESettings.onDemandCoolDown << min(job.drops - 1, 8), Self.longestBackoff)
+                delay = max(delay, coolDown)
+                job.state = .dropped
+            } else {
+                job.state = .scheduled
+            }
+            job.dueAt = Self.later(now, delay)
+            books.jobs[primary] = job
+            return (delay, drop)
+        }
+    }
+
+    var budgetPath: String { (storage.folder as NSString).appendingPathComponent("on-demand-names") }
+
+    /// Reads the budget kept by earlier runs (none at the first start).
+    func loadBudget(now: Int = Int(time(nil))) {
+        guard let data = FileManager.default.contents(atPath: budgetPath) else { return }
+        let budget = OnDemandBudget(text: String(decoding: data, as: UTF8.self), now: now)
+        books.withLock { $0.budget = budget }
+    }
+
+    /// Writes the budget when it changed; before the order it allows goes to the CA, so a
+    /// crash right after cannot give the name back. A failed write is logged: the order goes
+    /// on (the budget in memory still holds).
+    func saveBudget() {
+        budgetFile.withLock { _ in
+            let text = books.withLock { books -> String? in
+                guard books.budgetChanged else { return nil }
+                books.budgetChanged = false
+                return books.budget.text
+            }
+            guard let text else { return }
+            do {
+                try storage.makeFolder()
+                try ACMEStorage.writeAtomically(Array(text.utf8), to: budgetPath, mode: 0o600)
+            } catch {
+                logger.error("acme: cannot write the on-demand budget", metadata: ["detail": "\(error)"])
+            }
+        }
+    }
+
+    /// The names counted in the budget of `domain` now (for tests and the status page).
+    public func budgetSpent(_ domain: String, now: Int = Int(time(nil))) -> Int {
+        books.withLock { $0.budget.spent(domain, now: now) }
+    }
+}
+
+extension ACMEManager.Job {
+    /// The order workers take due jobs in: renewals, then on-demand names, then the rest.
+    var rank: Int { renewal ? 0 : plan.onDemand ? 1 : 2 }
+}

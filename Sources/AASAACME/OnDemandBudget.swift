@@ -1,0 +1,65 @@
+/// The on-demand names accepted in the last seven days, with when, so that each registered
+/// domain gets at most `ACMESettings.onDemandWeekly` new names in any seven days (a sliding
+/// window: Let's Encrypt's limit is 50 certificates per registered domain per week). Kept in
+/// `acme/on-demand-names` (one `SECONDS NAME` line each), so a restart does not reset it.
+struct OnDemandBudget: Equatable {
+    static let window = 7 * 86_400
+    /// Entries kept at most, all domains together: a file read at start-up stays small
+    /// whatever it holds.
+    static let longest = 100_000
+
+    struct Entry: Equatable {
+        var name: String
+        var domain: String
+        var at: Int
+
+        init(name: String, at: Int) {
+            self.name = name
+            domain = RegisteredDomain.of(name)
+            self.at = at
+        }
+    }
+
+    private(set) var entries: [Entry] = []
+
+    init() {}
+
+    /// Whether `name` may be ordered now: free when it was accepted within the window (a
+    /// retry is no new name), else counted if its registered domain has room under `limit`.
+    mutating func admit(_ name: String, limit: Int, now: Int) -> Bool {
+        prune(now: now)
+        if entries.contains(where: { $0.name == name }) { return true }
+        let domain = RegisteredDomain.of(name)
+        let spent = entries.count { $0.domain == domain }
+        guard spent < limit, entries.count < Self.longest else { return false }
+        entries.append(Entry(name: name, at: now))
+        return true
+    }
+
+    /// New names of `domain` within the window.
+    func spent(_ domain: String, now: Int) -> Int {
+        entries.count { $0.at > now - Self.window && $0.domain == domain }
+    }
+
+    mutating func prune(now: Int) {
+        entries.removeAll { $0.at <= now - Self.window || $0.at > now + Self.window }
+    }
+
+    /// The file's text: one `SECONDS NAME` line per entry.
+    var text: String {
+        entries.map { "\($0.at) \($0.name)\n" }.joined()
+    }
+
+    /// Reads the file's text; a line that is not `SECONDS NAME` is skipped (a torn write
+    /// costs at most what it held).
+    init(text: String, now: Int) {
+        for line in text.split(separator: "\n").prefix(Self.longest) {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, parts[0].utf8.count <= 12, let at = Int(parts[0]), !parts[1].isEmpty,
+                parts[1].utf8.count <= 253
+            else { continue }
+            entries.append(Entry(name: String(parts[1]), at: at))
+        }
+        prune(now: now)
+    }
+}

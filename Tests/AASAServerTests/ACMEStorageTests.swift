@@ -1,0 +1,85 @@
+import Foundation
+@preconcurrency import Glibc
+import Testing
+
+@testable import AASAACME
+
+/// The `acme/` folder's files are made as checked (README, "Automatic certificates",
+/// Storage): modes enforced on a folder that exists, temporary files never written through
+/// a link.
+@Suite("ACME storage")
+struct ACMEStorageTests {
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("acme-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func mode(_ path: String) -> mode_t {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode & 0o7777 : 0
+    }
+
+    @Test("a folder made 0755 beforehand ends 0700, a key 0644 ends 0600")
+    func modesEnforced() throws {
+        let certificates = try Self.folder()
+        let storage = ACMEStorage(certificates: certificates)
+        #expect(mkdir(storage.folder, 0o755) == 0)
+        #expect(chmod(storage.folder, 0o755) == 0)
+        let key = try storage.accountKey()
+        #expect(Self.mode(storage.folder) == 0o700)
+        #expect(Self.mode(storage.accountKeyPath) == 0o600)
+        #expect(chmod(storage.accountKeyPath, 0o644) == 0 && chmod(storage.folder, 0o777) == 0)
+        #expect(try storage.accountKey().jwk == key.jwk)
+        #expect(Self.mode(storage.folder) == 0o700)
+        #expect(Self.mode(storage.accountKeyPath) == 0o600)
+    }
+
+    @Test("a folder of another user is refused with a clear message")
+    func foreignFolder() throws {
+        let storage = ACMEStorage(certificates: try Self.folder())
+        #expect(mkdir(storage.folder, 0o700) == 0)
+        guard geteuid() == 0 else { return }  // only root can give a folder away
+        #expect(chown(storage.folder, 65534, 65534) == 0)
+        #expect {
+            try storage.accountKey()
+        } throws: { error in
+            "\(error)".contains("belongs to user 65534")
+        }
+    }
+
+    @Test("a link planted at the temporary name of before is not followed; the write is whole")
+    func plantedLink() throws {
+        let folder = try Self.folder()
+        let victim = (folder as NSString).appendingPathComponent("victim")
+        try Data("untouched".utf8).write(to: URL(fileURLWithPath: victim))
+        let target = (folder as NSString).appendingPathComponent("privkey.pem")
+        // The name the temporary file had before it got a random part.
+        let predictable = (folder as NSString).appendingPathComponent(".privkey.pem.\(getpid()).tmp")
+        #expect(symlink(victim, predictable) == 0)
+        try ACMEStorage.writeAtomically(Array("secret".utf8), to: target, mode: 0o600)
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: victim)), as: UTF8.self) == "untouched")
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: target)), as: UTF8.self) == "secret")
+        #expect(Self.mode(target) == 0o600)
+        // Nothing else is left behind: the link planted and the two files.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 3)
+    }
+
+    @Test("temporary names are unpredictable")
+    func randomNames() {
+        let names = Set((0..<100).map { _ in ACMEStorage.randomSuffix() })
+        #expect(names.count == 100 && names.allSatisfy { $0.utf8.count == 16 })
+    }
+
+    @Test("a lock file that is a planted link is refused")
+    func lockLink() throws {
+        let storage = ACMEStorage(certificates: try Self.folder())
+        try storage.makeFolder()
+        let victim = (storage.folder as NSString).appendingPathComponent("victim")
+        try Data().write(to: URL(fileURLWithPath: victim))
+        #expect(symlink(victim, (storage.folder as NSString).appendingPathComponent(".lock-x.example.com")) == 0)
+        #expect(storage.lock("x.example.com") == nil)
+        let fd = try #require(storage.lock("y.example.com"))
+        storage.unlock(fd)
+    }
+}
