@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Instructions per request, deterministic: the release binary (debug info stripped, which
+valgrind cannot read for Swift here) under `valgrind --tool=callgrind`, one loop, N
+keep-alive requests on one connection minus a run with none, divided by N.
+
+    python3 bench/callgrind-requests.py [N] [REQUEST-HEAD-LINES...]
+
+The default request is `GET /.well-known/apple-app-site-association` with `Host: example.com`
+against a small file. Extra arguments are header lines added to it (for example
+"User-Agent: AASA-Bot/1.0"). Loopback only."""
+import os, shutil, signal, socket, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COUNT = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+EXTRA = "".join(f"{line}\r\n" for line in sys.argv[2:])
+FILE = '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}'
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(work, binary, count):
+    port = free_port()
+    out = os.path.join(work, f"callgrind.{count}")
+    server = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "serve",
+                               "--sites", os.path.join(work, "sites"), "--http", f"127.0.0.1:{port}", "--admin",
+                               "off", "--workers", "1", "--access-log", "off"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=work)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            client = socket.create_connection(("127.0.0.1", port), timeout=30)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                sys.exit("the server did not start under valgrind")
+            time.sleep(0.2)
+    request = ("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n" + EXTRA
+               + "\r\n").encode()
+    for _ in range(count):
+        client.sendall(request)
+        answer = b""
+        while not answer.endswith(FILE.encode()):
+            chunk = client.recv(65536)
+            if not chunk:
+                sys.exit("the server closed the connection")
+            answer += chunk
+    client.close()
+    server.send_signal(signal.SIGTERM)
+    server.wait(120)
+    with open(out) as data:
+        for line in data:
+            if line.startswith("totals:") or line.startswith("summary:"):
+                return int(line.split()[1])
+    sys.exit("no totals in the callgrind output")
+
+
+def main():
+    binary = os.path.join(ROOT, ".build/release/aasa-server")
+    if not os.path.exists(binary):
+        sys.exit("build it first: swift build -c release")
+    work = tempfile.mkdtemp(prefix="aasa-callgrind-")
+    stripped = os.path.join(work, "aasa-server")
+    subprocess.run(["strip", "--strip-debug", "-o", stripped, binary], check=True)
+    os.makedirs(os.path.join(work, "sites/example.com"))
+    with open(os.path.join(work, "sites/example.com/apple-app-site-association"), "w") as out:
+        out.write(FILE)
+    base = run(work, stripped, 0)
+    loaded = run(work, stripped, COUNT)
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"{(loaded - base) / COUNT:,.0f} instructions per request ({COUNT} requests, {loaded - base:,} in all)")
+
+
+main()
