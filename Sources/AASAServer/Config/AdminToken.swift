@@ -72,7 +72,7 @@ public struct AdminToken: Sendable {
         guard !token.isEmpty else { throw Problem(description: "the admin token file \(path) is empty") }
         let body = token.prefix { $0 != UInt8(ascii: "=") }
         let isToken68 =
-            !body.isEmpty && body.allSatisfy(Self.isToken68Character)
+            !body.isEmpty && body.allSatisfy(HTTPToken.isToken68Character)
             && token[body.endIndex...].allSatisfy { $0 == UInt8(ascii: "=") }
         guard isToken68 else {
             throw Problem(
@@ -80,18 +80,6 @@ public struct AdminToken: Sendable {
                     + "(for example from openssl rand -hex 32)")
         }
         return Array(token)
-    }
-
-    static func isToken68Character(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"),
-            UInt8(ascii: "/"):
-            true
-        default: false
-        }
     }
 
     /// Whether `group` is this process's effective group or one of its supplementary groups

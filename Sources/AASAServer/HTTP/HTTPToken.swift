@@ -2,6 +2,20 @@
 
 /// Byte-level helpers for HTTP syntax (RFC 9110 §5.6).
 enum HTTPToken {
+    /// token68 = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" (RFC 9110 §11.2),
+    /// without the padding.
+    static func isToken68Character(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"),
+            UInt8(ascii: "/"):
+            true
+        default: false
+        }
+    }
+
     /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
     @inline(__always)
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
