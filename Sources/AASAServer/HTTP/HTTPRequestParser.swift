@@ -57,6 +57,7 @@ struct HTTPRequestParser {
     /// it looked. Empty lines before the request line are ignored (RFC 9112 §2.2) but count
     /// toward the request line's limit: the RFC asks a server to skip at least one, and
     /// skipping any number would let a client stream them for ever.
+    @inline(__always)
     private func findHeadEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, _ scan: inout HeadScan)
         -> HTTPParseResult?
     {

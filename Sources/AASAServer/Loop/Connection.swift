@@ -40,8 +40,21 @@ final class Connection {
     var yielded = false
     var output: [UInt8] = []
     var outputOffset = 0
-    /// A large body still to send after `output`, from its prepared file (no copy).
-    var outputTail: BorrowedBody?
+    /// A large body still to send after `output`, from its prepared file (no copy), and the
+    /// file (apart, so that counting bytes touches no reference count).
+    private(set) var tailBytes: UnsafeRawBufferPointer?
+    private var tailOwner: PreparedFile?
+
+    var outputTail: BorrowedBody? {
+        get {
+            guard let tailBytes, let tailOwner else { return nil }
+            return BorrowedBody(bytes: tailBytes, owner: tailOwner)
+        }
+        set {
+            tailBytes = newValue?.bytes
+            tailOwner = newValue?.owner
+        }
+    }
     var phase = Phase.idle
     /// When the connection is closed unless it makes progress; set only through
     /// `EventLoop.schedule`, which keeps it in its class's `DeadlineQueue`.
@@ -79,16 +92,16 @@ final class Connection {
         return text
     }
 
-    var hasPendingOutput: Bool { outputOffset < output.count || outputTail != nil }
+    var hasPendingOutput: Bool { outputOffset < output.count || tailBytes != nil }
 
     /// Bytes queued and not sent yet.
-    var pendingOutputCount: Int { output.count - outputOffset + (outputTail?.bytes.count ?? 0) }
+    var pendingOutputCount: Int { output.count - outputOffset + (tailBytes?.count ?? 0) }
 
     /// Queues `bytes` (and a body after them) behind what is pending: a body still pending is
     /// copied in first, since only the last body can stay borrowed.
     func enqueue(_ bytes: UnsafeRawBufferPointer, then body: BorrowedBody?) {
-        if let pending = outputTail {
-            output.append(contentsOf: pending.bytes)
+        if let pending = tailBytes {
+            output.append(contentsOf: pending)
             outputTail = nil
         }
         output.append(contentsOf: bytes)

@@ -220,15 +220,19 @@ extension EventLoop {
     {
         var start = 0
         var head = HTTPRequestHead()
+        // Kept in a local while parsing (an inout access to the connection's own would hold
+        // the connection for every call) and stored back when a head is left incomplete.
+        var scan = connection.scan
         connection.parsePaused = false
         while start < buffer.count && !connection.closeAfterWrite {
             if budget.requests <= 0 || outputBacklog(connection) >= settings.outputHighWater {
                 connection.parsePaused = true
                 return start
             }
-            switch parser.parse(buffer, from: start, resuming: &connection.scan, into: &head) {
+            switch parser.parse(buffer, from: start, resuming: &scan, into: &head) {
             case .complete(let end):
-                connection.scan = HeadScan()
+                scan = HeadScan()
+                connection.scan = scan
                 budget.requests -= 1
                 if let adminRoutes {
                     respondAdmin(to: head, in: buffer, on: connection, routes: adminRoutes)
@@ -237,6 +241,7 @@ extension EventLoop {
                 }
                 start = end
             case .incomplete:
+                connection.scan = scan
                 return start
             case .failure(let status):
                 connection.scan = HeadScan()
@@ -254,33 +259,47 @@ extension EventLoop {
             let queued = out.bytes
             if connection.hasPendingOutput {
                 connection.enqueue(queued, then: out.tail)
-            } else {
-                // The common case: send straight from the loop's buffer (or the response
-                // cache, or the file), keep only a remainder. A failed send closed the
-                // connection, which emptied `out`.
-                let sent = send(queued, then: out.tail?.bytes, on: connection)
+            } else if let tail = out.tail {
+                let sent = send(queued, then: tail.bytes, on: connection)
                 guard sent >= 0 else { return false }
                 if sent < queued.count {
                     connection.output = Array(queued[sent...])
-                    connection.outputTail = out.tail
+                    connection.outputTail = tail
                 } else {
-                    connection.outputTail = out.tail?.dropping(sent - queued.count)
+                    connection.outputTail = tail.dropping(sent - queued.count)
                 }
+                connection.outputOffset = 0
+            } else {
+                // The common case: send straight from the loop's buffer (or the response
+                // cache), keep only a remainder. A failed send closed the connection, which
+                // emptied `out`.
+                let sent = send(queued, on: connection)
+                guard sent >= 0 else { return false }
+                if sent < queued.count { connection.output = Array(queued[sent...]) }
                 connection.outputOffset = 0
             }
             out.removeAll()
         }
         if connection.hasPendingOutput {
-            let sent = connection.output.withUnsafeBytes {
-                send(
-                    UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]),
-                    then: connection.outputTail?.bytes, on: connection)
+            let sent: Int
+            if let tail = connection.outputTail {
+                sent = connection.output.withUnsafeBytes {
+                    send(
+                        UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]), then: tail.bytes,
+                        on: connection)
+                }
+                guard sent >= 0 else { return false }
+                let fromOutput = min(sent, connection.output.count - connection.outputOffset)
+                connection.outputOffset += fromOutput
+                connection.outputTail = tail.dropping(sent - fromOutput)
+            } else {
+                sent = connection.output.withUnsafeBytes {
+                    send(UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]), on: connection)
+                }
+                guard sent >= 0 else { return false }
+                connection.outputOffset += sent
             }
-            guard sent >= 0 else { return false }
             if sent > 0 { schedule(connection, .write, now: now) }
-            let fromOutput = min(sent, connection.output.count - connection.outputOffset)
-            connection.outputOffset += fromOutput
-            connection.outputTail = connection.outputTail?.dropping(sent - fromOutput)
         }
         if connection.hasPendingOutput {
             if connection.phase != .writing { schedule(connection, .write, now: now) }
@@ -313,18 +332,50 @@ extension EventLoop {
         return true
     }
 
-    /// Sends `bytes`, then `body`, until done or EAGAIN; returns the count sent, or -1 after
-    /// closing the connection on an error (the peer reset it, for example). Plain sockets get
-    /// both in one writev(2); TLS writes one after the other.
-    private func send(_ bytes: UnsafeRawBufferPointer, then body: UnsafeRawBufferPointer?, on connection: Connection)
+    /// Sends `bytes` until done or EAGAIN; returns the count sent, or -1 after closing the
+    /// connection on an error (the peer reset it, for example).
+    private func send(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> Int {
+        if let tls = connection.tls {
+            var sent = 0
+            while sent < bytes.count {
+                let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: bytes[sent...]))
+                switch progress {
+                case .done: sent += count
+                case .wantRead, .wantWrite, .paused: return sent
+                case .closed, .failed:
+                    close(connection)
+                    return -1
+                }
+            }
+            return sent
+        }
+        var sent = 0
+        while sent < bytes.count {
+            do {
+                switch try Posix.send(
+                    connection.fd, UnsafeRawBufferPointer(rebasing: bytes[sent...]), more: connection.closeAfterWrite)
+                {
+                case .processed(let count): sent += count
+                case .wouldBlock: return sent
+                }
+            } catch {
+                close(connection)
+                return -1
+            }
+        }
+        return sent
+    }
+
+    /// `send` of `bytes`, then `body` (a response's head and a file's body): plain sockets
+    /// get both in one sendmsg(2); TLS writes one after the other.
+    private func send(_ bytes: UnsafeRawBufferPointer, then body: UnsafeRawBufferPointer, on connection: Connection)
         -> Int
     {
-        let total = bytes.count + (body?.count ?? 0)
+        let total = bytes.count + body.count
         var sent = 0
         func remaining() -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) {
             guard sent >= bytes.count else { return (UnsafeRawBufferPointer(rebasing: bytes[sent...]), body) }
-            let rest = body.map { UnsafeRawBufferPointer(rebasing: $0[(sent - bytes.count)...]) }
-            return (rest ?? UnsafeRawBufferPointer(start: nil, count: 0), nil)
+            return (UnsafeRawBufferPointer(rebasing: body[(sent - bytes.count)...]), nil)
         }
         if let tls = connection.tls {
             while sent < total {

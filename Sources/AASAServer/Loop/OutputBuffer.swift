@@ -13,8 +13,17 @@ final class OutputBuffer {
     private var capacity: Int
     private var count = 0
     private var borrowed: UnsafeRawBufferPointer?
-    /// A large body that follows `bytes`.
-    private(set) var tail: BorrowedBody?
+    /// A large body that follows `bytes`, and the file that holds it (apart, so that counting
+    /// bytes touches no reference count).
+    private var tailBytes: UnsafeRawBufferPointer?
+    private var tailOwner: PreparedFile?
+
+    var tail: BorrowedBody? {
+        guard let tailBytes, let tailOwner else { return nil }
+        return BorrowedBody(bytes: tailBytes, owner: tailOwner)
+    }
+
+    var hasTail: Bool { tailBytes != nil }
 
     init() {
         capacity = Self.initialCapacity
@@ -25,8 +34,8 @@ final class OutputBuffer {
         base.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 && borrowed == nil && tail == nil }
-    var byteCount: Int { (borrowed?.count ?? count) + (tail?.bytes.count ?? 0) }
+    var isEmpty: Bool { count == 0 && borrowed == nil && tailBytes == nil }
+    var byteCount: Int { (borrowed?.count ?? count) + (tailBytes?.count ?? 0) }
 
     /// The bytes to send before `tail`; valid until the next change.
     var bytes: UnsafeRawBufferPointer { borrowed ?? UnsafeRawBufferPointer(start: base, count: count) }
@@ -39,7 +48,8 @@ final class OutputBuffer {
     /// Adds a file's body that stays in the file until it is sent or something follows it.
     func borrow(_ body: BorrowedBody) {
         settleTail()
-        tail = body
+        tailBytes = body.bytes
+        tailOwner = body.owner
     }
 
     /// Copies a borrowed response in: its memory is about to change.
@@ -57,10 +67,11 @@ final class OutputBuffer {
 
     /// Copies a borrowed body in: something follows it.
     private func settleTail() {
-        guard let body = tail else { return }
-        tail = nil
+        guard let body = tailBytes else { return }
+        tailBytes = nil
         settle()
-        copy(body.bytes)
+        copy(body)
+        tailOwner = nil
     }
 
     func append(_ tail: [UInt8]) {
@@ -76,7 +87,10 @@ final class OutputBuffer {
     func discard() {
         count = 0
         borrowed = nil
-        tail = nil
+        if tailBytes != nil {
+            tailBytes = nil
+            tailOwner = nil
+        }
     }
 
     /// After a send: empty again, and no larger than `retainedCapacity`.
