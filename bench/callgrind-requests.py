@@ -4,15 +4,20 @@ valgrind cannot read for Swift here) under `valgrind --tool=callgrind`, one loop
 keep-alive requests on one connection minus a run with none, divided by N.
 
     python3 bench/callgrind-requests.py [N] [REQUEST-HEAD-LINES...]
+    python3 bench/callgrind-requests.py --crlf N
 
 The default request is `GET /.well-known/apple-app-site-association` with `Host: example.com`
 against a small file. Extra arguments are header lines added to it (for example
-"User-Agent: AASA-Bot/1.0"). Loopback only."""
+"User-Agent: AASA-Bot/1.0"). With --crlf, one connection sends N × 64 KiB of empty lines
+(CR LF) and closes instead, and the whole difference is printed: the work per byte of a
+client that never completes a request line (docs/security.md). Loopback only."""
 import os, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COUNT = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-EXTRA = "".join(f"{line}\r\n" for line in sys.argv[2:])
+CRLF = len(sys.argv) > 1 and sys.argv[1] == "--crlf"
+ARGUMENTS = sys.argv[2:] if CRLF else sys.argv[1:]
+COUNT = int(ARGUMENTS[0]) if ARGUMENTS else 2000
+EXTRA = "".join(f"{line}\r\n" for line in ARGUMENTS[1:])
 FILE = '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}'
 
 
@@ -40,6 +45,17 @@ def run(work, binary, count):
             time.sleep(0.2)
     request = ("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n" + EXTRA
                + "\r\n").encode()
+    if CRLF:
+        chunk = b"\r\n" * 32768
+        try:
+            for _ in range(count):
+                client.sendall(chunk)
+            client.shutdown(socket.SHUT_WR)
+            while client.recv(65536):
+                pass
+        except OSError:
+            pass  # the server answered 400 and closed before all of it was sent
+        count = 0
     for _ in range(count):
         client.sendall(request)
         answer = b""
@@ -71,7 +87,10 @@ def main():
     base = run(work, stripped, 0)
     loaded = run(work, stripped, COUNT)
     shutil.rmtree(work, ignore_errors=True)
-    print(f"{(loaded - base) / COUNT:,.0f} instructions per request ({COUNT} requests, {loaded - base:,} in all)")
+    if CRLF:
+        print(f"{loaded - base:,} instructions for {COUNT} × 64 KiB of CR LF on one connection")
+    else:
+        print(f"{(loaded - base) / COUNT:,.0f} instructions per request ({COUNT} requests, {loaded - base:,} in all)")
 
 
 main()
