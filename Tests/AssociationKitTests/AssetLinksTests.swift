@@ -95,7 +95,68 @@ struct AssetLinksTests {
         ),
         (.assetLinksWrongType, file(statement(relation: #""delegate_permission/common.handle_all_urls""#)), base),
         (.noAppLinkStatement, file(statement(relation: #"["delegate_permission/common.get_login_creds"]"#)), base),
+        (.publicSigningKey, file(statement(target: app(fingerprints: "[\"\(reactNativeDebugKey)\"]"))), base),
     ]
+
+    /// The SHA-256 of React Native's template debug.keystore (docs/association-files.md).
+    static let reactNativeDebugKey =
+        "FA:C6:17:45:DC:09:03:78:6F:B9:ED:E6:2A:96:2B:39:9F:73:48:F0:BB:6F:89:9B:83:32:66:75:91:03:3B:9C"
+
+    @Test("a publicly known key is named in any case and beside the app's own key; other keys are not")
+    func publicSigningKeys() {
+        let found = { (fingerprints: String) in
+            AssetLinksValidator.validate(
+                Array(Self.file(Self.statement(target: Self.app(fingerprints: fingerprints))).utf8)
+            )
+            .diagnostics.filter { $0.code == .publicSigningKey }
+        }
+        let beside = found("[\"\(Self.fingerprint)\", \"\(Self.reactNativeDebugKey)\"]")
+        #expect(beside.count == 1)
+        #expect(beside.first?.pointer == "/0/target/sha256_cert_fingerprints/1")
+        #expect(beside.first?.message.contains("React Native") == true)
+        #expect(found("[\"\(Self.reactNativeDebugKey.lowercased())\"]").count == 1)
+        #expect(found(#"["5E:8F:16:06:2E:A3:CD:2C:4A:0D:54:78:76:BA:A6:F3:8C:AB:F6:25"]"#).count == 1)
+        #expect(found("[\"\(Self.fingerprint)\", \"\(Self.other)\"]").isEmpty)
+    }
+
+    /// A web target's site for the given relations, and whether ADL013 is reported.
+    static let webSites: [(relations: String, site: String, invalid: Bool)] = [
+        (#"["delegate_permission/common.query_webapk"]"#, "https://example.com/manifest.json", false),
+        (
+            #"["delegate_permission/common.query_webapk"]"#, "https://example.com:8443/app/manifest.webmanifest?v=2",
+            false
+        ),
+        (#"["delegate_permission/common.query_webapk"]"#, "https://example.com", false),
+        (#"["delegate_permission/common.query_webapk"]"#, "http://example.com/manifest.json", true),
+        (#"["delegate_permission/common.query_webapk"]"#, "https://example.com/manifest.json#x", true),
+        (#"["delegate_permission/common.query_webapk"]"#, "https:///manifest.json", true),
+        (#"["delegate_permission/common.query_webapk"]"#, "https://exa mple.com/manifest.json", true),
+        (
+            #"["delegate_permission/common.query_webapk", "delegate_permission/common.get_login_creds"]"#,
+            "https://example.com/manifest.json", true
+        ),
+        (#"["delegate_permission/common.get_login_creds"]"#, "https://example.com/manifest.json", true),
+        (#"["delegate_permission/common.get_login_creds"]"#, "https://example.com", false),
+        (#"[]"#, "https://example.com/manifest.json", true),
+    ]
+
+    @Test("ADL013 by relation: a query_webapk statement may name its web app's manifest URL")
+    func webSiteByRelation() {
+        for (relations, site, invalid) in Self.webSites {
+            // The target before the relation too: the order of keys does not matter.
+            for text in [
+                Self.file(
+                    Self.statement(),
+                    Self.statement(relation: relations, target: #"{"namespace": "web", "site": "\#(site)"}"#)),
+                Self.file(
+                    Self.statement(),
+                    #"{"target": {"namespace": "web", "site": "\#(site)"}, "relation": \#(relations)}"#),
+            ] {
+                let codes = AssetLinksValidator.validate(Array(text.utf8)).diagnostics.map(\.code)
+                #expect(codes.contains(.invalidWebSite) == invalid, "\(relations) \(site): \(codes)")
+            }
+        }
+    }
 
     @Test("every ADL code is in this table")
     func everyCode() {

@@ -27,7 +27,7 @@ struct JSONParserTests {
 
     static let rejected: [Rejected] = [
         Rejected("{\"a\": x}", .jsonSyntax, 1, 7),
-        Rejected("{'a': 1}", .jsonSyntax, 1, 2),
+        Rejected("{'a': 1}", .jsonSingleQuote, 1, 2),
         Rejected("{a: 1}", .jsonSyntax, 1, 2),
         Rejected("{\n  // note\n  \"a\": 1\n}", .jsonComment, 2, 3),
         Rejected("{\"a\": 1 /* c */}", .jsonComment, 1, 9),

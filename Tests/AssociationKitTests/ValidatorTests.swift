@@ -61,6 +61,8 @@ struct ValidatorTests {
         Case(.jsonByteOrderMark, bytes: [0xEF, 0xBB, 0xBF] + Array(base.utf8), clean: Array(base.utf8)),
         Case(.jsonUnexpectedEnd, #"{"applinks": {"details": ["#, base),
         Case(.jsonDuplicateKey, file(components: #"{"/": "/a", "/": "/b"}"#), base),
+        Case(.jsonSingleQuote, file(components: #"{"/": '/it\'s'}"#), file(components: #"{"/": "/it's"}"#)),
+        Case(.jsonCurlyQuote, file(components: #"{"/": “/a”}"#), file(components: #"{"/": "/“a”"}"#)),
 
         Case(
             .fileTooLarge, file(components: #"{"/": "/a", "comment": "\#(String(repeating: "x", count: 131_072))"}"#),
@@ -98,6 +100,9 @@ struct ValidatorTests {
             base.replacingOccurrences(
                 of: #"["ABCDE12345.com.example.app"]"#,
                 with: #"["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"]"#), base),
+        Case(
+            .appStoreIDPrefix, base.replacingOccurrences(of: "ABCDE12345", with: "6744744763"),
+            base.replacingOccurrences(of: "ABCDE12345", with: "6744744A63")),
         Case(
             .appInSeveralDetails,
             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}, {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/b"}]}]}}"#,
@@ -192,11 +197,73 @@ struct ValidatorTests {
               }
             }
             """
-        let error = try #require(AssociationFileValidator.validate(Array(text.utf8)).diagnostics.first)
+        let commas = AssociationFileValidator.validate(Array(text.utf8)).diagnostics.filter {
+            $0.code == .jsonTrailingComma
+        }
+        // The second, after the entry, is read past too and reported on its own.
+        #expect(commas.map(\.location.line) == [4, 4])
+        let error = try #require(commas.first)
         #expect(error.code == .jsonTrailingComma)
         #expect(error.location.line == 4)
         #expect(error.location.column == 80)
         #expect(error.pointer == "/applinks/details/0")
+    }
+
+    @Test("one run shows every JSON mistake and what is wrong inside; no file comes back to serve or match")
+    func everyProblemAtOnce() {
+        let text = """
+            {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [
+              {"/": ["/a"],},
+              {"/": ["/b"],},
+            ]}]}}
+            """
+        let report = AssociationFileValidator.validate(Array(text.utf8))
+        let errors = report.diagnostics.filter { $0.severity == .error }
+        #expect(
+            errors.map(\.code) == [.wrongType, .jsonTrailingComma, .wrongType, .jsonTrailingComma, .jsonTrailingComma])
+        #expect(errors.map(\.location.line) == [2, 2, 3, 3, 3])
+        #expect(report.file == nil)
+        #expect(!report.isValid)
+        // Without the mistakes the same file decodes and is returned.
+        let fixed = text.replacingOccurrences(of: ",}", with: "}").replacingOccurrences(of: "},\n]", with: "}\n]")
+        #expect(AssociationFileValidator.validate(Array(fixed.utf8)).file != nil)
+    }
+
+    @Test("appID repeating an element of appIDs is one finding (AASA108), not also a duplicate (AASA204)")
+    func appIDRepeatedInAppIDs() {
+        let codes = { (entry: String) in
+            AssociationFileValidator.validate(Array(Self.file(entry: entry).utf8)).diagnostics.map(\.code)
+                .filter { [.appIDAndAppIDs, .duplicateAppID].contains($0) }
+        }
+        #expect(codes(#""appID": "ABCDE12345.com.example.app", "#) == [.appIDAndAppIDs])
+        #expect(codes(#""appID": "ABCDE12345.com.example.other", "#) == [.appIDAndAppIDs])
+        let repeated = AssociationFileValidator.validate(
+            Array(Self.file(entry: #""appID": "ABCDE12345.com.example.app", "#).utf8)
+        ).diagnostics.first { $0.code == .appIDAndAppIDs }
+        #expect(repeated?.message.hasPrefix("appID repeats ABCDE12345.com.example.app") == true)
+        #expect(repeated?.pointer == "/applinks/details/0/appID")
+        // A real duplicate inside appIDs is still one.
+        let twice = Self.base.replacingOccurrences(
+            of: #"["ABCDE12345.com.example.app"]"#,
+            with: #"["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"]"#)
+        #expect(
+            AssociationFileValidator.validate(Array(twice.utf8)).diagnostics.filter { $0.code == .duplicateAppID }.count
+                == 1)
+    }
+
+    @Test("a ten-digit prefix is one finding, the App Store ID one, not also an unusual prefix")
+    func appStoreIDPrefix() {
+        let codes = AssociationFileValidator.validate(
+            Array(Self.base.replacingOccurrences(of: "ABCDE12345", with: "6744744763").utf8)
+        ).diagnostics.map(\.code).filter { $0.rawValue.hasPrefix("AASA2") }
+        #expect(codes == [.appStoreIDPrefix])
+        // Nine or eleven digits are not an App Store ID shape here; AASA202 speaks for them.
+        for prefix in ["674474476", "67447447631"] {
+            let other = AssociationFileValidator.validate(
+                Array(Self.base.replacingOccurrences(of: "ABCDE12345", with: prefix).utf8)
+            ).diagnostics.map(\.code)
+            #expect(!other.contains(.appStoreIDPrefix), "\(prefix)")
+        }
     }
 
     @Test("diagnostics carry the JSON pointer of the offending value")

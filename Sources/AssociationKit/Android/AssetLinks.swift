@@ -6,6 +6,9 @@ public struct AssetLinks: Sendable {
 
     public static let handleAllURLs = "delegate_permission/common.handle_all_urls"
     public static let getLoginCredentials = "delegate_permission/common.get_login_creds"
+    /// Lets a web app ask whether its Android app is installed; the target is the web app's
+    /// manifest URL (web.dev, "Is your app installed? getInstalledRelatedApps()").
+    public static let queryWebAPK = "delegate_permission/common.query_webapk"
 }
 
 /// One statement: relations granted to a target, or an include of another statement list.

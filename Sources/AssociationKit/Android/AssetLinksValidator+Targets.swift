@@ -1,5 +1,6 @@
 extension AssetLinksValidator {
-    mutating func readTarget(_ value: JSONValue) -> AssetLinksStatement.Target? {
+    /// `relations` are the statement's: they decide what a web target's site may be.
+    mutating func readTarget(_ value: JSONValue, relations: [String]) -> AssetLinksStatement.Target? {
         guard let members = value.members else {
             report(.assetLinksWrongType, "target must be an object, found \(value.typeName)", at: value)
             return nil
@@ -19,7 +20,7 @@ extension AssetLinksValidator {
                 report(.invalidWebSite, "a web target needs \"site\": \"https://host\"", at: value)
                 return nil
             }
-            return readWebSite(site).map { .web(site: $0) }
+            return readWebSite(site, relations: relations).map { .web(site: $0) }
         case let other?:
             report(
                 .unknownNamespace, "namespace \"\(other)\" is neither android_app nor web",
@@ -80,6 +81,14 @@ extension AssetLinksValidator {
                 continue
             }
             checkFingerprint(fingerprint, at: element)
+            if let key = PublicSigningKey.matching(fingerprint) {
+                report(
+                    .publicSigningKey,
+                    "this is the fingerprint of \(key.name); its private key is public, so anyone can sign an app with "
+                        + "it and claim this site's links. Sign releases with a key of your own (or Play App Signing) "
+                        + "and list that key's fingerprint",
+                    at: element)
+            }
             if !seen.insert(fingerprint.uppercased()).inserted {
                 report(.duplicateFingerprint, "this fingerprint is listed twice", at: element)
             }
@@ -126,19 +135,40 @@ extension AssetLinksValidator {
     }
 
     /// `http[s]://host[:port]`, the whole site: no path, query or fragment (docs/association-files.md §3).
-    mutating func readWebSite(_ value: JSONValue) -> String? {
+    /// Only a statement granting just `query_webapk` names a web app's manifest instead, an
+    /// https URL with a path (web.dev, "Is your app installed? getInstalledRelatedApps()").
+    mutating func readWebSite(_ value: JSONValue, relations: [String]) -> String? {
         guard let site = value.stringValue else {
             report(.assetLinksWrongType, "site must be a string, found \(value.typeName)", at: value)
             return nil
         }
+        let namesManifest = !relations.isEmpty && relations.allSatisfy { $0 == AssetLinks.queryWebAPK }
+        if namesManifest && Self.isManifestURL(site) { return site }
         let rest = site.hasPrefix("https://") ? site.dropFirst(8) : site.hasPrefix("http://") ? site.dropFirst(7) : nil
         guard let rest, !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"),
             HostName.normalize(String(rest)) != nil
         else {
-            report(
-                .invalidWebSite, "site must be http(s)://host[:port] with no path (it names a whole site)", at: value)
+            let message =
+                namesManifest
+                ? "site of a \(AssetLinks.queryWebAPK) statement must be the https URL of the web app's manifest "
+                    + "(https://host/manifest.json) or http(s)://host[:port]"
+                : "site must be http(s)://host[:port] with no path (it names a whole site)"
+                    + (relations.contains(AssetLinks.queryWebAPK)
+                        ? "; only a statement granting just \(AssetLinks.queryWebAPK) may name a manifest URL" : "")
+            report(.invalidWebSite, message, at: value)
             return nil
         }
         return site
+    }
+
+    /// `https://host[:port]/path[?query]`, printable ASCII, no fragment.
+    static func isManifestURL(_ site: String) -> Bool {
+        guard site.hasPrefix("https://") else { return false }
+        let rest = site.utf8.dropFirst(8)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")), slash > rest.startIndex,
+            rest.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") })
+        else { return false }
+        let authority = String(decoding: rest[..<slash], as: UTF8.self)
+        return !authority.contains("?") && HostName.normalize(authority) != nil
     }
 }

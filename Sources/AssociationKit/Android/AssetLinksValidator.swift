@@ -23,13 +23,14 @@ public struct AssetLinksValidator {
         }
         let document = JSONDocument.parse(bytes)
         validator.diagnostics += document.diagnostics
-        guard let root = document.root else {
+        // As for Apple's file: checked past recovered JSON mistakes, but no file returned.
+        guard let root = document.recoveredRoot else {
             let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: nil)
             return Report(file: nil, diagnostics: kept, omitted: omitted)
         }
         let file = validator.read(root)
         let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: root)
-        return Report(file: file, diagnostics: kept, omitted: omitted)
+        return Report(file: document.root == nil ? nil : file, diagnostics: kept, omitted: omitted)
     }
 
     mutating func read(_ root: JSONValue) -> AssetLinks? {
@@ -63,15 +64,19 @@ public struct AssetLinksValidator {
             return nil
         }
         var statement = AssetLinksStatement(index: index, origin: Origin(value))
+        var target: JSONValue?
         for member in members {
             switch member.key {
             case "relation": statement.relations = readRelations(member.value)
-            case "target": statement.target = readTarget(member.value)
+            case "target": target = member.value
             case "include": statement.include = readInclude(member.value)
             case "relation_extensions": statement.dynamicRules = readExtensions(member.value)
             default: reportUnknown(member, known: ["relation", "target", "include", "relation_extensions"])
             }
         }
+        // The target is read after the relations, wherever it stands: they decide what a web
+        // site may be.
+        if let target { statement.target = readTarget(target, relations: statement.relations) }
         if statement.include == nil {
             if value["relation"] == nil {
                 report(.missingRelation, "a statement needs \"relation\": [\"\(AssetLinks.handleAllURLs)\"]", at: value)

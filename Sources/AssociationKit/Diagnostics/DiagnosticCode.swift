@@ -19,6 +19,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case jsonByteOrderMark = "JSON012"
     case jsonUnexpectedEnd = "JSON013"
     case jsonDuplicateKey = "JSON014"
+    case jsonSingleQuote = "JSON015"
+    case jsonCurlyQuote = "JSON016"
 
     case fileTooLarge = "AASA001"
     case topLevelNotObject = "AASA002"
@@ -43,6 +45,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case emptyAppList = "AASA203"
     case duplicateAppID = "AASA204"
     case appInSeveralDetails = "AASA205"
+    case appStoreIDPrefix = "AASA206"
 
     case queryDictionaryIgnored = "AASA301"
     case unreachableComponent = "AASA302"
@@ -82,6 +85,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case unknownAssetLinksKey = "ADL016"
     case assetLinksWrongType = "ADL017"
     case noAppLinkStatement = "ADL018"
+    case publicSigningKey = "ADL019"
     case expectationFailed = "EXP001"
     case malformedExpectation = "EXP002"
 
@@ -95,7 +99,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .exclusionMatchesAbsentItem, .unencodedPattern, .encodedPatternDecoded,
             .separatorInPathPattern, .componentMatchesEverything, .malformedNotPrefix,
             .patternStartsWithSeparator, .expensivePattern, .emptyVariable, .variableShadowsPredefined, .unusedVariable,
-            .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey:
+            .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey, .appStoreIDPrefix, .publicSigningKey:
             .warning
         case .modernOnly, .noAppLinkStatement:
             .info
@@ -121,6 +125,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .jsonByteOrderMark: "A UTF-8 byte-order mark before the JSON."
         case .jsonUnexpectedEnd: "The file ends inside a value (or is empty)."
         case .jsonDuplicateKey: "A key given twice in one object; only the last one counts."
+        case .jsonSingleQuote: "A string in single quotes; JSON strings use double quotes."
+        case .jsonCurlyQuote: "A curly quote (“ ” ‘ ’) where JSON needs a straight double quote."
         case .fileTooLarge: "Over 128 KiB (131072 bytes); Apple ignores such files."
         case .topLevelNotObject: "The top level is not a JSON object."
         case .noServices: "None of applinks, webcredentials, appclips, activitycontinuation."
@@ -142,6 +148,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .emptyAppList: "An empty list of apps."
         case .duplicateAppID: "The same app listed twice in one list."
         case .appInSeveralDetails: "The same app in several details entries; order then matters."
+        case .appStoreIDPrefix: "The prefix is ten digits: an App Store ID, not the team ID."
         case .queryDictionaryIgnored: "A non-string value in a query dictionary; Apple ignores the whole dictionary."
         case .unreachableComponent: "An earlier component already matches every URL this one would."
         case .unreachableExclusion: "An exclusion after a broader rule that already matched: it never excludes."
@@ -180,6 +187,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .unknownAssetLinksKey: "A key Digital Asset Links does not define; it is ignored."
         case .assetLinksWrongType: "A value of the wrong type in assetlinks.json."
         case .noAppLinkStatement: "No statement grants handle_all_urls to an app: App Links will not verify."
+        case .publicSigningKey:
+            "The fingerprint of a publicly known signing key (a template's debug key): anyone can sign with it."
         case .expectationFailed: "A URL in expectations.json gets another decision than the one promised."
         case .malformedExpectation: "An expectations.json entry that cannot be checked (shape, URL, decision)."
         }

@@ -1,9 +1,24 @@
 extension JSONParser {
+    /// Which quote ends a string: JSON's `"`, or, for a string opened with another quote (read
+    /// past as an error, `JSONParser+Recovery.swift`), that quote's partners.
+    enum Closing {
+        case json, single, curlyDouble, curlySingle
+    }
+
     /// Reads a string starting at its opening quote (RFC 8259 §7), validating UTF-8 byte by
     /// byte so an error points at the exact offending byte.
     mutating func parseString() throws(JSONSyntaxError) -> String {
-        let open = index
-        index += 1
+        try scanString(open: index, contentStart: index + 1, closedBy: .json).text
+    }
+
+    /// Reads a string's content from `contentStart` through its closing quote; returns the text
+    /// and the quote that closed it.
+    mutating func scanString(
+        open: Int, contentStart: Int, closedBy closing: Closing
+    ) throws(JSONSyntaxError) -> (text: String, closedBy: Unicode.Scalar) {
+        index = contentStart
+        curlyQuoteInLastString = nil
+        let quote = closing == .single || closing == .curlySingle ? UInt8(ascii: "'") : UInt8(ascii: "\"")
         var scalars = String.UnicodeScalarView()
         var runStart = index
         var plainRun = true
@@ -13,21 +28,21 @@ extension JSONParser {
                     code: .jsonUnexpectedEnd, message: "the file ends inside a string that starts here", offset: open)
             }
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let result: String
-                if plainRun && scalars.isEmpty {
-                    result = String(decoding: bytes[runStart..<index], as: UTF8.self)
-                } else {
-                    appendRun(from: runStart, to: index, into: &scalars)
-                    result = String(scalars)
-                }
+            if byte == quote {
+                let text = finishString(runStart: runStart, plainRun: plainRun, scalars: &scalars)
                 index += 1
-                return result
+                lastStringEnd = index
+                return (text, Unicode.Scalar(quote))
             }
             if byte == UInt8(ascii: "\\") {
                 appendRun(from: runStart, to: index, into: &scalars)
                 plainRun = false
-                scalars.append(try parseEscape())
+                if closing == .single, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "'") {
+                    scalars.append("'")
+                    index += 2
+                } else {
+                    scalars.append(try parseEscape())
+                }
                 runStart = index
                 continue
             }
@@ -41,10 +56,26 @@ extension JSONParser {
             }
             if byte < 0x80 {
                 index += 1
-            } else {
-                index += try utf8SequenceLength(at: index)
+                continue
             }
+            if byte == 0xE2, let curly = curlyQuote(at: index) {
+                if closing == .json {
+                    if curly.isDouble { curlyQuoteInLastString = index }
+                } else if closing != .single && curly.isDouble == (closing == .curlyDouble) {
+                    let text = finishString(runStart: runStart, plainRun: plainRun, scalars: &scalars)
+                    index += 3
+                    lastStringEnd = index
+                    return (text, curly.scalar)
+                }
+            }
+            index += try utf8SequenceLength(at: index)
         }
+    }
+
+    private func finishString(runStart: Int, plainRun: Bool, scalars: inout String.UnicodeScalarView) -> String {
+        if plainRun && scalars.isEmpty { return String(decoding: bytes[runStart..<index], as: UTF8.self) }
+        appendRun(from: runStart, to: index, into: &scalars)
+        return String(scalars)
     }
 
     private func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView) {
@@ -171,7 +202,7 @@ extension JSONParser {
         }
     }
 
-    private func hex(_ unit: UInt32) -> String {
+    func hex(_ unit: UInt32) -> String {
         let digits = String(unit, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

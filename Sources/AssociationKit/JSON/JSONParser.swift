@@ -1,7 +1,9 @@
 /// A strict RFC 8259 reader over bytes that records the location and JSON pointer of every
 /// value. It rejects what lenient parsers accept (comments, trailing commas, NaN, leading
 /// zeros, raw control characters, bad UTF-8, lone surrogates, a BOM, trailing content) and
-/// bounds nesting so deep input is an error, never a stack overflow.
+/// bounds nesting so deep input is an error, never a stack overflow. The mistakes people make
+/// most (comments, trailing commas, single and curly quotes) are errors it reads past, so one
+/// run reports them all (`JSONParser+Recovery.swift`); anything else stops it.
 public struct JSONParser {
     public static let defaultMaximumDepth = 256
 
@@ -10,7 +12,13 @@ public struct JSONParser {
     var index = 0
     var depth = 0
     var lines = LineTracker()
-    var warnings: [Diagnostic] = []
+    /// What did not stop the reading: duplicate keys and the mistakes read past.
+    var findings: [Diagnostic] = []
+    var recoveredCount = 0
+    /// The last curly double quote inside the string read last, for the hint when the string
+    /// runs on past where its writer meant it to end.
+    var curlyQuoteInLastString: Int?
+    var lastStringEnd = 0
     /// The path to the value being read, so a syntax error can say where it happened.
     var path: [PathComponent] = []
 
@@ -49,7 +57,6 @@ public struct JSONParser {
         let root = try parseValue()
         skipWhitespace()
         if index < bytes.count {
-            try rejectComment()
             throw JSONSyntaxError(
                 code: .jsonTrailingContent,
                 message:
@@ -84,13 +91,12 @@ public struct JSONParser {
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw JSONSyntaxError(
                 code: .jsonNonFiniteNumber, message: "NaN and Infinity are not JSON numbers", offset: index)
-        case UInt8(ascii: "'"):
-            throw JSONSyntaxError(
-                code: .jsonSyntax, message: "strings use double quotes (\") in JSON, not single quotes", offset: index)
         default:
-            try rejectComment()
-            throw JSONSyntaxError(
-                code: .jsonSyntax, message: "expected a value, found \(describe(index))", offset: index)
+            guard opensMisquotedString(at: index) else {
+                throw JSONSyntaxError(
+                    code: .jsonSyntax, message: "expected a value, found \(describe(index))", offset: index)
+            }
+            kind = .string(try parseMisquotedString())
         }
         return JSONValue(kind: kind, location: location, range: start..<index)
     }
@@ -109,25 +115,29 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw unexpectedEnd("a key or `}`") }
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                try rejectComment()
+            let keyLocation = lines.location(of: index, in: bytes)
+            let key: String
+            if bytes[index] == UInt8(ascii: "\"") {
+                key = try parseString()
+            } else if opensMisquotedString(at: index) {
+                key = try parseMisquotedString()
+            } else {
                 throw JSONSyntaxError(
                     code: .jsonSyntax, message: "expected a double-quoted key, found \(describe(index))", offset: index)
             }
-            let keyLocation = lines.location(of: index, in: bytes)
-            let key = try parseString()
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else {
                 if index >= bytes.count { throw unexpectedEnd("`:`") }
                 throw JSONSyntaxError(
-                    code: .jsonSyntax, message: "expected `:` after the key, found \(describe(index))", offset: index)
+                    code: .jsonSyntax,
+                    message: "expected `:` after the key, found \(describe(index))" + curlyQuoteHint(), offset: index)
             }
             index += 1
             skipWhitespace()
             path.append(.key(key))
             let value = try parseValue()
             if isDuplicate(key, among: members, seen: &seen) {
-                warnings.append(
+                findings.append(
                     Diagnostic(
                         .jsonDuplicateKey,
                         "duplicate key \"\(key)\"; only the last one counts, the earlier value is silently dropped",
@@ -139,11 +149,14 @@ public struct JSONParser {
             guard index < bytes.count else { throw unexpectedEnd("`,` or `}`") }
             if bytes[index] == UInt8(ascii: ",") {
                 let comma = index
+                let linesAtComma = lines
                 index += 1
                 skipWhitespace()
                 if peek(UInt8(ascii: "}")) {
-                    throw JSONSyntaxError(
-                        code: .jsonTrailingComma, message: "trailing comma before `}`; remove it", offset: comma)
+                    recoverTrailingComma(at: comma, before: "}", lines: linesAtComma)
+                    index += 1
+                    depth -= 1
+                    return .object(members)
                 }
                 continue
             }
@@ -152,9 +165,9 @@ public struct JSONParser {
                 depth -= 1
                 return .object(members)
             }
-            try rejectComment()
             throw JSONSyntaxError(
-                code: .jsonSyntax, message: "expected `,` or `}`, found \(describe(index))", offset: index)
+                code: .jsonSyntax, message: "expected `,` or `}`, found \(describe(index))" + curlyQuoteHint(),
+                offset: index)
         }
     }
 
@@ -185,11 +198,14 @@ public struct JSONParser {
             guard index < bytes.count else { throw unexpectedEnd("`,` or `]`") }
             if bytes[index] == UInt8(ascii: ",") {
                 let comma = index
+                let linesAtComma = lines
                 index += 1
                 skipWhitespace()
                 if peek(UInt8(ascii: "]")) {
-                    throw JSONSyntaxError(
-                        code: .jsonTrailingComma, message: "trailing comma before `]`; remove it", offset: comma)
+                    recoverTrailingComma(at: comma, before: "]", lines: linesAtComma)
+                    index += 1
+                    depth -= 1
+                    return .array(elements)
                 }
                 continue
             }
@@ -198,9 +214,9 @@ public struct JSONParser {
                 depth -= 1
                 return .array(elements)
             }
-            try rejectComment()
             throw JSONSyntaxError(
-                code: .jsonSyntax, message: "expected `,` or `]`, found \(describe(index))", offset: index)
+                code: .jsonSyntax, message: "expected `,` or `]`, found \(describe(index))" + curlyQuoteHint(),
+                offset: index)
         }
     }
 
@@ -225,7 +241,8 @@ public struct JSONParser {
 
     // MARK: Whitespace, comments and messages
 
-    /// RFC 8259 §2: whitespace is space, tab, line feed and carriage return, nothing else.
+    /// RFC 8259 §2: whitespace is space, tab, line feed and carriage return, nothing else; a
+    /// comment is read past as an error (`skipComment`).
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -234,22 +251,11 @@ public struct JSONParser {
             case UInt8(ascii: "\n"):
                 index += 1
                 lines.newLine(startingAt: index)
+            case UInt8(ascii: "/"):
+                guard skipComment() else { return }
             default:
                 return
             }
-        }
-    }
-
-    /// Comments are the most common non-JSON found in association files; name them.
-    func rejectComment() throws(JSONSyntaxError) {
-        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "/") else { return }
-        let next = bytes[index + 1]
-        if next == UInt8(ascii: "/") || next == UInt8(ascii: "*") {
-            throw JSONSyntaxError(
-                code: .jsonComment,
-                message:
-                    "comments are not allowed in JSON; remove it (use a \"comment\" key inside a component instead)",
-                offset: index)
         }
     }
 
@@ -260,13 +266,5 @@ public struct JSONParser {
     func unexpectedEnd(_ expected: String) -> JSONSyntaxError {
         JSONSyntaxError(
             code: .jsonUnexpectedEnd, message: "the file ends where \(expected) was expected", offset: bytes.count)
-    }
-
-    func describe(_ offset: Int) -> String {
-        guard offset < bytes.count else { return "the end of the file" }
-        let byte = bytes[offset]
-        if byte >= 0x21 && byte < 0x7F { return "`\(Character(Unicode.Scalar(byte)))`" }
-        if byte == 0x20 { return "a space" }
-        return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 }

@@ -6,6 +6,8 @@ public struct AppLinksDetail: Sendable {
     /// `appID` (legacy) then the `appIDs` elements, in file order.
     public var appIDs: [Located<String>] = []
     public var hasAppID = false
+    /// The `appID` string as written (also the first of `appIDs`).
+    public var legacyAppID: Located<String>?
     public var hasAppIDs = false
     /// `"appIDs": []` as written (see `AppList.isEmptyArray`).
     public var appIDsIsEmptyArray = false

@@ -125,7 +125,10 @@ public struct AssociationFileDecoder {
             switch member.key {
             case "appID":
                 detail.hasAppID = true
-                if let id = string(child, "appID") { detail.appIDs.insert(Located(id, Origin(child)), at: 0) }
+                if let id = string(child, "appID") {
+                    detail.legacyAppID = Located(id, Origin(child))
+                    detail.appIDs.insert(Located(id, Origin(child)), at: 0)
+                }
             case "appIDs":
                 detail.hasAppIDs = true
                 detail.appIDsIsEmptyArray = child.arrayValue?.isEmpty == true

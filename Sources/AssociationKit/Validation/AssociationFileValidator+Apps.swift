@@ -56,7 +56,16 @@ extension AssociationFileValidator {
                 (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
             }
-        if !isTeamStyle {
+        // Team IDs mix letters and digits (ten random ones are all digits about 3 times in a
+        // million); ten digits are the app's App Store ID (apps.apple.com/app/id…), docs/association-files.md §1.
+        if prefix.count == 10 && prefix.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            report(
+                .appStoreIDPrefix,
+                "prefix \"\(String(decoding: prefix, as: UTF8.self))\" is ten digits, which looks like the app's App "
+                    + "Store ID, not its team ID; use the App ID prefix from the app's application-identifier "
+                    + "entitlement (letters and digits)",
+                at: app.origin)
+        } else if !isTeamStyle {
             report(
                 .unusualAppIDPrefix,
                 "prefix \"\(String(decoding: prefix, as: UTF8.self))\" is not 10 upper-case letters or digits; use "

@@ -28,7 +28,9 @@ public struct AssociationFileValidator {
         }
         let document = JSONDocument.parse(bytes)
         validator.diagnostics += document.diagnostics
-        guard let root = document.root else {
+        // Past a comment or trailing comma the rest is still checked, so one run shows every
+        // problem; but the file is no JSON, so no file is returned to match or serve.
+        guard let root = document.recoveredRoot else {
             let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: nil)
             return ValidationReport(file: nil, diagnostics: kept, omitted: omitted, byteCount: bytes.count)
         }
@@ -37,7 +39,8 @@ public struct AssociationFileValidator {
         validator.diagnostics += decoder.diagnostics
         if let file { validator.check(file) }
         let (kept, omitted) = validator.diagnostics.limited(resolvingPointersIn: root)
-        return ValidationReport(file: file, diagnostics: kept, omitted: omitted, byteCount: bytes.count)
+        return ValidationReport(
+            file: document.root == nil ? nil : file, diagnostics: kept, omitted: omitted, byteCount: bytes.count)
     }
 
     mutating func check(_ file: AssociationFile) {
@@ -86,13 +89,28 @@ public struct AssociationFileValidator {
         } else if detail.appIDs.isEmpty && detail.appIDsIsEmptyArray && !detail.hasAppID {
             report(.emptyAppList, "appIDs is empty, so these rules apply to no app", at: detail.origin)
         }
+        var apps = detail.appIDs
         if detail.hasAppID && detail.hasAppIDs {
-            report(
-                .appIDAndAppIDs,
-                "both appID and appIDs are set; Apple documents no meaning for both, so list every app in appIDs",
-                at: detail.origin)
+            // appID repeating an element of appIDs is one fact, reported once: here, not also
+            // as an app listed twice (AASA204), and its form is checked on the appIDs element.
+            if let legacy = detail.legacyAppID,
+                let position = apps.firstIndex(where: { $0.origin == legacy.origin }),
+                apps.indices.contains(where: { $0 != position && apps[$0].value == legacy.value })
+            {
+                apps.remove(at: position)
+                report(
+                    .appIDAndAppIDs,
+                    "appID repeats \(legacy.value), which appIDs already lists; remove appID (Apple documents no "
+                        + "meaning for both)",
+                    at: legacy.origin)
+            } else {
+                report(
+                    .appIDAndAppIDs,
+                    "both appID and appIDs are set; Apple documents no meaning for both, so list every app in appIDs",
+                    at: detail.origin)
+            }
         }
-        checkAppList(detail.appIDs, at: detail.origin, what: "app identifiers")
+        checkAppList(apps, at: detail.origin, what: "app identifiers")
         if detail.components == nil && detail.paths == nil {
             report(
                 .detailWithoutRules, "this entry has neither components nor paths, so it matches no URL",
