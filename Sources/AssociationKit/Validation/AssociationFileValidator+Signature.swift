@@ -56,14 +56,15 @@ extension AssociationFileValidator {
             found.append(
                 at(.signatureInvalid, "the signature does not verify (\(reason)); Apple rejects the file"))
         }
-        guard let signer = envelope.signer else { return found }
         if case .untrusted(let reason) = envelope.trust {
+            let subject = envelope.signer.map { " (\($0.subject))" } ?? ""
             found.append(
                 at(
                     .signerUntrusted,
-                    "the signer certificate (\(signer.subject)) does not chain to a trusted root (\(reason)); Apple "
-                        + "accepts only a certificate from a CA its devices trust"))
+                    "the signer certificate\(subject) does not chain to a trusted root (\(reason)); Apple accepts "
+                        + "only a certificate from a CA its devices trust"))
         }
+        guard let signer = envelope.signer else { return found }
         if signer.notAfter <= context.now {
             found.append(
                 at(
