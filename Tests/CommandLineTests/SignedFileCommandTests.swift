@@ -1,5 +1,9 @@
+import AssociationKit
 import Foundation
 import Testing
+
+@testable import AASAServer
+@testable import AASATransport
 
 /// CMS-signed association files (iOS 8's format) through the real binary: validated with the
 /// note and each signature problem's code, matched and diffed as their content, unsigned,
@@ -18,7 +22,8 @@ struct SignedFileCommandTests {
     static let cases: [Case] = [
         Case(name: "DER, valid", file: { try $0.sign() }, codes: ["SIG001"], status: 0),
         Case(name: "PEM, valid", file: { try $0.sign(pem: true) }, codes: ["SIG001"], status: 0),
-        Case(name: "not trusted without --cacert", file: { try $0.sign() }, cacert: false, codes: ["SIG003"], status: 1),
+        Case(
+            name: "not trusted without --cacert", file: { try $0.sign() }, cacert: false, codes: ["SIG003"], status: 1),
         Case(name: "tampered", file: { try $0.tampered() }, codes: ["SIG002"], status: 1),
         Case(name: "expired signer", file: { try $0.sign(by: "expired") }, codes: ["SIG004"], status: 1),
         Case(name: "signer for another name", file: { try $0.sign(by: "other") }, codes: ["SIG005"], status: 1),
@@ -99,6 +104,37 @@ struct SignedFileCommandTests {
         #expect(gzip.headers["content-encoding"] == "gzip")
         #expect(gzip.headers["content-type"] == "application/pkcs7-mime")
         #expect(gzip.body == bytes)
+    }
+
+    @Test("probe: a signed file over HTTPS is application/pkcs7-mime and valid, with the note")
+    func probe() throws {
+        let folder = try TemporaryFolder()
+        let files = try SignedFiles(in: folder)
+        _ = try folder.write("sites/example.com/apple-app-site-association", try files.sign())
+        let server = try RunningServer(
+            in: folder.url,
+            [
+                "--sites", "sites", "--certs", files.certificates.directory.appendingPathComponent("signer").path,
+                "--https", "127.0.0.1:0", "--http", "off", "--default-certificate", "example.com",
+            ], environment: ["SSL_CERT_FILE": files.caFile])
+        defer { _ = server.stop() }
+        let output = try BinaryRunner.run([
+            "probe", "--cacert", files.caFile, "--connect-to", "127.0.0.1:\(server.port)", "--timeout", "3",
+            "example.com",
+        ])
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(output.stdout.contains("pass  apple-app-site-association content type: application/pkcs7-mime"))
+        #expect(output.stdout.contains("[SIG001]"), "\(output.stdout)")
+        #expect(!output.stdout.contains("SIG002") && !output.stdout.contains("SIG003"), "\(output.stdout)")
+    }
+
+    @Test("the CDN watch compares a signed copy by its content's meaning")
+    func cdnCopy() throws {
+        let folder = try TemporaryFolder()
+        let signed = [UInt8](try SignedFiles(in: folder).sign())
+        let response = HTTPClientResponse(status: 200, headers: [], body: signed, wireBytes: signed.count)
+        let meaning = try #require(MeaningFingerprint(json: Array(SignedFiles.json.utf8)))
+        #expect(CDNAnswer(.success(response)) == .copy(meaning))
     }
 
     @Test("serve refuses a signed file whose signature does not verify, as it refuses bad JSON")
