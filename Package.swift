@@ -2,7 +2,8 @@
 // aasa-server: a web host for apple-app-site-association and assetlinks.json.
 // Layers, bottom up (docs/ARCHITECTURE.md): C modules (system libraries and shims) →
 // AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASites (site
-// folders on disk → checked files and typed problems) → AASATransport (system calls, epoll,
+// folders on disk → checked files and typed problems) → AASASignedData (CMS-signed files read and
+// verified with OpenSSL, injected into the pure layers) → AASATransport (system calls, epoll,
 // TLS, zlib, the HTTPS client) → AASAACME (certificates from an ACME CA) → AASAServer (HTTP serving, reload, admin) → AASAProbe (the HTTPS client of
 // `probe`) → AASACommands (the command line) → the thin `aasa-server` executable.
 import PackageDescription
@@ -21,7 +22,9 @@ let package = Package(
         .executable(name: "aasa-server", targets: ["aasa-server"]),
         .library(name: "AssociationKit", targets: ["AssociationKit"]),
         // For the fuzz targets (Fuzz/) and benchmarks (bench/), which build as packages of their own.
-        .library(name: "AASAServer", targets: ["AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe"]),
+        .library(
+            name: "AASAServer",
+            targets: ["AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer", "AASAProbe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,6 +39,11 @@ let package = Package(
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "AssociationKit", swiftSettings: strict),
         .target(name: "AASASites", dependencies: ["AssociationKit"], swiftSettings: strict),
+        // Reading and verifying CMS-signed files with OpenSSL, injected into the pure layers as a
+        // `SignedFileReader`; the one OpenSSL dependency of `validate`, `match` and `diff`.
+        .target(
+            name: "AASASignedData", dependencies: ["AssociationKit", "COpenSSL", "COpenSSLShims"],
+            swiftSettings: strict),
         .target(
             name: "AASATransport",
             dependencies: ["AssociationKit", "AASASites", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims"],
@@ -50,19 +58,21 @@ let package = Package(
         .target(
             name: "AASAServer",
             dependencies: [
-                "AssociationKit", "AASASites", "AASATransport", "AASAACME", "CSystemShims", "COpenSSL", "COpenSSLShims",
-                .product(name: "Logging", package: "swift-log"),
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "CSystemShims",
+                "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: loopSettings),
         .target(
             name: "AASAProbe",
-            dependencies: ["AssociationKit", "AASASites", "AASATransport", "COpenSSL", "COpenSSLShims"],
+            dependencies: [
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "COpenSSL", "COpenSSLShims",
+            ],
             swiftSettings: strict),
         .target(
             name: "AASACommands",
             dependencies: [
-                "AssociationKit", "AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -70,12 +80,15 @@ let package = Package(
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         .testTarget(
             name: "AASAServerTests",
-            dependencies: ["AssociationKit", "AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe"],
+            dependencies: [
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "AASACommands", "AssociationKit", "AASASites", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
+                "AASACommands", "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME",
+                "AASAServer", "AASAProbe",
             ],
             swiftSettings: strict),
     ]

@@ -1,4 +1,5 @@
 import AASAProbe
+import AASASignedData
 import AASASites
 import AASATransport
 import ArgumentParser
@@ -190,7 +191,7 @@ struct CheckAppCommand: ParsableCommand {
         switch fileBytes(for: domain, name: FileCheck.Kind.apple.rawValue) {
         case .failure(let failure): return .failure(failure)
         case .success(let (bytes, source)):
-            let validated = AssociationFileValidator.validate(bytes)
+            let validated = AssociationFileValidator.validate(bytes, signed: .command(domain: domain))
             guard validated.isValid, let file = validated.file else {
                 return .failure(Failure(message: "\(source) is invalid (run validate for the details)"))
             }

@@ -84,8 +84,12 @@ struct DiffCommand: ParsableCommand {
                 }
             }
         } else {
-            let before = try decoded(AssociationFileValidator.validate(oldBytes).file, old, "an association file")
-            let after = try decoded(AssociationFileValidator.validate(newBytes).file, newName, "an association file")
+            // Signed or not, each file is compared by the meaning of its JSON.
+            let signing = SignedFileContext.command()
+            let before = try decoded(
+                AssociationFileValidator.validate(oldBytes, signed: signing).file, old, "an association file")
+            let after = try decoded(
+                AssociationFileValidator.validate(newBytes, signed: signing).file, newName, "an association file")
             changes = MeaningDiff.compare(before, after)
             let (oldMatcher, newMatcher) = (AssociationMatcher(file: before), AssociationMatcher(file: after))
             for text in urlTexts {

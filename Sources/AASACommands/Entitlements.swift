@@ -1,4 +1,4 @@
-import AASATransport
+import AASASignedData
 import Foundation
 
 /// What `check-app` reads from an app: its app ID and associated domains, from a property

@@ -59,7 +59,8 @@ struct MatchCommand: ParsableCommand {
                 app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
             }
         } else {
-            let report = AssociationFileValidator.validate(bytes)
+            // A signed file matches as its JSON content does; its findings go to stderr.
+            let report = AssociationFileValidator.validate(bytes, signed: .command(domain: domain))
             let matcher = AssociationMatcher(
                 file: try readable(report.file, report.diagnostics, report.omitted, path, "an association file Apple"))
             decider = { url in

@@ -7,6 +7,11 @@ enum StandardStreams {
         fputs(text, stdout)
     }
 
+    /// Bytes as they are (a file's content may hold any byte, NUL included).
+    static func write(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, stdout) }
+    }
+
     static func writeError(_ text: String) {
         fputs(text, stderr)
     }

@@ -1,3 +1,4 @@
+import AASASignedData
 import AASASites
 import ArgumentParser
 import AssociationKit
@@ -29,6 +30,12 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print info notes (for example: iOS 12 cannot read the file).")
     var verbose = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Verify signed (CMS) files' signers against the certificates of this PEM file instead of the system's.",
+            valueName: "FILE"))
+    var cacert: String?
+
     @Flag(help: "List every diagnostic code with its severity and meaning, then exit.")
     var listCodes = false
 
@@ -38,6 +45,9 @@ struct ValidateCommand: ParsableCommand {
     func validate() throws {
         if paths.isEmpty && !listCodes { throw ValidationError("give at least one file or directory to validate") }
         if json, let format, format != .json { throw ValidationError("--json is --format json; give one of them") }
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            throw ValidationError("--cacert \(cacert): no such readable file")
+        }
     }
 
     func run() throws {
@@ -47,13 +57,19 @@ struct ValidateCommand: ParsableCommand {
             }
             return
         }
+        let reader = CMSReader.reader(trusting: cacert.map(TrustAnchors.file) ?? .system)
+        let now = Int(Date().timeIntervalSince1970)
         var results: [FileCheck] = []
         var unreadable: [(path: String, reason: String)] = []
         var warnings: [LoadProblem] = []
         for path in paths {
             switch AssociationFileFinder.files(at: path) {
             case .success(let listing):
-                results += listing.files.map { FileCheck(path: $0.path, kind: $0.kind, confined: $0.confined) }
+                results += listing.files.map { found in
+                    FileCheck(
+                        path: found.path, kind: found.kind, confined: found.confined,
+                        signing: SignedFileContext(reader: reader, domain: found.domain, now: now))
+                }
                 warnings += listing.warnings
             case .failure(let problem): unreadable.append((path, problem.reason))
             }

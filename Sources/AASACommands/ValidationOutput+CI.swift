@@ -7,7 +7,7 @@ extension ValidationOutput {
     /// The findings to report, in file order per file: infos only with `--verbose`, as in text.
     private var reported: [(path: String, diagnostic: Diagnostic)] {
         results.filter { $0.readError == nil }.flatMap { result in
-            result.diagnostics.filter { verbose || $0.severity != .info }.map { (result.path, $0) }
+            result.diagnostics.filter { $0.isShown(withNotes: verbose) }.map { (result.path, $0) }
         }
     }
 

@@ -1,3 +1,4 @@
+import AASASignedData
 import AASASites
 import AASATransport
 import AssociationKit
@@ -46,7 +47,7 @@ public struct Prober: Sendable {
         report.add("tcp", .pass, "connected to \(address.0):\(address.1)")
         report.add("tls", .pass, "\(connection.protocolVersion)" + (connection.alpn.map { ", ALPN \($0)" } ?? ""))
         checkCertificate(connection, host: host, into: &report)
-        let validBody = checkFile("apple-app-site-association", wellKnown, kind: .apple, into: &report)
+        let validBody = checkFile("apple-app-site-association", wellKnown, kind: .apple, host: host, into: &report)
 
         switch fetch(host, port, address, "/apple-app-site-association", Self.userAgent) {
         case .success(let (_, root)):
@@ -90,7 +91,7 @@ public struct Prober: Sendable {
                 report.add(
                     "assetlinks.json", .warn, "/.well-known/assetlinks.json is 404 (fine if there is no Android app)")
             } else {
-                _ = checkFile("assetlinks.json", android, kind: .android, into: &report)
+                _ = checkFile("assetlinks.json", android, kind: .android, host: host, into: &report)
             }
         case .failure(let failure):
             report.add("assetlinks.json", .fail, failure.message)
@@ -108,7 +109,7 @@ public struct Prober: Sendable {
                         "apple cdn", .fail,
                         "Apple's CDN answers \(cdn.status)"
                             + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "") + asked)
-                } else if let validBody, let copy = MeaningFingerprint(json: cdn.body),
+                } else if let validBody, let copy = MeaningFingerprint(json: SignedContent.json(cdn.body)),
                     copy == MeaningFingerprint(json: validBody)
                 {
                     // Compared by meaning, as the server's CDN watch compares (whitespace, key
@@ -165,9 +166,11 @@ public struct Prober: Sendable {
         }
     }
 
-    /// Status, type, size and content of one file; returns its body when it validated.
+    /// Status, type, size and content of one file; returns its JSON when it validated (a
+    /// signed file's content, docs/association-files.md, "Signed files").
     private func checkFile(
-        _ name: String, _ response: HTTPClientResponse, kind: FileCheck.Kind, into report: inout ProbeReport
+        _ name: String, _ response: HTTPClientResponse, kind: FileCheck.Kind, host: String,
+        into report: inout ProbeReport
     ) -> [UInt8]? {
         guard response.status == 200 else {
             if (300..<400).contains(response.status) {
@@ -182,10 +185,14 @@ public struct Prober: Sendable {
         }
         report.add("\(name) status", .pass, "200, no redirect")
         let type = response.header("content-type") ?? "(none)"
-        let isJSON =
-            type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
-            == "application/json"
-        report.add("\(name) content type", isJSON ? .pass : .fail, isJSON ? type : "\(type), not application/json")
+        // A signed file goes as application/pkcs7-mime, the type of Apple's iOS 8 instructions.
+        let expected =
+            kind == .apple && SignedEnvelope.encoding(of: response.body) != nil
+            ? "application/pkcs7-mime" : "application/json"
+        let typeMatches =
+            type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } == expected
+        report.add(
+            "\(name) content type", typeMatches ? .pass : .fail, typeMatches ? type : "\(type), not \(expected)")
         let size = response.body.count
         let fits = size <= AssociationFileValidator.maximumSize
         let encoded = response.header("content-encoding").map { ", \(response.wireBytes) sent as \($0)" } ?? ""
@@ -193,10 +200,15 @@ public struct Prober: Sendable {
             "\(name) size", fits ? .pass : .fail,
             fits ? "\(size) bytes\(encoded)" : "\(size) bytes, over 128 KiB (131072); Apple ignores it")
         // The size has its own line above; the body is at most HTTPClientResponse.bodyLimit.
+        let signing = SignedFileContext(
+            reader: CMSReader.reader(trusting: client.caFile.map(TrustAnchors.file) ?? .system), domain: host,
+            now: Int(time(nil)))
+        var json = response.body
         let (found, omitted) =
             kind == .apple
             ? {
-                let report = AssociationFileValidator.validate(response.body)
+                let report = AssociationFileValidator.validate(response.body, signed: signing)
+                json = report.content ?? response.body
                 return (report.diagnostics, report.omitted)
             }()
             : {
@@ -212,7 +224,7 @@ public struct Prober: Sendable {
         report.add(
             "\(name) content", problems.isEmpty ? .pass : .warn,
             problems.isEmpty ? "valid" : "valid, with warnings:\n" + problems)
-        return response.body
+        return json
     }
 
     /// Where a redirect points, for the report.

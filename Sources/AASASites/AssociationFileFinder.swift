@@ -15,6 +15,9 @@ package enum AssociationFileFinder {
         /// A file of a site folder, read as the server reads it (`FileCheck`'s `confined`);
         /// false for a file named on the command line, whose links are followed.
         package var confined = true
+        /// The site folder's name, for a file found in one: the domain a signed file's signer
+        /// certificate must name.
+        package var domain: String?
     }
 
     package struct Listing {
@@ -68,7 +71,10 @@ package enum AssociationFileFinder {
         var listing = Listing()
         for kind in [FileCheck.Kind.apple, .android, .expectations]
         where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {
-            listing.files.append(Found(path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind))
+            listing.files.append(
+                Found(
+                    path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind,
+                    domain: folder.lastPathComponent.lowercased()))
         }
         for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {
             listing.warnings.append(

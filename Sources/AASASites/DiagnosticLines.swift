@@ -8,7 +8,7 @@ public enum DiagnosticLines {
         includeInfo: Bool = false
     ) -> String {
         var out = ""
-        for diagnostic in diagnostics where includeInfo || diagnostic.severity != .info {
+        for diagnostic in diagnostics where diagnostic.isShown(withNotes: includeInfo) {
             out +=
                 "\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): "
                 + "\(diagnostic.messageWithPointer) [\(diagnostic.code.rawValue)]\n"

@@ -27,8 +27,11 @@ public struct FileCheck: Sendable {
     public private(set) var readError: String?
     /// The code of `readError`: unreadable, or a link that is not followed.
     public private(set) var readProblem: LoadProblem.Code
-    /// The bytes, when they were read and parsed.
+    /// The bytes, when they were read and parsed: what is served, signed or not.
     public private(set) var bytes: [UInt8]?
+    /// A CMS-signed Apple file's JSON content, which the positions refer to (nil for plain
+    /// JSON, whose content is `bytes`); docs/association-files.md, "Signed files".
+    public private(set) var signedContent: [UInt8]?
     /// The decoded files, kept so nothing parses them a second time at load.
     public private(set) var appleFile: AssociationFile?
     public private(set) var androidFile: AssetLinks?
@@ -89,8 +92,11 @@ public struct FileCheck: Sendable {
     /// is refused, as the server refuses it; without, links are followed (a file named on the
     /// command line). An `expectations.json` is checked against the site's files: `siblings`
     /// when the caller has them decoded, else the folder's, read here.
+    /// A signed Apple file is opened with `signing.reader` and its signer checked against
+    /// `signing.domain` (the site's name; nil when the file is not a site's).
     public init(
-        path: String, kind: Kind, site: String? = nil, siblings: Siblings? = nil, confined: Bool = true
+        path: String, kind: Kind, site: String? = nil, siblings: Siblings? = nil, confined: Bool = true,
+        signing: SignedFileContext
     ) {
         let parent = (path as NSString).deletingLastPathComponent
         guard confined else {
@@ -98,38 +104,42 @@ public struct FileCheck: Sendable {
                 kind == .expectations && siblings == nil ? try? SiteFolder(path: parent.isEmpty ? "." : parent) : nil
             self.init(
                 path: path, read: FileStatus.read(path, limit: Self.readLimit + 1), kind: kind, site: site,
-                siblings: siblings, folder: folder)
+                siblings: siblings, folder: folder, signing: signing)
             return
         }
         do throws(SiteFolder.OpenFailure) {
             let folder = try SiteFolder(path: parent.isEmpty ? "." : parent)
             self.init(
                 named: (path as NSString).lastPathComponent, in: folder, shownAs: path, kind: kind, site: site,
-                siblings: siblings)
+                siblings: siblings, signing: signing)
         } catch {
             self.init(
                 path: path, read: .failed(errno: error.errno, nil), kind: kind, site: site, siblings: siblings,
-                folder: nil)
+                folder: nil, signing: signing)
         }
     }
 
     /// Reads and checks the file `name` of the opened site folder `folder`, shown as `path`.
     public init(
         named name: String, in folder: SiteFolder, shownAs path: String, kind: Kind, site: String? = nil,
-        siblings: Siblings? = nil
+        siblings: Siblings? = nil, signing: SignedFileContext
     ) {
         self.init(
             path: path, read: folder.read(name, limit: Self.readLimit + 1), kind: kind, site: site,
-            siblings: siblings, folder: folder)
+            siblings: siblings, folder: folder, signing: signing)
     }
 
-    private init(path: String, read: FileRead, kind: Kind, site: String?, siblings: Siblings?, folder: SiteFolder?) {
+    private init(
+        path: String, read: FileRead, kind: Kind, site: String?, siblings: Siblings?, folder: SiteFolder?,
+        signing: SignedFileContext
+    ) {
         self.path = path
         self.kind = kind
         self.site = site
         status = read.status
         modified = status?.modifiedSeconds ?? 0
         (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
+        signedContent = nil
         (readError, readProblem, isValid) = (nil, .fileUnreadable, false)
         let content: [UInt8]
         switch read {
@@ -157,10 +167,10 @@ public struct FileCheck: Sendable {
         byteCount = content.count
         switch kind {
         case .apple:
-            let report = AssociationFileValidator.validate(content)
+            let report = AssociationFileValidator.validate(content, signed: signing)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             bytes = report.file == nil ? nil : content
-            (appleFile, androidFile) = (report.file, nil)
+            (appleFile, androidFile, signedContent) = (report.file, nil, report.content)
         case .android:
             let report = AssetLinksValidator.validate(content)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
@@ -168,7 +178,8 @@ public struct FileCheck: Sendable {
             (appleFile, androidFile) = (nil, report.file)
         case .expectations:
             let shownFolder = (path as NSString).deletingLastPathComponent
-            let site = siblings ?? folder.map { Self.siblings(in: $0, shownAs: shownFolder) } ?? Siblings()
+            let site =
+                siblings ?? folder.map { Self.siblings(in: $0, shownAs: shownFolder, signing: signing) } ?? Siblings()
             // A wildcard site's URLs may have any host below it; an exact site's must be it.
             let name = (shownFolder as NSString).lastPathComponent.lowercased()
             let report = ExpectationChecker.check(
@@ -191,17 +202,20 @@ public struct FileCheck: Sendable {
     public var summary: FileCheck {
         var copy = self
         copy.bytes = nil
+        copy.signedContent = nil
         copy.appleFile = nil
         copy.androidFile = nil
         return copy
     }
 
     /// The valid files of the site folder `folder`, decoded.
-    package static func siblings(in folder: SiteFolder, shownAs shown: String) -> Siblings {
+    package static func siblings(in folder: SiteFolder, shownAs shown: String, signing: SignedFileContext) -> Siblings {
         let apple = FileCheck(
-            named: Kind.apple.rawValue, in: folder, shownAs: shown + "/" + Kind.apple.rawValue, kind: .apple)
+            named: Kind.apple.rawValue, in: folder, shownAs: shown + "/" + Kind.apple.rawValue, kind: .apple,
+            signing: signing)
         let android = FileCheck(
-            named: Kind.android.rawValue, in: folder, shownAs: shown + "/" + Kind.android.rawValue, kind: .android)
+            named: Kind.android.rawValue, in: folder, shownAs: shown + "/" + Kind.android.rawValue, kind: .android,
+            signing: signing)
         return Siblings(
             apple: apple.isValid ? apple.appleFile : nil, android: android.isValid ? android.androidFile : nil)
     }

@@ -20,6 +20,8 @@ void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate) { return
 
 int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates) { return sk_X509_num(certificates); }
 
+void COpenSSLShims_sk_X509_pop_free(STACK_OF(X509) *certificates) { sk_X509_pop_free(certificates, X509_free); }
+
 long COpenSSLShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
 
 const uint64_t COpenSSLShims_SSL_OP_NO_RENEGOTIATION = SSL_OP_NO_RENEGOTIATION;

@@ -18,8 +18,11 @@ final class RunningServer {
 
     /// Starts the server with `arguments` after `serve` (plus `--http 127.0.0.1:0` unless
     /// given) in `folder`, and waits until it says where it listens and accepts connections there. With `descriptorLimit`
-    /// it runs under `ulimit -n` (through /bin/sh, which then execs it).
-    init(in folder: URL, _ arguments: [String], descriptorLimit: Int? = nil) throws {
+    /// it runs under `ulimit -n` (through /bin/sh, which then execs it); `environment` adds to
+    /// the test runner's.
+    init(
+        in folder: URL, _ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:]
+    ) throws {
         let http = arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]
         let admin = arguments.contains("--admin") ? [] : ["--admin", "127.0.0.1:0"]
         let serve = ["serve"] + http + admin + arguments
@@ -32,6 +35,9 @@ final class RunningServer {
             process.arguments = serve
         }
         process.currentDirectoryURL = folder
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         logs = try TemporaryFolder()
         stdoutFile = try logs.write("stdout", "")
         stderrFile = try logs.write("stderr", "")

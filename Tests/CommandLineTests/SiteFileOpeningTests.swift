@@ -1,4 +1,5 @@
 import AASASites
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 import Testing
@@ -105,7 +106,9 @@ struct SiteFileOpeningTests {
         // The folder is moved away and a link to another folder takes its name.
         #expect(rename(path, path + ".old") == 0)
         try link(folder, "sites/example.com", to: folder.url.appendingPathComponent("outside").path)
-        let check = FileCheck(named: Self.name, in: site, shownAs: path + "/" + Self.name, kind: .apple)
+        let check = FileCheck(
+            named: Self.name, in: site, shownAs: path + "/" + Self.name, kind: .apple,
+            signing: SignedFileContext(reader: .unavailable, now: 0))
         #expect(check.isValid)
         #expect(check.bytes.map { Data($0) } == Data(Self.good.utf8))
         #expect(site.entries()?.map(\.name) == [Self.name])

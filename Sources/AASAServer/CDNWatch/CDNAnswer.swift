@@ -1,3 +1,4 @@
+import AASASignedData
 import AASATransport
 import AssociationKit
 
@@ -16,7 +17,8 @@ enum CDNAnswer: Equatable {
         case .failure(let failure):
             self = .error(failure.message)
         case .success(let response) where response.status == 200:
-            self = .copy(MeaningFingerprint(json: response.body))
+            // A signed copy means what its content means (docs/association-files.md, "Signed files").
+            self = .copy(MeaningFingerprint(json: SignedContent.json(response.body)))
         case .success(let response) where response.status == 404:
             if let reason = response.header("apple-failure-reason") {
                 self = .failing(reason: reason, details: response.header("apple-failure-details"))

@@ -59,7 +59,7 @@ public final class CDNWatcher: Sendable {
             guard let file = catalog.records[site]?.content?.apple else { continue }
             sites[site] =
                 previous[site].flatMap { $0.file === file ? $0 : nil }
-                ?? ServedFile(file: file, fingerprint: MeaningFingerprint(json: Array(file.body)))
+                ?? ServedFile(file: file, fingerprint: MeaningFingerprint(json: file.json))
         }
         books.withLock { books in
             for name in books.domains.keys where domains[name] == nil { books.domains[name] = nil }

@@ -28,7 +28,7 @@ final class MatcherCache: Sendable {
         }) {
             return found
         }
-        guard let decoded = AssociationFileValidator.validate(Array(file.body)).file else { return nil }
+        guard let decoded = AssociationFileValidator.validate(file.json).file else { return nil }
         let matcher = AssociationMatcher(file: decoded)
         entries.withLock { entries in
             entries.append(Entry(file: file, matcher: matcher))

@@ -30,6 +30,12 @@ public final class PreparedFile: Sendable {
 
     public let bytes: Int
     public let lastModified: Int
+    /// A CMS-signed file's JSON content (docs/association-files.md, "Signed files"); nil when
+    /// the body is the JSON.
+    let signedContent: [UInt8]?
+    /// A signed file's findings about its signature (SIG0xx), kept from its check: the notes
+    /// found again from the content (`notes`) cannot know them.
+    let signatureNotes: [Diagnostic]
     let identity: Variant
     let gzip: Variant?
     /// A clean file's notes, found on first demand (the status page) and kept: a snapshot
@@ -37,10 +43,18 @@ public final class PreparedFile: Sendable {
     /// every request to the page cost a validation of each file on it.
     private let notesFound = Mutex<[Diagnostic]?>(nil)
 
-    /// Prepares `body`; `lastModified` is the file's modification time in seconds since the epoch.
-    init(body: [UInt8], lastModified: Int, cacheControl: String) {
+    /// Prepares `body`; `lastModified` is the file's modification time in seconds since the
+    /// epoch. A signed file (`signedContent` set) is sent as `application/pkcs7-mime`, the type
+    /// Apple's iOS 8 instructions give, with the same gzip, ETag and size rules as JSON.
+    init(
+        body: [UInt8], lastModified: Int, cacheControl: String, signedContent: [UInt8]? = nil,
+        signatureNotes: [Diagnostic] = []
+    ) {
         bytes = body.count
         self.lastModified = lastModified
+        self.signedContent = signedContent
+        self.signatureNotes = signatureNotes
+        let contentType = signedContent == nil ? "application/json" : "application/pkcs7-mime"
         let digest = FNV1a.hash64(body)
         let tag = "\"" + String(digest, radix: 16) + "-" + String(body.count, radix: 16) + "\""
         let compressed = try? Gzip.compress(body)
@@ -50,7 +64,7 @@ public final class PreparedFile: Sendable {
         let modified = HTTPDate.format(lastModified)
         func variant(_ body: [UInt8], etag: String, encoding: String?) -> Variant {
             let head =
-                "Server: aasa-server\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+                "Server: aasa-server\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
                 + (encoding.map { "Content-Encoding: \($0)\r\n" } ?? "")
             let shared =
                 "ETag: \(etag)\r\nLast-Modified: \(modified)\r\nCache-Control: \(cacheControl)\r\n"
@@ -77,10 +91,13 @@ public final class PreparedFile: Sendable {
     /// The file's exact bytes, as served without compression.
     public var body: ArraySlice<UInt8> { identity.body }
 
+    /// The JSON the file means: a signed file's content, else the body.
+    public var json: [UInt8] { signedContent ?? Array(body) }
+
     /// The notes `validate` gives for this file, computed once.
     func notes(_ validate: ([UInt8]) -> [Diagnostic]) -> [Diagnostic] {
         if let found = notesFound.withLock({ $0 }) { return found }
-        let notes = validate(Array(body))
+        let notes = signatureNotes + validate(json)
         notesFound.withLock { $0 = notes }
         return notes
     }

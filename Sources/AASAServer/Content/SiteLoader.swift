@@ -1,3 +1,4 @@
+import AASASignedData
 import AASASites
 import AssociationKit
 import Dispatch
@@ -107,6 +108,10 @@ public enum SiteLoader {
             return previous
         }
         let shown = root.path + "/" + site.entry
+        // A signed file's signer is checked against the system's roots (SSL_CERT_FILE and
+        // SSL_CERT_DIR choose others, X509_STORE_set_default_paths(3)) and the site's name.
+        let signing = SignedFileContext(
+            reader: CMSReader.reader(trusting: .system), domain: site.name, now: Int(time(nil)))
         var checks: [FileSummary] = []
         var prepared: [FileCheck.Kind: PreparedFile] = [:]
         var siblings = FileCheck.Siblings(apple: nil, android: nil)
@@ -116,10 +121,13 @@ public enum SiteLoader {
             guard let folder else { break }
             let check = FileCheck(
                 named: kind.rawValue, in: folder, shownAs: shown + "/" + kind.rawValue, kind: kind, site: site.name,
-                siblings: kind == .expectations ? siblings : nil)
+                siblings: kind == .expectations ? siblings : nil, signing: signing)
             checks.append(FileSummary(check))
             if check.isValid, let bytes = check.bytes, kind != .expectations {
-                prepared[kind] = PreparedFile(body: bytes, lastModified: check.modified, cacheControl: cacheControl)
+                prepared[kind] = PreparedFile(
+                    body: bytes, lastModified: check.modified, cacheControl: cacheControl,
+                    signedContent: check.signedContent,
+                    signatureNotes: check.signedContent == nil ? [] : check.diagnostics.filter(\.code.isAboutSignature))
                 siblings.apple = siblings.apple ?? check.appleFile
                 siblings.android = siblings.android ?? check.androidFile
             }

@@ -34,6 +34,12 @@ public struct Diagnostic: Sendable, Hashable {
         self.init(code, message, at: origin.location, valueAt: origin.valueOffset)
     }
 
+    /// Whether a listing shows it: errors and warnings always, notes when asked for, or when
+    /// the code is one a reader must see (`DiagnosticCode.isAlwaysShown`).
+    public func isShown(withNotes: Bool) -> Bool {
+        withNotes || severity != .info || code.isAlwaysShown
+    }
+
     /// The message with the JSON pointer of the offending value, as printed after the severity.
     public var messageWithPointer: String {
         "\(message) (at \(JSONPointer.display(pointer)))"

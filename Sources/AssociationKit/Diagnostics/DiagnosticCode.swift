@@ -3,7 +3,8 @@
 ///
 /// JSON0xx: the JSON itself (RFC 8259). AASA0xx: the file as a whole. AASA1xx: structure of
 /// `applinks` and the services. AASA2xx: application identifiers. AASA3xx: components and
-/// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json.
+/// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json. SIG0xx: a
+/// CMS-signed Apple file (docs/association-files.md, "Signed files").
 public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case jsonSyntax = "JSON001"
     case jsonComment = "JSON002"
@@ -89,6 +90,15 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case expectationFailed = "EXP001"
     case malformedExpectation = "EXP002"
 
+    case signedFile = "SIG001"
+    case signatureInvalid = "SIG002"
+    case signerUntrusted = "SIG003"
+    case signerExpired = "SIG004"
+    case signerWrongName = "SIG005"
+    case signedContentNotJSON = "SIG006"
+    case signedUnreadable = "SIG007"
+    case signerExpiresSoon = "SIG008"
+
     /// The severity the code is reported with.
     public var severity: Severity {
         switch self {
@@ -99,9 +109,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .exclusionMatchesAbsentItem, .unencodedPattern, .encodedPatternDecoded,
             .separatorInPathPattern, .componentMatchesEverything, .malformedNotPrefix,
             .patternStartsWithSeparator, .expensivePattern, .emptyVariable, .variableShadowsPredefined, .unusedVariable,
-            .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey, .appStoreIDPrefix, .publicSigningKey:
+            .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey, .appStoreIDPrefix, .publicSigningKey,
+            .signerExpiresSoon:
             .warning
-        case .modernOnly, .noAppLinkStatement:
+        case .modernOnly, .noAppLinkStatement, .signedFile:
             .info
         default:
             .error
@@ -191,6 +202,21 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             "The fingerprint of a publicly known signing key (a template's debug key): anyone can sign with it."
         case .expectationFailed: "A URL in expectations.json gets another decision than the one promised."
         case .malformedExpectation: "An expectations.json entry that cannot be checked (shape, URL, decision)."
+        case .signedFile:
+            "A CMS-signed file (iOS 8): iOS 9+ reads plain JSON, and the signature breaks when its certificate expires."
+        case .signatureInvalid: "The signature does not verify (the content was changed after signing)."
+        case .signerUntrusted: "The signer certificate does not chain to a trusted root."
+        case .signerExpired: "The signer certificate has expired (or is not valid yet)."
+        case .signerWrongName: "The signer certificate does not name the site's domain."
+        case .signedContentNotJSON: "The signed content is not JSON."
+        case .signedUnreadable: "CMS that cannot be read (damaged, detached signature, not SignedData)."
+        case .signerExpiresSoon: "The signer certificate expires within 30 days."
         }
     }
+
+    /// Shown without `--verbose` although a note: what a signed file's owner must know.
+    public var isAlwaysShown: Bool { self == .signedFile }
+
+    /// One of a signed file's codes (SIG0xx), about the signature rather than the JSON.
+    public var isAboutSignature: Bool { rawValue.hasPrefix("SIG") }
 }

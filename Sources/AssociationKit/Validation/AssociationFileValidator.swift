@@ -17,12 +17,18 @@ public struct AssociationFileValidator {
 
     /// Validates raw bytes: size, JSON, shape, then the semantic rules.
     public static func validate(_ bytes: [UInt8]) -> ValidationReport {
+        validate(bytes, sentSize: bytes.count)
+    }
+
+    /// Validates `bytes` as the JSON of a file of `sentSize` bytes as served (larger than the
+    /// JSON when it is signed: Apple's limit applies to what is sent).
+    static func validate(_ bytes: [UInt8], sentSize: Int) -> ValidationReport {
         var validator = AssociationFileValidator()
-        if bytes.count > maximumSize {
+        if sentSize > maximumSize {
             validator.diagnostics.append(
                 Diagnostic(
                     .fileTooLarge,
-                    "the file is \(bytes.count) bytes; Apple ignores association files over 128 KiB (\(maximumSize) "
+                    "the file is \(sentSize) bytes; Apple ignores association files over 128 KiB (\(maximumSize) "
                         + "bytes). Merge components with wildcards or substitution variables",
                     at: .start, pointer: ""))
         }

@@ -20,6 +20,7 @@ const GENERAL_NAME *COpenSSLShims_sk_GENERAL_NAME_value(const GENERAL_NAMES *nam
 void COpenSSLShims_GENERAL_NAMES_free(GENERAL_NAMES *names);
 void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate);
 int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates);
+void COpenSSLShims_sk_X509_pop_free(STACK_OF(X509) *certificates);
 long COpenSSLShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 long COpenSSLShims_SSL_CTX_set1_groups_list(SSL_CTX *context, const char *groups);
 STACK_OF(X509_EXTENSION) *COpenSSLShims_sk_X509_EXTENSION_new_null(void);
