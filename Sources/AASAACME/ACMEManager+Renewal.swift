@@ -6,7 +6,8 @@ import Logging
 /// Renewal information (RFC 9773, docs/acme.md "Renewal information"): each certificate ACME
 /// stored is asked about at the issuer that issued it, at start-up or issuance and again at
 /// the CA's Retry-After (six hours without one, clamped to a minute to a day); it is renewed
-/// at a random moment inside the suggested window, at once when the window has begun. Without
+/// at a random moment inside a suggested window that lies ahead, at once when the window has
+/// begun or passed (a CA moves it into the past to ask for early renewal). Without
 /// an answer the third rule holds: renew when a third of the lifetime remains.
 extension ACMEManager {
     /// Records the certificate a plan holds; a different one than before starts over: its
@@ -85,7 +86,11 @@ extension ACMEManager {
             job.checkAt = nextCheck
             if let index { job.issuedBy = issuers[index].label }
             if let window {
-                if job.window != window || job.renewAt == nil {
+                if window.start <= now {
+                    // The window has begun or passed: renew at once (the rule; a random
+                    // moment in a begun window could wait out most of it).
+                    job.renewAt = now
+                } else if job.window != window || job.renewAt == nil {
                     var generator = SystemRandomNumberGenerator()
                     job.renewAt = window.randomMoment(using: &generator)
                 }

@@ -289,11 +289,16 @@ public final class ACMEManager: Sendable {
             }
             return
         }
-        defer { storage.unlock(lock) }
         let started = Date()
-        do {
+        // The lock is released before the outcome is booked: a failure hands the name to the
+        // next issuer at once, and the worker that takes it must find the lock free.
+        let outcome = Result { () throws(ACMEProblem) in
+            defer { storage.unlock(lock) }
             let issued = try orderers[index].issue(job.plan.names, profile: settings.profile, replaces: replaces)
             try storage.store(issued, name: primary, directory: settings.directory)
+        }
+        do {
+            try outcome.get()
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             logger.info(
                 "acme: certificate stored",
