@@ -110,7 +110,9 @@ final class ACMEClient {
     /// A certificate's renewal window (RFC 9773 §4.2: an unauthenticated GET of the
     /// renewalInfo URL, "/", and the CertID) and the CA's Retry-After.
     func renewalInfo(_ certID: String) throws(ACMEProblem) -> (RenewalInfo, retryAfter: Int?) {
-        guard let base = try renewalInfoEndpoint() else { throw ACMEProblem.malformed("the directory has no renewalInfo") }
+        guard let base = try renewalInfoEndpoint() else {
+            throw ACMEProblem.malformed("the directory has no renewalInfo")
+        }
         let response = try exchange(base.hasSuffix("/") ? base + certID : base + "/" + certID)
         guard response.status == 200 else { throw response.problem }
         guard let json = response.json, let window = RenewalInfo(json: json) else {

@@ -46,7 +46,9 @@ public struct ACMEProblem: Error, Sendable, CustomStringConvertible {
         ACMEProblem(
             type: "profile",
             detail: "the profile \(profile) is not offered"
-                + (offered.isEmpty ? " (the directory lists no profiles)" : " (offered: \(offered.keys.sorted().joined(separator: ", ")))"))
+                + (offered.isEmpty
+                    ? " (the directory lists no profiles)"
+                    : " (offered: \(offered.keys.sorted().joined(separator: ", ")))"))
     }
 
     static func malformed(_ detail: String) -> ACMEProblem {

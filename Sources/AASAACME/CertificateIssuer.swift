@@ -27,7 +27,7 @@ struct CertificateIssuer {
         var order: ACMEClient.Order
         do {
             order = try client.newOrder(names, profile: profile, replaces: replaces)
-        } catch where replaces != nil && error.code == "alreadyReplaced" {
+        } catch  where replaces != nil && error.code == "alreadyReplaced" {
             order = try client.newOrder(names, profile: profile)
         }
         logger.info(

@@ -51,7 +51,8 @@ struct ACMETests {
         let url = try #require(URLComponents(string: directory))
         let prefix = "\(url.host ?? "")_\(url.port ?? 443)-"
         let folder = "certs/acme/accounts"
-        let names = try FileManager.default.contentsOfDirectory(atPath: self.folder.url.appendingPathComponent(folder).path)
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: self.folder.url.appendingPathComponent(folder).path)
         return folder + "/" + (try #require(names.first { $0.hasPrefix(prefix) && $0.hasSuffix(".key") }))
     }
 
@@ -165,7 +166,9 @@ struct ACMETests {
         let server = try serve(pebble, ["--acme-on-demand", "off"])
         #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
         #expect(server.errors.contains("kind=renewal"))
-        #expect(try admin(server, "/metrics").contains("aasa_acme_renewals_total{issuer=\"\(pebble.label)\",result=\"valid\"} 1"))
+        #expect(
+            try admin(server, "/metrics").contains(
+                "aasa_acme_renewals_total{issuer=\"\(pebble.label)\",result=\"valid\"} 1"))
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
@@ -182,7 +185,9 @@ struct ACMETests {
         #expect(server.errors.contains("type=urn:ietf:params:acme:error:badNonce"))
         let page = try admin(server, "/")
         #expect(page.contains("badNonce"))
-        #expect(try admin(server, "/metrics").contains("aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 1"))
+        #expect(
+            try admin(server, "/metrics").contains(
+                "aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 1"))
         // The failure is not retried at once: the next attempt is a backoff (60 s ± 25 %) away.
         let retry = try #require(server.errors.range(of: "retry_in="))
         let seconds = Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0
@@ -263,7 +268,8 @@ struct ACMETests {
         let acme = folder.url.appendingPathComponent("certs/acme")
         try FileManager.default.createDirectory(at: acme, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: acme.path)
-        try withRateLimitingCA(retryAfter: "9223372036854775807") { (server: RunningServer, _: () -> String, port: Int) throws in
+        try withRateLimitingCA(retryAfter: "9223372036854775807") {
+            (server: RunningServer, _: () -> String, port: Int) throws in
             #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
             #expect(server.errors.contains("retry_after=86400"), "\(server.errors)")
             #expect(server.errors.contains("retry_in=86400"), "\(server.errors)")

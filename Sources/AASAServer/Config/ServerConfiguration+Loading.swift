@@ -232,7 +232,8 @@ extension ServerConfiguration {
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    [.sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .cdnWatchCa, .adminTokenFile].contains(setting)
+                    [.sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .cdnWatchCa, .adminTokenFile].contains(
+                        setting)
                         && !text.isEmpty && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
@@ -276,7 +277,9 @@ extension ServerConfiguration {
             let issuer = ACMEIssuerSettings(
                 directory: directory, ca: fields["ca"], eabKid: fields["eabKid"],
                 eabHmacKeyFile: fields["eabHmacKeyFile"], profile: fields["profile"])
-            if let problem = issuer.problem { throw Problem(description: "\(place): acmeIssuers[\(index)]: \(problem)") }
+            if let problem = issuer.problem {
+                throw Problem(description: "\(place): acmeIssuers[\(index)]: \(problem)")
+            }
             issuers.append(issuer)
         }
         acme.issuerList = issuers

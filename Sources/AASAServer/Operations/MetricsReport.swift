@@ -71,7 +71,8 @@ enum MetricsReport {
         }
         // The lifetime makes expiry alerts proportional (docker/prometheus-rules.yml).
         text.family(
-            "aasa_certificate_lifetime_seconds", type: "gauge", help: "Each certificate's lifetime, notBefore to notAfter.")
+            "aasa_certificate_lifetime_seconds", type: "gauge",
+            help: "Each certificate's lifetime, notBefore to notAfter.")
         for certificate in snapshot.certificates?.certificates ?? [] {
             let labels = [
                 ("certificate", (certificate.folder as NSString).lastPathComponent),
