@@ -31,6 +31,11 @@ public struct ACMEIssuerSettings: Sendable, Equatable {
         return url.port == 443 ? url.host : "\(url.host):\(url.port)"
     }
 
+    /// The directory and profile, as the start-up log line shows them.
+    public var logged: String {
+        directory + (profile.map { " profile=" + $0 } ?? "")
+    }
+
     /// What is wrong with the settings, or nil: EAB needs both the kid and the key file.
     public var problem: String? {
         if !directory.hasPrefix("https://") { return "the ACME directory must be an https:// URL (got \(directory))" }

@@ -162,8 +162,7 @@ public final class Server {
             logger.info(
                 "acme: managing certificates",
                 metadata: [
-                    "issuers":
-                        "\(manager.issuers.map { $0.directory + ($0.profile.map { " profile=" + $0 } ?? "") }.joined(separator: ", "))",
+                    "issuers": "\(manager.issuers.map(\.logged).joined(separator: ", "))",
                     "challenges": "\(manager.challenges.map(\.rawValue).joined(separator: ","))",
                     "on_demand": "\(manager.settings.onDemand ? "\(manager.settings.onDemandPerHour)/h" : "off")",
                 ])
