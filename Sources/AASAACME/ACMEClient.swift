@@ -36,6 +36,8 @@ final class ACMEClient {
     let key: ECKey
     let email: String?
     let userAgent: String
+    /// Sent with newAccount when the CA requires it (RFC 8555 §7.3.4).
+    let binding: ExternalAccountBinding?
     private var directory: [String: Any]?
     private var nonce: String?
     private(set) var accountURL: String?
@@ -43,7 +45,11 @@ final class ACMEClient {
     /// nonce from the error).
     static let nonceAttempts = 5
 
-    init(http: HTTPSClient, directoryURL: String, key: ECKey, email: String?, userAgent: String) {
+    init(
+        http: HTTPSClient, directoryURL: String, key: ECKey, email: String?, userAgent: String,
+        binding: ExternalAccountBinding? = nil
+    ) {
+        self.binding = binding
         self.http = http
         self.directoryURL = directoryURL
         self.key = key
@@ -70,21 +76,50 @@ final class ACMEClient {
     }
 
     private func endpoint(_ name: String) throws(ACMEProblem) -> String {
-        if directory == nil {
-            let response = try exchange(directoryURL)
-            guard response.status == 200, let json = response.json else {
-                throw ACMEProblem.malformed("the directory \(directoryURL) answered \(response.status), not JSON")
-            }
-            directory = json
-        }
-        guard let url = directory?[name] as? String else {
-            throw ACMEProblem.malformed("the directory has no \(name)")
-        }
+        guard let url = try optionalEndpoint(name) else { throw ACMEProblem.malformed("the directory has no \(name)") }
         return url
     }
 
-    /// Whether the CA offers ACME Renewal Information (RFC 9773).
-    var renewalInfoURL: String? { try? endpoint("renewalInfo") }
+    /// The directory, fetched once per client.
+    private func loadDirectory() throws(ACMEProblem) -> [String: Any] {
+        if let directory { return directory }
+        let response = try exchange(directoryURL)
+        guard response.status == 200, let json = response.json else {
+            throw ACMEProblem.malformed("the directory \(directoryURL) answered \(response.status), not JSON")
+        }
+        directory = json
+        return json
+    }
+
+    private func optionalEndpoint(_ name: String) throws(ACMEProblem) -> String? {
+        try loadDirectory()[name] as? String
+    }
+
+    /// The renewalInfo URL when the CA offers ACME Renewal Information (RFC 9773 §3), nil
+    /// when it does not; throws when the directory cannot be read.
+    func renewalInfoEndpoint() throws(ACMEProblem) -> String? {
+        try optionalEndpoint("renewalInfo")
+    }
+
+    /// The profiles the directory offers (`meta.profiles`: name → description), empty when none.
+    func profiles() throws(ACMEProblem) -> [String: String] {
+        let meta = try loadDirectory()["meta"] as? [String: Any]
+        return (meta?["profiles"] as? [String: Any] ?? [:]).mapValues { $0 as? String ?? "" }
+    }
+
+    /// A certificate's renewal window (RFC 9773 §4.2: an unauthenticated GET of the
+    /// renewalInfo URL, "/", and the CertID) and the CA's Retry-After.
+    func renewalInfo(_ certID: String) throws(ACMEProblem) -> (RenewalInfo, retryAfter: Int?) {
+        guard let base = try renewalInfoEndpoint() else {
+            throw ACMEProblem.malformed("the directory has no renewalInfo")
+        }
+        let response = try exchange(base.hasSuffix("/") ? base + certID : base + "/" + certID)
+        guard response.status == 200 else { throw response.problem }
+        guard let json = response.json, let window = RenewalInfo(json: json) else {
+            throw ACMEProblem.malformed("renewalInfo answered without a valid suggestedWindow")
+        }
+        return (window, response.retryAfter)
+    }
 
     /// A signed POST (`payload` nil: POST-as-GET). A `badNonce` is retried with the nonce
     /// that came with it; any other error answer is thrown as the CA's problem.
@@ -112,23 +147,35 @@ final class ACMEClient {
     }
 
     /// newAccount (RFC 8555 §7.3): the same key finds the same account again, so a restart
-    /// registers nothing new.
+    /// registers nothing new. With external account binding, its JWS goes along (§7.3.4).
     func register() throws(ACMEProblem) {
         guard accountURL == nil else { return }
         var fields = ["\"termsOfServiceAgreed\":true"]
         if let email { fields.append("\"contact\":[\(JSONValue.quoted("mailto:" + email))]") }
-        let response = try post(try endpoint("newAccount"), payload: "{" + fields.joined(separator: ",") + "}")
+        let url = try endpoint("newAccount")
+        if let binding {
+            fields.append("\"externalAccountBinding\":" + binding.binding(accountJWK: key.jwk, url: url))
+        }
+        let response = try post(url, payload: "{" + fields.joined(separator: ",") + "}")
         guard let location = response.location else {
             throw ACMEProblem.malformed("newAccount answered without the account's URL")
         }
         accountURL = location
     }
 
-    /// newOrder (RFC 8555 §7.4) for DNS identifiers.
-    func newOrder(_ names: [String]) throws(ACMEProblem) -> Order {
+    /// newOrder (RFC 8555 §7.4) for DNS identifiers, with the profile to issue under (checked
+    /// against `meta.profiles`) and the CertID of the certificate it replaces (RFC 9773 §5).
+    func newOrder(_ names: [String], profile: String? = nil, replaces: String? = nil) throws(ACMEProblem) -> Order {
         try register()
         let identifiers = names.map { "{\"type\":\"dns\",\"value\":\(JSONValue.quoted($0))}" }.joined(separator: ",")
-        let response = try post(try endpoint("newOrder"), payload: "{\"identifiers\":[\(identifiers)]}")
+        var payload = "{\"identifiers\":[\(identifiers)]"
+        if let profile {
+            let offered = try profiles()
+            guard offered[profile] != nil else { throw ACMEProblem.unknownProfile(profile, offered: offered) }
+            payload += ",\"profile\":\(JSONValue.quoted(profile))"
+        }
+        if let replaces { payload += ",\"replaces\":\(JSONValue.quoted(replaces))" }
+        let response = try post(try endpoint("newOrder"), payload: payload + "}")
         guard let url = response.location else { throw ACMEProblem.malformed("newOrder answered without a Location") }
         return try order(response, url: url)
     }

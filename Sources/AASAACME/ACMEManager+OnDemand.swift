@@ -54,17 +54,33 @@ extension ACMEManager {
         return nil
     }
 
-    /// Books a failed order: the next attempt after a backoff, or, for an on-demand name
-    /// that failed `ACMESettings.onDemandFailures` times, dropped for a cool-down (an hour,
-    /// doubling with each drop to a day). The delay in seconds, and whether it was dropped.
+    /// Books a failed order: the next attempt goes to the next issuer, at once while this
+    /// round has issuers left (Caddy's behaviour: one CA's outage is no outage), else back to
+    /// the first after a backoff; an on-demand name that failed
+    /// `ACMESettings.onDemandFailures` rounds is dropped for a cool-down (an hour, doubling
+    /// with each drop to a day). The delay in seconds, and whether it was dropped.
     func failed(_ primary: String, _ error: ACMEProblem, renewal: Bool, now: Int) -> (Int, dropped: Bool) {
         books.withLock { books -> (Int, dropped: Bool) in
-            books.results[renewal ? "renewal_failed" : "order_failed", default: 0] += 1
-            guard var job = books.jobs[primary] else { return (0, false) }
+            guard var job = books.jobs[primary] else {
+                books.results[renewal ? "renewal_failed|" : "order_failed|", default: 0] += 1
+                return (0, false)
+            }
+            let count = issuers.count
+            let label = issuers[job.issuerIndex % count].label
+            books.results[(renewal ? "renewal_failed|" : "order_failed|") + label, default: 0] += 1
             job.failures += 1
-            job.lastError = error.description
-            var delay = Self.backoff(failures: job.failures, retryAfter: error.retryAfter)
-            let drop = job.plan.onDemand && !job.renewal && job.failures >= ACMESettings.onDemandFailures
+            job.lastError = "\(label): \(error.description)"
+            job.issuerIndex = (job.issuerIndex + 1) % count
+            let rounds = (job.failures + count - 1) / count
+            let remaining = job.renewal ? job.held.map { $0.notAfter - now } : nil
+            var delay =
+                job.issuerIndex != 0
+                ? 0
+                : Self.backoff(
+                    failures: rounds, retryAfter: error.retryAfter, remaining: remaining, sameIssuer: count == 1)
+            let drop =
+                job.plan.onDemand && !job.renewal && job.issuerIndex == 0
+                && rounds >= ACMESettings.onDemandFailures
             if drop {
                 job.drops += 1
                 let coolDown = min(ACMESettings.onDemandCoolDown << min(job.drops - 1, 8), Self.longestBackoff)

@@ -6,10 +6,13 @@ import Logging
 import Synchronization
 
 /// Keeps a certificate for every plan (README, "Automatic certificates"): orders what is
-/// missing, renews when a third of the lifetime remains, retries failures with exponential
-/// backoff and jitter (never sooner than the CA's Retry-After, never later than a day), and
-/// takes on-demand names from handshakes within an hourly rate and a weekly budget per
-/// registered domain (`ACMEManager+OnDemand.swift`). A few worker threads run the orders
+/// missing from the configured issuers in order (one that fails hands the name to the next),
+/// renews inside the CA's renewal window when it offers renewal information (RFC 9773,
+/// `ACMEManager+Renewal.swift`) and else when a third of the lifetime remains, retries
+/// failures with exponential backoff and jitter (never sooner than the CA's Retry-After,
+/// never later than a day or a tenth of the time left), and takes on-demand names from
+/// handshakes within an hourly rate and a weekly budget per registered domain
+/// (`ACMEManager+OnDemand.swift`). A few worker threads run the orders
 /// (`ACMESettings.concurrentOrders`): renewals first, then on-demand names, then the oldest due.
 public final class ACMEManager: Sendable {
     struct Job {
@@ -23,6 +26,23 @@ public final class ACMEManager: Sendable {
         var notAfter: Int?
         /// Times an on-demand name was dropped after failures (its cool-down doubles each time).
         var drops = 0
+        /// The issuer (index into `issuers`) the next order goes to.
+        var issuerIndex = 0
+        /// The issuer's label the held certificate came from, when known.
+        var issuedBy: String?
+        var held: HeldCertificate?
+        /// The CA's window, the moment chosen in it, the next check, and which issuer answered.
+        var window: RenewalInfo?
+        var renewAt: Int?
+        var checkAt: Int?
+        var windowIssuer: Int?
+        var checking = false
+    }
+
+    /// What a worker takes: an order, or a renewal-information check.
+    enum Task {
+        case order(String)
+        case check(String)
     }
 
     struct Books {
@@ -36,6 +56,8 @@ public final class ACMEManager: Sendable {
     }
 
     public let settings: ACMESettings
+    /// `settings.issuers`, in the order orders try them.
+    public let issuers: [ACMEIssuerSettings]
     public let board = ChallengeBoard()
     public let storage: ACMEStorage
     public let challenges: [ChallengeType]
@@ -52,8 +74,9 @@ public final class ACMEManager: Sendable {
     }
 
     private let callbacks = Mutex<Callbacks?>(nil)
-    /// Read by `prepare()` at start-up, used by `start()`.
-    private let accountKey = Mutex<ECKey?>(nil)
+    /// Read by `prepare()` at start-up, used by `start()`: per issuer, its account key and
+    /// external account binding.
+    private let accounts = Mutex<[(ECKey, ExternalAccountBinding?)]?>(nil)
 
     /// Backoff after the first failure, doubling to a day.
     static let firstBackoff = 60
@@ -61,17 +84,51 @@ public final class ACMEManager: Sendable {
 
     public init(settings: ACMESettings, certificates: String, challenges: [ChallengeType], logger: Logger) {
         self.settings = settings
+        issuers = settings.issuers
         storage = ACMEStorage(certificates: certificates)
         self.challenges = challenges
         self.logger = logger
     }
 
-    /// Reads (or makes, the first time) the account key: a folder that cannot hold it fails
-    /// start-up rather than every order.
+    /// Reads (or makes, the first time) each issuer's account key and reads its EAB key: a
+    /// folder that cannot hold them fails start-up rather than every order. A profile the
+    /// issuer's directory does not offer fails start-up too; a directory that cannot be
+    /// reached now is checked at its first order instead.
     public func prepare() throws(ACMEProblem) {
-        let key = try storage.accountKey()
-        accountKey.withLock { $0 = key }
+        var made: [(ECKey, ExternalAccountBinding?)] = []
+        for (index, issuer) in issuers.enumerated() {
+            let key = try storage.accountKey(directory: issuer.directory, adoptLegacy: index == 0)
+            var binding: ExternalAccountBinding?
+            if let kid = issuer.eabKid, let file = issuer.eabHmacKeyFile {
+                binding = try ExternalAccountBinding(kid: kid, file: file)
+            }
+            made.append((key, binding))
+        }
+        accounts.withLock { $0 = made }
         loadBudget()
+        for (index, issuer) in issuers.enumerated() {
+            guard let profile = issuer.profile else { continue }
+            let offered: [String: String]
+            do { offered = try client(index, made).profiles() } catch {
+                logger.warning(
+                    "acme: cannot check the profile now; it is checked at the issuer's first order",
+                    metadata: ["issuer": "\(issuer.label)", "profile": "\(profile)", "detail": "\(error)"])
+                continue
+            }
+            guard offered[profile] != nil else {
+                let problem = ACMEProblem.unknownProfile(profile, offered: offered)
+                throw ACMEProblem(type: problem.type, detail: "\(issuer.directory): \(problem.detail)")
+            }
+        }
+    }
+
+    /// A client for issuer `index` with its account; used by one thread at a time.
+    private func client(_ index: Int, _ made: [(ECKey, ExternalAccountBinding?)]) -> ACMEClient {
+        let issuer = issuers[index]
+        return ACMEClient(
+            http: HTTPSClient(caFile: issuer.ca, timeout: 10, systemTrust: true), directoryURL: issuer.directory,
+            key: made[index].0, email: settings.email, userAgent: "aasa-server/\(Version.current) acme",
+            binding: made[index].1)
     }
 
     /// Starts the workers, with what to do after each order.
@@ -79,16 +136,13 @@ public final class ACMEManager: Sendable {
         certificatesChanged: @escaping @Sendable () -> Void, orderFailed: @escaping @Sendable () -> Void
     ) throws(ACMEProblem) {
         callbacks.withLock { $0 = Callbacks(certificatesChanged: certificatesChanged, orderFailed: orderFailed) }
-        if accountKey.withLock({ $0 }) == nil { try prepare() }
-        guard let key = accountKey.withLock({ $0 }) else { return }
+        if accounts.withLock({ $0 }) == nil { try prepare() }
+        guard let made = accounts.withLock({ $0 }) else { return }
         for index in 0..<ACMESettings.concurrentOrders {
-            let made = ACMEClient(
-                http: HTTPSClient(caFile: settings.directoryCA, timeout: 10, systemTrust: true),
-                directoryURL: settings.directory, key: key, email: settings.email,
-                userAgent: "aasa-server/\(Version.current) acme")
-            // The client is used by this thread alone from here on.
-            nonisolated(unsafe) let client = made
-            let thread = Thread { [self] in work(client) }
+            let clients = issuers.indices.map { client($0, made) }
+            // The clients are used by this thread alone from here on.
+            nonisolated(unsafe) let owned = clients
+            let thread = Thread { [self] in work(owned) }
             thread.name = "aasa-acme-\(index)"
             thread.start()
         }
@@ -122,7 +176,8 @@ public final class ACMEManager: Sendable {
                     ?? Job(plan: plan, state: .scheduled, dueAt: now, renewal: covering != nil)
                 job.plan = plan
                 if let covering {
-                    let renewAt = covering.notBefore + (covering.notAfter - covering.notBefore) * 2 / 3
+                    hold(&job, covering, now: now)
+                    let renewAt = job.renewAt ?? job.held?.thirdLeft ?? now
                     job.issuer = covering.issuer
                     job.notAfter = covering.notAfter
                     job.renewal = true
@@ -153,52 +208,77 @@ public final class ACMEManager: Sendable {
             books.jobs.values.map { job in
                 ManagedCertificate(
                     names: job.plan.names, state: job.state, onDemand: job.plan.onDemand, issuer: job.issuer,
-                    notAfter: job.notAfter, nextAttempt: job.state == .ordering ? nil : job.dueAt,
-                    lastError: job.lastError, failures: job.failures)
+                    issuedBy: job.issuedBy, nextIssuer: issuers[job.issuerIndex % issuers.count].label,
+                    renewalWindow: job.window, nextCheck: job.checkAt, notAfter: job.notAfter,
+                    nextAttempt: job.state == .ordering ? nil : job.dueAt, lastError: job.lastError,
+                    failures: job.failures)
             }.sorted { $0.names[0] < $1.names[0] }
         }
     }
 
-    /// Orders and renewals by result (`aasa_acme_orders_total`, `aasa_acme_renewals_total`).
+    /// Orders and renewals by result and issuer (`aasa_acme_orders_total`,
+    /// `aasa_acme_renewals_total`: keys `order_valid|LABEL`), and on-demand refusals.
     public func results() -> [String: Int] {
         books.withLock { $0.results }
     }
 
     // MARK: The workers
 
-    private func work(_ client: ACMEClient) {
-        let issuer = CertificateIssuer(client: client, board: board, challenges: challenges, logger: logger)
-        while let primary = nextJob() {
-            run(primary, issuer: issuer)
+    private func work(_ clients: [ACMEClient]) {
+        let orderers = clients.map {
+            CertificateIssuer(client: $0, board: board, challenges: challenges, logger: logger)
+        }
+        while let task = nextTask() {
+            switch task {
+            case .order(let primary): run(primary, orderers)
+            case .check(let primary): check(primary, clients)
+            }
         }
     }
 
-    /// Blocks until a job is due (renewals first, so a flood of on-demand names cannot hold
-    /// up a certificate that is expiring; then on-demand names, as a handshake waits for
-    /// them; then the oldest due), marks it ordering.
-    private func nextJob() -> String? {
-        wake.next { () -> WorkerSignal.Step<String> in
+    /// Blocks until an order or a check is due (orders first: renewals, so a flood of
+    /// on-demand names cannot hold up a certificate that is expiring; then on-demand names,
+    /// as a handshake waits for them; then the oldest due) and marks it taken.
+    private func nextTask() -> Task? {
+        wake.next { () -> WorkerSignal.Step<Task> in
             let now = Int(time(nil))
             return books.withLock { books in
                 if books.stopping { return .stop }
-                let due = books.jobs.filter { $0.value.state == .scheduled && $0.value.dueAt <= now }
+                // A held certificate whose renewal moment came is due as well as a scheduled job.
+                let due = books.jobs.filter {
+                    ($0.value.state == .scheduled || $0.value.state == .valid && !$0.value.checking)
+                        && $0.value.dueAt <= now
+                }
                 let chosen = due.min { left, right in
                     (left.value.rank, left.value.dueAt, left.key) < (right.value.rank, right.value.dueAt, right.key)
                 }
                 if let chosen {
                     books.jobs[chosen.key]?.state = .ordering
-                    return .take(chosen.key)
+                    return .take(.order(chosen.key))
                 }
-                let waiting = books.jobs.values.filter { $0.state == .scheduled || $0.state == .valid }.map(\.dueAt)
+                if let check = books.jobs.first(where: {
+                    $0.value.state == .valid && !$0.value.checking && ($0.value.checkAt ?? .max) <= now
+                }) {
+                    books.jobs[check.key]?.checking = true
+                    return .take(.check(check.key))
+                }
+                let waiting = books.jobs.values.flatMap { job -> [Int] in
+                    let order = job.state == .scheduled || job.state == .valid ? [job.dueAt] : []
+                    return order + (job.checking ? [] : job.checkAt.map { [$0] } ?? [])
+                }
                 let next = waiting.min() ?? now + 3600
                 return .wait(Double(max(1, min(next, now + 86_400) - now)))
             }
         }
     }
 
-    private func run(_ primary: String, issuer: CertificateIssuer) {
+    private func run(_ primary: String, _ orderers: [CertificateIssuer]) {
         guard let job = books.withLock({ $0.jobs[primary] }) else { return }
         let kind = job.renewal ? "renewal" : "order"
+        let index = job.issuerIndex % issuers.count
+        let settings = issuers[index]
+        // `replaces` names a certificate of this CA only, and only when its renewalInfo answered.
+        let replaces = job.renewal && job.windowIssuer == index ? job.held?.certID : nil
         if job.plan.onDemand && !job.renewal { saveBudget() }
         guard let lock = storage.lock(primary) else {
             // Another replica is ordering it: its certificate arrives through the folder.
@@ -209,18 +289,24 @@ public final class ACMEManager: Sendable {
             }
             return
         }
-        defer { storage.unlock(lock) }
         let started = Date()
+        // The lock is released before the outcome is booked: a failure hands the name to the
+        // next issuer at once, and the worker that takes it must find the lock free.
+        let outcome = Result { () throws(ACMEProblem) in
+            defer { storage.unlock(lock) }
+            let issued = try orderers[index].issue(job.plan.names, profile: settings.profile, replaces: replaces)
+            try storage.store(issued, name: primary, directory: settings.directory)
+        }
         do {
-            let issued = try issuer.issue(job.plan.names)
-            try storage.store(issued, name: primary)
+            try outcome.get()
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             logger.info(
                 "acme: certificate stored",
                 metadata: [
                     "names": "\(job.plan.names.joined(separator: ","))",
                     "folder": "\(storage.certificateFolder(primary))",
-                    "seconds": "\(seconds)", "kind": "\(kind)",
+                    "seconds": "\(seconds)", "kind": "\(kind)", "issuer": "\(settings.label)",
+                    "replaces": "\(replaces ?? "-")",
                 ])
             books.withLock { books in
                 books.jobs[primary]?.state = .issued
@@ -228,13 +314,16 @@ public final class ACMEManager: Sendable {
                 books.jobs[primary]?.dueAt = Int(time(nil)) + 300
                 books.jobs[primary]?.failures = 0
                 books.jobs[primary]?.lastError = nil
-                books.results[job.renewal ? "renewal_valid" : "order_valid", default: 0] += 1
+                books.jobs[primary]?.issuedBy = settings.label
+                books.jobs[primary]?.issuerIndex = 0
+                books.results[(job.renewal ? "renewal_valid|" : "order_valid|") + settings.label, default: 0] += 1
             }
             callbacks.withLock { $0 }?.certificatesChanged()
         } catch {
             let (delay, dropped) = failed(primary, error, renewal: job.renewal, now: Int(time(nil)))
             var metadata: Logger.Metadata = [
-                "names": "\(job.plan.names.joined(separator: ","))", "type": "\(error.type)",
+                "names": "\(job.plan.names.joined(separator: ","))", "issuer": "\(settings.label)",
+                "next_issuer": "\(issuers[(index + 1) % issuers.count].label)", "type": "\(error.type)",
                 "detail": "\(error.detail)", "status": "\(error.status.map(String.init) ?? "-")",
                 "retry_in": "\(delay)",
             ]
@@ -245,12 +334,16 @@ public final class ACMEManager: Sendable {
         }
     }
 
-    /// Exponential backoff with ±25 % jitter, never sooner than the CA asked (RFC 8555 §6.6)
-    /// but never more than a day for what it asks (docs/acme.md, "Numbers from the CA").
-    static func backoff(failures: Int, retryAfter: Int?) -> Int {
+    /// Exponential backoff with ±25 % jitter, at most a day and at most a tenth of the
+    /// certificate's `remaining` lifetime (a 6-day certificate is not left a day unrenewed),
+    /// never under a minute; never sooner than the CA asked (RFC 8555 §6.6) when the next
+    /// attempt goes to the same CA, but never more than a day for what it asks (docs/acme.md,
+    /// "Numbers from the CA").
+    static func backoff(failures: Int, retryAfter: Int?, remaining: Int? = nil, sameIssuer: Bool = true) -> Int {
         let base = min(firstBackoff << min(max(failures, 1) - 1, 20), longestBackoff)
         let jittered = Int(Double(base) * Double.random(in: 0.75...1.25))
-        return max(jittered, min(max(retryAfter ?? 0, 0), longestBackoff))
+        let capped = remaining.map { min(jittered, max(firstBackoff, $0 / 10)) } ?? jittered
+        return max(capped, sameIssuer ? min(max(retryAfter ?? 0, 0), longestBackoff) : 0)
     }
 
     /// `now + seconds`, saturating instead of trapping.

@@ -41,6 +41,16 @@ public struct ACMEProblem: Error, Sendable, CustomStringConvertible {
         ACMEProblem(type: "transport", detail: detail)
     }
 
+    /// A profile the directory does not list in `meta.profiles`, naming those it does.
+    static func unknownProfile(_ profile: String, offered: [String: String]) -> ACMEProblem {
+        ACMEProblem(
+            type: "profile",
+            detail: "the profile \(profile) is not offered"
+                + (offered.isEmpty
+                    ? " (the directory lists no profiles)"
+                    : " (offered: \(offered.keys.sorted().joined(separator: ", ")))"))
+    }
+
     static func malformed(_ detail: String) -> ACMEProblem {
         ACMEProblem(type: "response", detail: detail)
     }

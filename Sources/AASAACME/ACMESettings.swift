@@ -5,10 +5,17 @@ public struct ACMESettings: Sendable, Equatable {
     public static let letsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 
     public var enabled = false
-    public var directory = ACMESettings.letsEncrypt
-    public var email: String?
+    /// The one-issuer form (`--acme-directory` and the flags beside it); when given, it wins
+    /// over `issuerList`.
+    public var directory: String?
     /// An extra CA to trust when talking to the ACME server (private CAs, tests).
     public var directoryCA: String?
+    public var eabKid: String?
+    public var eabHmacKeyFile: String?
+    public var profile: String?
+    /// `acmeIssuers` of the config file: CAs tried in order (README, "Several issuers").
+    public var issuerList: [ACMEIssuerSettings]?
+    public var email: String?
     /// Preference order; nil means every type the listeners allow.
     public var challenges: [ChallengeType]?
     public var onDemand = true
@@ -20,6 +27,32 @@ public struct ACMESettings: Sendable, Equatable {
     public var onDemandWeekly = 20
 
     public init() {}
+
+    /// The CAs to order from, in order: the one-issuer form when its directory is given,
+    /// else `acmeIssuers`, else Let's Encrypt with the one-issuer form's other settings.
+    public var issuers: [ACMEIssuerSettings] {
+        if directory == nil, let issuerList, !issuerList.isEmpty { return issuerList }
+        return [
+            ACMEIssuerSettings(
+                directory: directory ?? Self.letsEncrypt, ca: directoryCA, eabKid: eabKid,
+                eabHmacKeyFile: eabHmacKeyFile, profile: profile)
+        ]
+    }
+
+    /// Why these settings cannot run, or nil.
+    public var issuersProblem: String? {
+        if let issuerList, directory == nil {
+            if issuerList.isEmpty { return "acmeIssuers lists no issuer" }
+            if directoryCA != nil || eabKid != nil || eabHmacKeyFile != nil || profile != nil {
+                return "--acme-directory-ca, --acme-eab-kid, --acme-eab-hmac-key-file and --acme-profile belong to "
+                    + "--acme-directory; with acmeIssuers give them per issuer (ca, eabKid, eabHmacKeyFile, profile)"
+            }
+        }
+        let list = issuers
+        if let problem = list.lazy.compactMap(\.problem).first { return problem }
+        if Set(list.map(\.directory)).count != list.count { return "acmeIssuers lists a directory twice" }
+        return nil
+    }
 
     /// Orders in flight at once, all names together: a few, so one slow validation never
     /// holds up the rest, and never a burst at the CA.

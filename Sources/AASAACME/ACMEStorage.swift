@@ -4,8 +4,10 @@ import Foundation
 @preconcurrency import Glibc
 
 /// The `acme/` folder under `--certs` (README, "Automatic certificates"), mode 0700, checked
-/// at every use: `account.key` (0600) and one folder (0700) per certificate in certbot's
-/// layout, `fullchain.pem` and `privkey.pem` (0600), which the certificate loader reads like any other pair. A
+/// at every use: `accounts/` (0700) with one key (0600) per issuer directory, and one folder
+/// (0700) per certificate in certbot's layout, `fullchain.pem` and `privkey.pem` (0600),
+/// which the certificate loader reads like any other pair, and `issuer` (the directory it
+/// came from). A
 /// certificate folder is written whole under a hidden name and swapped into place with one
 /// rename(2), so a reload never sees half of a pair. `.lock-NAME` files (flock(2)) keep
 /// replicas that share the folder from ordering the same name twice.
@@ -20,23 +22,68 @@ public struct ACMEStorage: Sendable {
         (folder as NSString).appendingPathComponent(name)
     }
 
-    var accountKeyPath: String { (folder as NSString).appendingPathComponent("account.key") }
+    /// The one account key of versions before several issuers: the first issuer adopts it.
+    var legacyAccountKeyPath: String { (folder as NSString).appendingPathComponent("account.key") }
 
-    /// The account key, made once (P-256) and reused by every later start.
-    func accountKey() throws(ACMEProblem) -> ECKey {
+    /// `acme/accounts/HOST[_PORT]-HASH.key`: one account per issuer directory (an account
+    /// belongs to one CA), named by its host and the first 12 hex digits of the SHA-256 of
+    /// the directory URL (two directories on one host stay apart).
+    public func accountKeyPath(directory: String) -> String {
+        let host = HTTPSURL(directory).map { $0.port == 443 ? $0.host : "\($0.host)_\($0.port)" } ?? "directory"
+        let safe = String(
+            decoding: host.utf8.map { byte in
+                (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) || byte == 0x2E || byte == 0x2D
+                    ? byte : UInt8(ascii: "_")
+            }, as: UTF8.self)
+        let hash = SHA256.digest(directory).prefix(6).map { String(format: "%02x", $0) }.joined()
+        return (folder as NSString).appendingPathComponent("accounts/\(safe)-\(hash).key")
+    }
+
+    /// The account key for `directory`, made once (P-256) and reused by every later start;
+    /// `adoptLegacy` takes over `account.key` when there is one and no key of its own yet.
+    func accountKey(directory: String, adoptLegacy: Bool) throws(ACMEProblem) -> ECKey {
+        let path = accountKeyPath(directory: directory)
         try makeFolder()
-        if let pem = try readKey(accountKeyPath) {
+        let accounts = (path as NSString).deletingLastPathComponent
+        if mkdir(accounts, 0o700) != 0 && errno != EEXIST {
+            throw ACMEProblem.transport("cannot make \(accounts): \(SystemError("mkdir", errno: errno))")
+        }
+        do { try Self.enforcePrivate(accounts) } catch {
+            throw ACMEProblem.transport("cannot use \(accounts): \(error)")
+        }
+        var pem = try readKey(path)
+        if pem == nil, adoptLegacy, let legacy = try readKey(legacyAccountKeyPath) {
+            do { try Self.writeAtomically(legacy, to: path, mode: 0o600) } catch {
+                throw ACMEProblem.transport("cannot copy \(legacyAccountKeyPath) to \(path): \(error)")
+            }
+            pem = legacy
+        }
+        if let pem {
             do { return try ECKey(pem: pem) } catch {
-                throw ACMEProblem.transport("\(accountKeyPath): \(error)")
+                throw ACMEProblem.transport("\(path): \(error)")
             }
         }
         do {
             let key = try ECKey.generate()
-            try Self.writeAtomically(key.pem(), to: accountKeyPath, mode: 0o600)
+            try Self.writeAtomically(key.pem(), to: path, mode: 0o600)
             return key
         } catch {
-            throw ACMEProblem.transport("cannot create the account key \(accountKeyPath): \(error)")
+            throw ACMEProblem.transport("cannot create the account key \(path): \(error)")
         }
+    }
+
+    /// The directory a stored certificate was ordered from (`acme/NAME/issuer`, written with
+    /// it); nil for a certificate stored before issuers were recorded, or placed by hand.
+    func issuerDirectory(ofFolder certificateFolder: String) -> String? {
+        let path = (certificateFolder as NSString).appendingPathComponent("issuer")
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 2048)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0, count < bytes.count else { return nil }
+        let text = String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.hasPrefix("https://") ? text : nil
     }
 
     /// A key file's bytes, nil when there is none; a mode looser than 0600 is tightened first
@@ -62,7 +109,7 @@ public struct ACMEStorage: Sendable {
     /// Stores an issued certificate as `acme/NAME/` (replacing an older one in one step).
     /// The staging folder has an unpredictable name and is made by mkdir(2), which never
     /// follows or reuses what is already there.
-    func store(_ issued: CertificateIssuer.Issued, name: String) throws(ACMEProblem) {
+    func store(_ issued: CertificateIssuer.Issued, name: String, directory: String) throws(ACMEProblem) {
         let target = certificateFolder(name)
         let staging = (folder as NSString).appendingPathComponent(".new-\(name)-\(Self.randomSuffix())")
         do {
@@ -72,6 +119,9 @@ public struct ACMEStorage: Sendable {
                 issued.keyPEM, to: (staging as NSString).appendingPathComponent("privkey.pem"), mode: 0o600)
             try Self.writeAtomically(
                 issued.chainPEM, to: (staging as NSString).appendingPathComponent("fullchain.pem"), mode: 0o644)
+            try Self.writeAtomically(
+                Array((directory + "\n").utf8), to: (staging as NSString).appendingPathComponent("issuer"),
+                mode: 0o644)
             if FileManager.default.fileExists(atPath: target) {
                 // renameat2(2) RENAME_EXCHANGE: the new folder and the old swap atomically.
                 _ = try Posix.check("renameat2 \(target)") { CSystemShims_renameExchange(staging, target) }

@@ -20,9 +20,16 @@ struct CertificateIssuer {
     /// Seconds an order may take from newOrder to the chain.
     var deadline: Double = 180
 
-    func issue(_ names: [String]) throws(ACMEProblem) -> Issued {
+    /// `replaces` is the CertID of the certificate renewed (RFC 9773 §5); a CA that says it
+    /// was already replaced gets the order again without it.
+    func issue(_ names: [String], profile: String? = nil, replaces: String? = nil) throws(ACMEProblem) -> Issued {
         let end = Date().addingTimeInterval(deadline)
-        var order = try client.newOrder(names)
+        var order: ACMEClient.Order
+        do {
+            order = try client.newOrder(names, profile: profile, replaces: replaces)
+        } catch  where replaces != nil && error.code == "alreadyReplaced" {
+            order = try client.newOrder(names, profile: profile)
+        }
         logger.info(
             "acme: order created", metadata: ["names": "\(names.joined(separator: ","))", "order": "\(order.url)"])
         for url in order.authorizations {

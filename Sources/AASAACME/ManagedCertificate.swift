@@ -16,7 +16,15 @@ public struct ManagedCertificate: Sendable {
     public var names: [String]
     public var state: State
     public var onDemand: Bool
+    /// The certificate's issuer name (its CN).
     public var issuer: String?
+    /// The configured ACME issuer (`ACMEIssuerSettings.label`) it came from, when known.
+    public var issuedBy: String?
+    /// The issuer the next order goes to.
+    public var nextIssuer: String?
+    /// The CA's suggested renewal window (RFC 9773), and when it is asked again.
+    public var renewalWindow: RenewalInfo?
+    public var nextCheck: Int?
     /// Seconds since the epoch.
     public var notAfter: Int?
     public var nextAttempt: Int?

@@ -80,6 +80,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A PEM CA file to trust, besides the system's, when talking to the ACME server.")
     var acmeDirectoryCa: String?
 
+    @Option(help: "The key identifier for the ACME CA's external account binding (RFC 8555 §7.3.4).")
+    var acmeEabKid: String?
+
+    @Option(help: "A file (mode 0600) holding the base64url HMAC key for --acme-eab-kid.")
+    var acmeEabHmacKeyFile: String?
+
+    @Option(help: "The ACME profile to order under, one the directory lists (tlsserver, classic, shortlived, ...).")
+    var acmeProfile: String?
+
     @Option(help: "ACME challenge types in preference order (default: http-01,tls-alpn-01 as the listeners allow).")
     var acmeChallenges: String?
 
@@ -133,6 +142,10 @@ struct ServeCommand: ParsableCommand {
                 settings.https == nil
                     ? "error: --acme on needs an HTTPS listener (--https ADDR:PORT)\n"
                     : "error: no ACME challenge type is possible: http-01 needs --http, tls-alpn-01 --https\n")
+            throw CommandFailure.unreadable
+        }
+        if settings.acme.enabled, let problem = settings.acme.issuersProblem {
+            StandardStreams.writeError("error: \(problem)\n")
             throw CommandFailure.unreadable
         }
         let logger = EventLogger.make(format: settings.logFormat)
@@ -207,7 +220,8 @@ struct ServeCommand: ParsableCommand {
             (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite), (.acme, acme),
             (.acmeDirectory, acmeDirectory), (.acmeEmail, acmeEmail), (.acmeDirectoryCa, acmeDirectoryCa),
             (.acmeChallenges, acmeChallenges), (.acmeOnDemand, acmeOnDemand), (.acmeOnDemandRate, acmeOnDemandRate),
-            (.acmeOnDemandWeekly, acmeOnDemandWeekly),
+            (.acmeOnDemandWeekly, acmeOnDemandWeekly), (.acmeEabKid, acmeEabKid),
+            (.acmeEabHmacKeyFile, acmeEabHmacKeyFile), (.acmeProfile, acmeProfile),
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
             (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile),

@@ -8,3 +8,4 @@
 #include <openssl/cms.h>
 #include <openssl/rand.h>
 #include <openssl/ec.h>
+#include <openssl/hmac.h>

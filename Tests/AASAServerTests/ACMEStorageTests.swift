@@ -26,13 +26,15 @@ struct ACMEStorageTests {
         let storage = ACMEStorage(certificates: certificates)
         #expect(mkdir(storage.folder, 0o755) == 0)
         #expect(chmod(storage.folder, 0o755) == 0)
-        let key = try storage.accountKey()
+        let directory = "https://acme.example/dir"
+        let path = storage.accountKeyPath(directory: directory)
+        let key = try storage.accountKey(directory: directory, adoptLegacy: false)
         #expect(Self.mode(storage.folder) == 0o700)
-        #expect(Self.mode(storage.accountKeyPath) == 0o600)
-        #expect(chmod(storage.accountKeyPath, 0o644) == 0 && chmod(storage.folder, 0o777) == 0)
-        #expect(try storage.accountKey().jwk == key.jwk)
+        #expect(Self.mode(path) == 0o600)
+        #expect(chmod(path, 0o644) == 0 && chmod(storage.folder, 0o777) == 0)
+        #expect(try storage.accountKey(directory: directory, adoptLegacy: false).jwk == key.jwk)
         #expect(Self.mode(storage.folder) == 0o700)
-        #expect(Self.mode(storage.accountKeyPath) == 0o600)
+        #expect(Self.mode(path) == 0o600)
     }
 
     @Test("a folder of another user is refused with a clear message")
@@ -42,7 +44,7 @@ struct ACMEStorageTests {
         guard geteuid() == 0 else { return }  // only root can give a folder away
         #expect(chown(storage.folder, 65534, 65534) == 0)
         #expect {
-            try storage.accountKey()
+            try storage.accountKey(directory: "https://acme.example/dir", adoptLegacy: false)
         } throws: { error in
             "\(error)".contains("belongs to user 65534")
         }

@@ -45,6 +45,17 @@ struct ACMETests {
         return String(decoding: try Curl.request("http://127.0.0.1:\(port)\(path)").body, as: UTF8.self)
     }
 
+    /// The account key the server keeps for `directory` under certs/acme/accounts/, named by
+    /// the directory's host and port.
+    func accountKey(_ directory: String) throws -> String {
+        let url = try #require(URLComponents(string: directory))
+        let prefix = "\(url.host ?? "")_\(url.port ?? 443)-"
+        let folder = "certs/acme/accounts"
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: self.folder.url.appendingPathComponent(folder).path)
+        return folder + "/" + (try #require(names.first { $0.hasPrefix(prefix) && $0.hasSuffix(".key") }))
+    }
+
     func mode(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)
         return (attributes[.posixPermissions] as? Int ?? 0) & 0o777
@@ -60,7 +71,7 @@ struct ACMETests {
         print("acme: start to a verified handshake for shop.example.com: \(Date().timeIntervalSince(started)) s")
         #expect(fetch("www.shop.example.com", pebble)?.status == 200)
         #expect(try mode("certs/acme/shop.example.com/privkey.pem") == 0o600)
-        #expect(try mode("certs/acme/account.key") == 0o600)
+        #expect(try mode(accountKey(pebble.directory)) == 0o600)
         #expect(server.errors.contains("acme: answering http-01"))
         #expect(!server.errors.contains("acme: answering tls-alpn-01"))
 
@@ -80,8 +91,8 @@ struct ACMETests {
                 atPath: folder.url.appendingPathComponent("certs/acme/nobody.example.org").path))
 
         let metrics = try admin(server, "/metrics")
-        #expect(metrics.contains("aasa_acme_orders_total{result=\"valid\"} 2"), "\(metrics)")
-        #expect(metrics.contains("aasa_acme_orders_total{result=\"failed\"} 0"))
+        #expect(metrics.contains("aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"valid\"} 2"), "\(metrics)")
+        #expect(metrics.contains("aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 0"))
         let page = try admin(server, "/")
         #expect(page.contains("Automatic certificates") && page.contains("shop.example.com, www.shop.example.com"))
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
@@ -134,7 +145,7 @@ struct ACMETests {
         #expect(!server.errors.contains("names=pr-3.staging.example.com"))
         let metrics = try admin(server, "/metrics")
         #expect(metrics.contains("aasa_acme_on_demand_refused_total{reason=\"budget\"} 1"), "\(metrics)")
-        #expect(metrics.contains("aasa_acme_orders_total{result=\"valid\"} 4"), "\(metrics)")
+        #expect(metrics.contains("aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"valid\"} 4"), "\(metrics)")
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
 
         // A restart reads the budget back: example.com's is still spent, and what was issued is served.
@@ -155,7 +166,9 @@ struct ACMETests {
         let server = try serve(pebble, ["--acme-on-demand", "off"])
         #expect(eventually(60) { fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
         #expect(server.errors.contains("kind=renewal"))
-        #expect(try admin(server, "/metrics").contains("aasa_acme_renewals_total{result=\"valid\"} 1"))
+        #expect(
+            try admin(server, "/metrics").contains(
+                "aasa_acme_renewals_total{issuer=\"\(pebble.label)\",result=\"valid\"} 1"))
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
@@ -172,7 +185,9 @@ struct ACMETests {
         #expect(server.errors.contains("type=urn:ietf:params:acme:error:badNonce"))
         let page = try admin(server, "/")
         #expect(page.contains("badNonce"))
-        #expect(try admin(server, "/metrics").contains("aasa_acme_orders_total{result=\"failed\"} 1"))
+        #expect(
+            try admin(server, "/metrics").contains(
+                "aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 1"))
         // The failure is not retried at once: the next attempt is a backoff (60 s ± 25 %) away.
         let retry = try #require(server.errors.range(of: "retry_in="))
         let seconds = Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0
@@ -191,7 +206,7 @@ struct ACMETests {
     /// The rate-limiting CA of `Tests/Peers`, answering with `retryAfter`, and the server
     /// pointed at it; `body` checks them.
     func withRateLimitingCA(
-        retryAfter: String, _ body: (RunningServer, _ requests: () -> String) throws -> Void
+        retryAfter: String, _ body: (RunningServer, _ requests: () -> String, _ port: Int) throws -> Void
     ) throws {
         let caFolder = try TemporaryFolder()
         let certificates = try TestCertificates(in: caFolder)
@@ -229,12 +244,12 @@ struct ACMETests {
                 "--acme", "on", "--acme-directory", "https://127.0.0.1:\(try #require(port))/dir",
                 "--acme-directory-ca", certificates.caFile, "--acme-on-demand", "off",
             ])
-        try body(server, requests)
+        try body(server, requests, try #require(port))
     }
 
     @Test("a CA that answers rateLimited: logged with its type, asked again no sooner than its Retry-After")
     func rateLimitedCA() throws {
-        try withRateLimitingCA(retryAfter: "3600") { (server: RunningServer, requests: () -> String) throws in
+        try withRateLimitingCA(retryAfter: "3600") { (server: RunningServer, requests: () -> String, _: Int) throws in
             #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
             #expect(server.errors.contains("type=urn:ietf:params:acme:error:rateLimited"))
             #expect(
@@ -253,7 +268,8 @@ struct ACMETests {
         let acme = folder.url.appendingPathComponent("certs/acme")
         try FileManager.default.createDirectory(at: acme, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: acme.path)
-        try withRateLimitingCA(retryAfter: "9223372036854775807") { (server: RunningServer, _: () -> String) throws in
+        try withRateLimitingCA(retryAfter: "9223372036854775807") {
+            (server: RunningServer, _: () -> String, port: Int) throws in
             #expect(eventually(30) { server.errors.contains("acme: order failed") }, "\(server.errors)")
             #expect(server.errors.contains("retry_after=86400"), "\(server.errors)")
             #expect(server.errors.contains("retry_in=86400"), "\(server.errors)")
@@ -261,7 +277,7 @@ struct ACMETests {
             #expect(try admin(server, "/healthz").contains("ok"))
             #expect(try admin(server, "/").contains("retry after 86400 s"))
             #expect(try mode("certs/acme") == 0o700)
-            #expect(try mode("certs/acme/account.key") == 0o600)
+            #expect(try mode(accountKey("https://127.0.0.1:\(port)/dir")) == 0o600)
             #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
         }
     }

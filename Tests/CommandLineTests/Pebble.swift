@@ -12,20 +12,25 @@ final class Pebble {
     let listenerCA: String
     /// The root Pebble issues under (curl's `--cacert`).
     let issuingRoot: String
+    /// The listener's key (a proxy in front of Pebble serves with the same pair).
+    let listenerKey: String
     private var processes: [Process] = []
     /// Both processes write to this file: a file, not a pipe with a readability handler,
     /// so nothing is left registered with libdispatch when they are killed.
     private let logFile: String
 
     var directory: String { "https://127.0.0.1:\(directoryPort)/dir" }
+    /// How the server labels this issuer in logs and metrics.
+    var label: String { "127.0.0.1:\(directoryPort)" }
     var output: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// `environment` adds Pebble settings such as `PEBBLE_WFE_NONCEREJECT`.
-    init(httpPort: Int, tlsPort: Int, environment: [String: String] = [:]) throws {
+    /// `environment` adds Pebble settings such as `PEBBLE_WFE_NONCEREJECT`; `eab` (key
+    /// identifier → base64url HMAC key) makes external account binding required.
+    init(httpPort: Int, tlsPort: Int, environment: [String: String] = [:], eab: [String: String] = [:]) throws {
         folder = try TemporaryFolder()
         directoryPort = try ProbeTests.freePort()
         managementPort = try ProbeTests.freePort()
@@ -35,6 +40,7 @@ final class Pebble {
         listenerCA = folder.url.appendingPathComponent("listener.pem").path
         issuingRoot = folder.url.appendingPathComponent("root.pem").path
         let key = folder.url.appendingPathComponent("listener-key.pem").path
+        listenerKey = key
         try TestCertificates.openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj",
             "/CN=pebble", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", listenerCA,
@@ -43,7 +49,8 @@ final class Pebble {
             {"pebble": {"listenAddress": "127.0.0.1:\(directoryPort)",
               "managementListenAddress": "127.0.0.1:\(managementPort)",
               "certificate": "\(listenerCA)", "privateKey": "\(key)", "httpPort": \(httpPort), "tlsPort": \(tlsPort),
-              "ocspResponderURL": "", "externalAccountBindingRequired": false}}
+              "ocspResponderURL": "", "externalAccountBindingRequired": \(!eab.isEmpty),
+              "externalAccountMACKeys": {\(eab.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", "))}}}
             """
         let configurationFile = try folder.write("pebble.json", configuration)
         try start(

@@ -1,17 +1,21 @@
 import AASAACME
 
 extension MetricsReport {
-    /// ACME's series (README, "Automatic certificates"): every result label present from
-    /// the start (0 until counted), so a rate over them never starts missing.
+    /// ACME's series (README, "Automatic certificates"): every issuer and result label
+    /// present from the start (0 until counted), so a rate over them never starts missing.
     static func acme(_ manager: ACMEManager, into text: inout PrometheusText) {
         let results = manager.results()
         for (family, kind, help) in [
-            ("aasa_acme_orders_total", "order", "ACME orders for certificates not held before, by result."),
-            ("aasa_acme_renewals_total", "renewal", "ACME orders renewing a held certificate, by result."),
+            ("aasa_acme_orders_total", "order", "ACME orders for certificates not held before, by issuer and result."),
+            ("aasa_acme_renewals_total", "renewal", "ACME orders renewing a held certificate, by issuer and result."),
         ] {
             text.family(family, type: "counter", help: help)
-            for result in ["valid", "failed"] {
-                text.sample(family, [("result", result)], Double(results["\(kind)_\(result)"] ?? 0))
+            for issuer in manager.issuers.map(\.label) {
+                for result in ["valid", "failed"] {
+                    text.sample(
+                        family, [("issuer", issuer), ("result", result)],
+                        Double(results["\(kind)_\(result)|\(issuer)"] ?? 0))
+                }
             }
         }
         text.family(

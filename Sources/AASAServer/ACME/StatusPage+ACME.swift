@@ -2,31 +2,46 @@ import AASAACME
 import AASATransport
 
 extension StatusPage {
-    /// The certificates ACME keeps: names, issuer, expiry, next attempt and the last error,
-    /// failures first, bounded like the certificates table.
+    /// The certificates ACME keeps: names, issuer, expiry, renewal window and next check,
+    /// next renewal or attempt and the last error, failures first, bounded like the
+    /// certificates table.
     static func acmeSection(_ manager: ACMEManager, now: Int) -> String {
         let managed = manager.managed(now: now).sorted { ($0.lastError == nil ? 1 : 0) < ($1.lastError == nil ? 1 : 0) }
+        let issuers = manager.issuers.map { issuer in
+            escape(issuer.directory) + (issuer.profile.map { " (profile \(escape($0)))" } ?? "")
+        }
         var html =
-            "<h2>Automatic certificates</h2>\n<p>ACME directory \(escape(manager.settings.directory)); "
+            "<h2>Automatic certificates</h2>\n<p>ACME issuers, in order: \(issuers.joined(separator: ", ")); "
             + "\(managed.count) certificates kept.</p>\n<table id=\"acme\"><tr><th>Names</th><th>State</th>"
-            + "<th>Issuer</th><th>Expires</th><th>Next renewal or attempt</th><th>Last error</th></tr>\n"
+            + "<th>Issuer</th><th>Expires</th><th>Renewal window</th><th>Next check</th>"
+            + "<th>Next renewal or attempt</th><th>Last error</th></tr>\n"
         for certificate in managed.prefix(certificateRows) {
-            let expiry = certificate.notAfter.map { HTTPDate.format($0) } ?? "—"
-            let next = certificate.nextAttempt.map { HTTPDate.format($0) } ?? "now"
-            let marker = certificate.lastError == nil ? "ok" : "bad"
-            html +=
-                "<tr><td>\(escape(certificate.names.joined(separator: ", ")))"
-                + "\(certificate.onDemand ? " (on demand)" : "")</td>"
-                + "<td class=\"\(marker)\">\(certificate.state.rawValue)</td>"
-                + "<td>\(escape(certificate.issuer ?? "—"))</td>"
-                + "<td>\(escape(expiry))</td><td>\(escape(next))</td>"
-                + "<td class=\"bad\">\(escape(certificate.lastError ?? ""))"
-                + "\(certificate.failures > 0 ? " (\(certificate.failures) failures)" : "")</td></tr>\n"
+            html += row(certificate)
         }
         html += "</table>\n"
         if managed.count > certificateRows {
             html += "<p>and \(managed.count - certificateRows) more.</p>\n"
         }
+        return html
+    }
+
+    private static func row(_ certificate: ManagedCertificate) -> String {
+        let expiry = certificate.notAfter.map { HTTPDate.format($0) } ?? "—"
+        let next = certificate.nextAttempt.map { HTTPDate.format($0) } ?? "now"
+        let window = certificate.renewalWindow.map { HTTPDate.format($0.start) + " to " + HTTPDate.format($0.end) }
+        let check = certificate.nextCheck.map { HTTPDate.format($0) }
+        let marker = certificate.lastError == nil ? "ok" : "bad"
+        var issuer = certificate.issuer ?? "—"
+        if let issuedBy = certificate.issuedBy { issuer += " via " + issuedBy }
+        let names = certificate.names.joined(separator: ", ") + (certificate.onDemand ? " (on demand)" : "")
+        let failures = certificate.failures > 0 ? " (\(certificate.failures) failures)" : ""
+        var html = "<tr><td>\(escape(names))</td><td class=\"\(marker)\">\(certificate.state.rawValue)</td>"
+        html += "<td>\(escape(issuer))</td><td>\(escape(expiry))</td>"
+        html += "<td>\(escape(window ?? "—"))</td><td>\(escape(check ?? "—"))</td><td>\(escape(next))"
+        if certificate.state == .scheduled, let nextIssuer = certificate.nextIssuer {
+            html += " from \(escape(nextIssuer))"
+        }
+        html += "</td><td class=\"bad\">\(escape(certificate.lastError ?? ""))\(failures)</td></tr>\n"
         return html
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 extension ServerConfiguration {
     /// The keys a config file may have, for the error about any other.
     static var knownKeys: String {
-        (Setting.allCases.map(\.rawValue) + ["timeouts", "limits"]).joined(separator: ", ")
+        (Setting.allCases.map(\.rawValue) + ["acmeIssuers", "timeouts", "limits"]).joined(separator: ", ")
     }
 
     public struct Problem: Error, CustomStringConvertible {
@@ -18,7 +18,8 @@ extension ServerConfiguration {
     public enum Setting: String, CaseIterable, Sendable {
         case sites, certs, http, https, admin, adminPublic, adminHosts, adminTokenFile, workers, logFormat, accessLog,
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
-            acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, cdnWatch, cdnWatchUrl, cdnWatchCa,
+            acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeEabKid, acmeEabHmacKeyFile,
+            acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
             cdnWatchInterval, cdnWatchRate, appleFetcherAgent
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
@@ -57,7 +58,7 @@ extension ServerConfiguration {
         case .metricsPerSite:
             metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate,
-            .acmeOnDemandWeekly:
+            .acmeOnDemandWeekly, .acmeEabKid, .acmeEabHmacKeyFile, .acmeProfile:
             try applyACME(setting, value, source: source)
         case .cdnWatch, .cdnWatchUrl, .cdnWatchCa, .cdnWatchInterval, .cdnWatchRate, .appleFetcherAgent:
             try applyCDNWatch(setting, value, source: source)
@@ -91,6 +92,13 @@ extension ServerConfiguration {
             }
             acme.email = value.isEmpty ? nil : value
         case .acmeDirectoryCa: acme.directoryCA = value.isEmpty ? nil : value
+        case .acmeEabKid: acme.eabKid = value.isEmpty ? nil : value
+        case .acmeEabHmacKeyFile: acme.eabHmacKeyFile = value.isEmpty ? nil : value
+        case .acmeProfile:
+            guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw Problem(description: "\(source): an ACME profile is a name without spaces")
+            }
+            acme.profile = value.isEmpty ? nil : value
         case .acmeChallenges:
             guard let list = ChallengeType.parseList(value) else {
                 throw Problem(description: "\(source): challenges must be a list of http-01 and tls-alpn-01")
@@ -204,6 +212,7 @@ extension ServerConfiguration {
             switch member.key {
             case "timeouts": try applyTimeouts(member.value, place: place)
             case "limits": try applyLimits(member.value, place: place)
+            case "acmeIssuers": try applyIssuers(member.value, place: place, folder: folder)
             default:
                 guard let setting = Setting(rawValue: member.key) else {
                     throw Problem(
@@ -223,12 +232,57 @@ extension ServerConfiguration {
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    [.sites, .certs, .acmeDirectoryCa, .cdnWatchCa, .adminTokenFile].contains(setting)
+                    [.sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .cdnWatchCa, .adminTokenFile].contains(
+                        setting)
                         && !text.isEmpty && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }
         }
+    }
+
+    /// `acmeIssuers`: a list of objects with `directory` (https), `ca`, `eabKid`,
+    /// `eabHmacKeyFile` and `profile` (README, "Several issuers"); null clears the list.
+    /// Files are relative to the config file's folder.
+    private mutating func applyIssuers(_ value: JSONValue, place: String, folder: String) throws(Problem) {
+        if case .null = value.kind {
+            acme.issuerList = nil
+            return
+        }
+        guard case .array(let items) = value.kind, !items.isEmpty else {
+            throw Problem(description: "\(place): acmeIssuers must be a list of issuer objects")
+        }
+        var issuers: [ACMEIssuerSettings] = []
+        for (index, item) in items.enumerated() {
+            guard let members = item.members else {
+                throw Problem(description: "\(place): acmeIssuers[\(index)] must be an object")
+            }
+            var fields: [String: String] = [:]
+            for member in members {
+                guard ["directory", "ca", "eabKid", "eabHmacKeyFile", "profile"].contains(member.key) else {
+                    throw Problem(
+                        description: "\(place): acmeIssuers[\(index)]: unknown key \"\(member.key)\" "
+                            + "(known: directory, ca, eabKid, eabHmacKeyFile, profile)")
+                }
+                guard case .string(let text) = member.value.kind, !text.isEmpty else {
+                    throw Problem(description: "\(place): acmeIssuers[\(index)].\(member.key) must be a string")
+                }
+                let isFile = member.key == "ca" || member.key == "eabHmacKeyFile"
+                fields[member.key] =
+                    isFile && !text.hasPrefix("/") ? (folder as NSString).appendingPathComponent(text) : text
+            }
+            guard let directory = fields["directory"] else {
+                throw Problem(description: "\(place): acmeIssuers[\(index)] needs a directory")
+            }
+            let issuer = ACMEIssuerSettings(
+                directory: directory, ca: fields["ca"], eabKid: fields["eabKid"],
+                eabHmacKeyFile: fields["eabHmacKeyFile"], profile: fields["profile"])
+            if let problem = issuer.problem {
+                throw Problem(description: "\(place): acmeIssuers[\(index)]: \(problem)")
+            }
+            issuers.append(issuer)
+        }
+        acme.issuerList = issuers
     }
 
     private mutating func applyTimeouts(_ value: JSONValue, place: String) throws(Problem) {

@@ -162,7 +162,7 @@ public final class Server {
             logger.info(
                 "acme: managing certificates",
                 metadata: [
-                    "directory": "\(manager.settings.directory)",
+                    "issuers": "\(manager.issuers.map(\.logged).joined(separator: ", "))",
                     "challenges": "\(manager.challenges.map(\.rawValue).joined(separator: ","))",
                     "on_demand": "\(manager.settings.onDemand ? "\(manager.settings.onDemandPerHour)/h" : "off")",
                 ])

@@ -69,6 +69,17 @@ enum MetricsReport {
             ]
             text.sample("aasa_certificate_expiry_timestamp_seconds", labels, Double(certificate.notAfter))
         }
+        // The lifetime makes expiry alerts proportional (docker/prometheus-rules.yml).
+        text.family(
+            "aasa_certificate_lifetime_seconds", type: "gauge",
+            help: "Each certificate's lifetime, notBefore to notAfter.")
+        for certificate in snapshot.certificates?.certificates ?? [] {
+            let labels = [
+                ("certificate", (certificate.folder as NSString).lastPathComponent),
+                ("names", certificate.names.joined(separator: ",")),
+            ]
+            text.sample("aasa_certificate_lifetime_seconds", labels, Double(certificate.lifetime))
+        }
         if let manager = state.acme { acme(manager, into: &text) }
         cdn(state, into: &text)
         // One series per code and severity seen, so cardinality is bounded by the code table.

@@ -18,7 +18,14 @@ public final class CertificateStore: @unchecked Sendable {
         public let notAfter: Int
         /// The issuer's common name (or its whole name when it has none).
         public let issuer: String
+        /// The serial number's DER content octets (a leading zero kept) and the authority key
+        /// identifier: what an ACME CertID is made of (RFC 9773 §4.1).
+        public let serialNumber: [UInt8]
+        public let authorityKeyID: [UInt8]?
         package let context: TLSContext
+
+        /// Seconds from notBefore to notAfter.
+        public var lifetime: Int { max(0, notAfter - notBefore) }
     }
 
     public struct LoadResult: Sendable {
@@ -70,9 +77,17 @@ public final class CertificateStore: @unchecked Sendable {
         return wildcards[String(name[name.index(after: dot)...])]
     }
 
+    /// How long before expiry a certificate is a warning (CERT002): a sixth of its lifetime,
+    /// at most 14 days (README, "Certificate lifetimes"). A 90-day certificate warns at 14 days
+    /// left as before, a 45-day one at 7.5, a 6-day one at one, when renewal at a third of the
+    /// lifetime left has failed for half of that third.
+    public static func warningWindow(lifetime: Int) -> Int {
+        min(max(0, lifetime) / 6, 14 * 86_400)
+    }
+
     /// Loads every certificate and key pair below `directory` (`pairs(below:)`): certbot's
     /// layout and Kubernetes TLS Secrets. An unreadable file, a key that does not match, or an expired
-    /// certificate is an error; expiry within 14 days is a warning.
+    /// certificate is an error; expiry within `warningWindow` is a warning.
     ///
     /// With `acme` on, an empty folder is a store without certificates, and a certificate
     /// under `acme/` that expired or cannot be used is a warning (ACME replaces it).
@@ -94,6 +109,7 @@ public final class CertificateStore: @unchecked Sendable {
                     throw OpenSSLError(operation: "no certificate in \(chain)", reasons: [])
                 }
                 let notAfter = expiry(leaf)
+                let notBefore = Self.asn1Time(X509_get0_notBefore(leaf))
                 let names = dnsNames(leaf)
                 if notAfter <= now {
                     problems.append(
@@ -102,7 +118,7 @@ public final class CertificateStore: @unchecked Sendable {
                             "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
                     continue
                 }
-                if notAfter - now < 14 * 86_400 {
+                if notAfter - now < Self.warningWindow(lifetime: notAfter - notBefore) {
                     problems.append(
                         LoadProblem(
                             chain, .certificateExpiring, .warning,
@@ -118,8 +134,9 @@ public final class CertificateStore: @unchecked Sendable {
                 }
                 certificates.append(
                     Certificate(
-                        folder: folder, names: names, notBefore: Self.asn1Time(X509_get0_notBefore(leaf)),
-                        notAfter: notAfter, issuer: Self.issuerName(leaf), context: context))
+                        folder: folder, names: names, notBefore: notBefore, notAfter: notAfter,
+                        issuer: Self.issuerName(leaf), serialNumber: Self.serialNumber(leaf),
+                        authorityKeyID: Self.authorityKeyID(leaf), context: context))
             } catch {
                 problems.append(LoadProblem(folder, .certificateUnusable, severity(folder), "\(error)"))
             }
@@ -251,6 +268,26 @@ public final class CertificateStore: @unchecked Sendable {
         var parts = tm()
         guard let value, ASN1_TIME_to_tm(value, &parts) == 1 else { return 0 }
         return Int(timegm(&parts))
+    }
+
+    /// The serial's DER content octets: big-endian, a zero byte first when the high bit is
+    /// set (X.690 §8.3), as RFC 9773 §4.1 encodes it.
+    static func serialNumber(_ certificate: OpaquePointer) -> [UInt8] {
+        guard let serial = X509_get0_serialNumber(certificate), let number = ASN1_INTEGER_to_BN(serial, nil) else {
+            return []
+        }
+        defer { BN_free(number) }
+        var bytes = [UInt8](repeating: 0, count: Int((BN_num_bits(number) + 7) / 8))
+        _ = BN_bn2bin(number, &bytes)
+        if bytes.first.map({ $0 >= 0x80 }) ?? true { bytes.insert(0, at: 0) }
+        return bytes
+    }
+
+    /// The keyIdentifier of the authority key identifier extension (RFC 5280 §4.2.1.1).
+    static func authorityKeyID(_ certificate: OpaquePointer) -> [UInt8]? {
+        guard let identifier = X509_get0_authority_key_id(certificate), let data = ASN1_STRING_get0_data(identifier)
+        else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(identifier))))
     }
 
     static func issuerName(_ certificate: OpaquePointer) -> String {

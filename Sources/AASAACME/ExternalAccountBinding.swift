@@ -1,0 +1,52 @@
+import AASATransport
+import AssociationKit
+@preconcurrency import Glibc
+
+/// External account binding (RFC 8555 §7.3.4): the key identifier and HMAC key a CA such as
+/// ZeroSSL or Google Trust Services gives, which ties a new ACME account to the customer's
+/// account there. The key comes from a file only this user may read.
+struct ExternalAccountBinding: Sendable {
+    let kid: String
+    let key: [UInt8]
+
+    /// Reads `file`: base64url text (RFC 4648 §5), surrounding whitespace allowed. A file
+    /// that the group or others may read or write is refused, as the key would be no secret.
+    init(kid: String, file: String) throws(ACMEProblem) {
+        self.kid = kid
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw ACMEProblem.transport("cannot read the EAB key file \(file): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw ACMEProblem.transport("the EAB key file \(file) is not a regular file")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw ACMEProblem.transport(
+                "the EAB key file \(file) has mode \(String(info.st_mode & 0o777, radix: 8)); chmod 600 it")
+        }
+        var bytes = [UInt8](repeating: 0, count: 4097)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0, count < bytes.count,
+            let key = Base64URL.decode(String(decoding: bytes[..<count], as: UTF8.self)), !key.isEmpty
+        else { throw ACMEProblem.transport("the EAB key file \(file) does not hold a base64url key") }
+        self.key = key
+    }
+
+    init(kid: String, key: [UInt8]) {
+        self.kid = kid
+        self.key = key
+    }
+
+    /// The `externalAccountBinding` member of newAccount: a flattened JWS (HS256) over the
+    /// account's public JWK, its protected header naming `kid` and the newAccount URL.
+    func binding(accountJWK: String, url: String) -> String {
+        let header = "{\"alg\":\"HS256\",\"kid\":\(JSONValue.quoted(kid)),\"url\":\(JSONValue.quoted(url))}"
+        let protected = Base64URL.encode(header)
+        let payload = Base64URL.encode(accountJWK)
+        let signature = HMACSHA256.authenticate(Array("\(protected).\(payload)".utf8), key: key)
+        return "{\"protected\":\"\(protected)\",\"payload\":\"\(payload)\","
+            + "\"signature\":\"\(Base64URL.encode(signature))\"}"
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+@preconcurrency import Glibc
+import Testing
+
+/// Renewal information (RFC 9773), profiles, several issuers and external account binding,
+/// against Pebble (README, "Several issuers", "Renewal information"). Debian's Pebble has
+/// neither renewalInfo nor profiles: `Tests/Peers/ari-directory-proxy.py` adds them in front.
+@Suite("ACME issuers, renewal information and profiles", .serialized)
+struct ACMEIssuerTests {
+    let base: ACMETests
+
+    init() throws {
+        base = try ACMETests()
+    }
+
+    /// The CertID (RFC 9773 §4.1) of a stored certificate, computed by openssl(1) rather than
+    /// by the server's code: base64url(AKI keyIdentifier) "." base64url(serial DER content).
+    func certID(_ chain: String) throws -> String {
+        let (_, text) = try TestCertificates.openssl([
+            "x509", "-in", chain, "-noout", "-serial", "-ext", "authorityKeyIdentifier",
+        ])
+        let serialLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("serial=") })
+        var serial = Self.hexBytes(String(serialLine.dropFirst("serial=".count)))
+        if serial.first.map({ $0 >= 0x80 }) ?? true { serial.insert(0, at: 0) }
+        let akiLine = try #require(
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first {
+                $0.contains(":") && !$0.hasPrefix("serial") && !$0.hasPrefix("X509v3")
+            })
+        let aki = Self.hexBytes(akiLine.replacingOccurrences(of: "keyid:", with: ""))
+        return Self.base64url(aki) + "." + Self.base64url(serial)
+    }
+
+    static func hexBytes(_ text: String) -> [UInt8] {
+        // openssl prints a serial without leading zeros, so its digits may be odd in number.
+        var digits = Array(text.filter(\.isHexDigit))
+        if digits.count % 2 == 1 { digits.insert("0", at: 0) }
+        return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
+    }
+
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    func metrics(_ server: RunningServer) -> String {
+        (try? base.admin(server, "/metrics")) ?? ""
+    }
+
+    @Test("ARI: a window 30 days ahead renews nothing, a begun one renews at once with replaces; profiles")
+    func renewalInformation() throws {
+        let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
+        let modeFile = try base.folder.write("ari-mode", "ahead")
+        let proxy = try PeerProcess(
+            script: "ari-directory-proxy.py",
+            arguments: [pebble.listenerCA, pebble.listenerKey, "\(pebble.directoryPort)", modeFile])
+        var port: Int?
+        #expect(
+            eventually(10) {
+                port = Int(proxy.output.split(separator: "\n").first ?? "")
+                return port != nil
+            })
+        let directory = "https://127.0.0.1:\(try #require(port))/dir"
+        let label = "127.0.0.1:\(try #require(port))"
+        let flags = [
+            "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
+            "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory", directory,
+            "--acme-directory-ca", pebble.listenerCA, "--acme-challenges", "http-01", "--acme-on-demand", "off",
+        ]
+        let unknown = try BinaryRunner.run(["serve"] + flags + ["--acme-profile", "ninety-days"], in: base.folder.url)
+        #expect(unknown.status == 2, "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("the profile ninety-days is not offered (offered: classic, shortlived, tlsserver)"),
+            "\(unknown.stderr)")
+
+        var server = try RunningServer(in: base.folder.url, flags + ["--acme-profile", "tlsserver"])
+        #expect(eventually(60) { base.fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        let chain = base.folder.url.appendingPathComponent("certs/acme/shop.example.com/fullchain.pem").path
+        let first = try certID(chain)
+        // Asked about on issuance; the window is 30 days ahead: nothing is renewed.
+        #expect(eventually(30) { server.errors.contains("acme: renewal window") }, "\(server.errors)")
+        #expect(proxy.output.contains("ARI \(first)"), "\(proxy.output)")
+        let page = try base.admin(server, "/")
+        let day = DateFormatter()
+        day.locale = Locale(identifier: "en_US_POSIX")
+        day.timeZone = TimeZone(identifier: "GMT")
+        day.dateFormat = "dd MMM yyyy"
+        #expect(page.contains(day.string(from: Date().addingTimeInterval(30 * 86_400))), "\(page)")
+        #expect(page.contains(day.string(from: Date().addingTimeInterval(6 * 3600))), "next check in 6 h: \(page)")
+        #expect(page.contains("via \(label)"))
+        #expect(metrics(server).contains("aasa_acme_orders_total{issuer=\"\(label)\",result=\"valid\"} 1"))
+        #expect(metrics(server).contains("aasa_acme_renewals_total{issuer=\"\(label)\",result=\"valid\"} 0"))
+        let orders = proxy.output.split(separator: "\n").filter { $0.hasPrefix("ORDER ") }
+        #expect(orders.count == 1 && orders[0].contains("\"profile\":\"tlsserver\""), "\(orders)")
+        #expect(!orders[0].contains("replaces"))
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+
+        // The CA moves the window into the past (as after a mis-issuance): a restart asks
+        // again and renews at once, naming the certificate it replaces.
+        try "begun".write(toFile: modeFile, atomically: true, encoding: .utf8)
+        server = try RunningServer(in: base.folder.url, flags + ["--acme-profile", "tlsserver"])
+        #expect(
+            eventually(60) {
+                metrics(server).contains("aasa_acme_renewals_total{issuer=\"\(label)\",result=\"valid\"} 1")
+            }, "\(server.errors)")
+        let renewal = proxy.output.split(separator: "\n").filter { $0.hasPrefix("ORDER ") }.last ?? ""
+        #expect(renewal.contains("\"replaces\":\"\(first)\""), "\(proxy.output)")
+        #expect(server.errors.contains("replaces=\(first)"))
+        #expect(eventually(30) { (try? certID(chain)).map { $0 != first } ?? false })
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+    }
+
+    @Test("two issuers: the first unreachable, the second a Pebble requiring EAB; from a config file")
+    func fallbackAndEAB() throws {
+        let hmac = "zWNDZM6eQGHWpSRTPal5eIUYFTu7EajVIoguysqZ9wG44nMEtx3MUAsUDkMTQ12W"
+        let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort, eab: ["kid-1": hmac])
+        let unreachable = "127.0.0.1:\(try ProbeTests.freePort())"
+        let keyFile = try base.folder.write("config/eab.key", hmac + "\n")
+        #expect(chmod(keyFile, 0o600) == 0)
+        try FileManager.default.copyItem(
+            atPath: pebble.listenerCA, toPath: base.folder.url.appendingPathComponent("config/pebble.pem").path)
+        let config = try base.folder.write(
+            "config/aasa-server.json",
+            """
+            {"acmeIssuers": [
+              {"directory": "https://\(unreachable)/dir"},
+              {"directory": "\(pebble.directory)", "ca": "pebble.pem", "eabKid": "kid-1",
+               "eabHmacKeyFile": "eab.key"}]}
+            """)
+        let flags = [
+            "--config", config, "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)",
+            "--access-log", "off", "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-challenges",
+            "http-01", "--acme-on-demand", "off",
+        ]
+        #expect(chmod(keyFile, 0o644) == 0)
+        let loose = try BinaryRunner.run(["serve"] + flags, in: base.folder.url)
+        #expect(loose.status == 2 && loose.stderr.contains("chmod 600"), "\(loose.stderr)")
+        #expect(chmod(keyFile, 0o600) == 0)
+
+        let server = try RunningServer(in: base.folder.url, flags)
+        #expect(eventually(60) { base.fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        let text = metrics(server)
+        #expect(text.contains("aasa_acme_orders_total{issuer=\"\(unreachable)\",result=\"failed\"} 1"), "\(text)")
+        #expect(text.contains("aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"valid\"} 1"), "\(text)")
+        #expect(server.errors.contains("next_issuer=\(pebble.label)"), "\(server.errors)")
+        #expect(try base.admin(server, "/").contains("via \(pebble.label)"))
+        #expect(try base.mode(try base.accountKey(pebble.directory)) == 0o600)
+        #expect(try base.accountKey("https://\(unreachable)/dir").hasSuffix(".key"))
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+    }
+}
