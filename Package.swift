@@ -46,7 +46,9 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "AASATransport",
-            dependencies: ["AssociationKit", "AASASites", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims"],
+            dependencies: [
+                "AssociationKit", "AASASites", "AASASignedData", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
+            ],
             swiftSettings: strict),
         .target(
             name: "AASAACME",

@@ -371,28 +371,20 @@ extension EventLoop {
     private func send(_ bytes: UnsafeRawBufferPointer, then body: UnsafeRawBufferPointer, on connection: Connection)
         -> Int
     {
+        if connection.tls != nil {
+            let first = send(bytes, on: connection)
+            guard first == bytes.count else { return first }
+            let second = send(body, on: connection)
+            return second < 0 ? -1 : first + second
+        }
         let total = bytes.count + body.count
         var sent = 0
-        func remaining() -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) {
-            guard sent >= bytes.count else { return (UnsafeRawBufferPointer(rebasing: bytes[sent...]), body) }
-            return (UnsafeRawBufferPointer(rebasing: body[(sent - bytes.count)...]), nil)
-        }
-        if let tls = connection.tls {
-            while sent < total {
-                let (first, _) = remaining()
-                let (count, progress) = tls.write(first)
-                switch progress {
-                case .done: sent += count
-                case .wantRead, .wantWrite, .paused: return sent
-                case .closed, .failed:
-                    close(connection)
-                    return -1
-                }
-            }
-            return sent
-        }
         while sent < total {
-            let (first, second) = remaining()
+            let first =
+                sent < bytes.count
+                ? UnsafeRawBufferPointer(rebasing: bytes[sent...])
+                : UnsafeRawBufferPointer(rebasing: body[(sent - bytes.count)...])
+            let second = sent < bytes.count ? body : nil
             do {
                 switch try Posix.send(connection.fd, first, second, more: connection.closeAfterWrite) {
                 case .processed(let count): sent += count

@@ -1,3 +1,4 @@
+import AASASignedData
 import AASASites
 import AssociationKit
 import COpenSSL
@@ -109,7 +110,7 @@ public final class CertificateStore: @unchecked Sendable {
                     throw OpenSSLError(operation: "no certificate in \(chain)", reasons: [])
                 }
                 let notAfter = expiry(leaf)
-                let notBefore = Self.asn1Time(X509_get0_notBefore(leaf))
+                let notBefore = SignerFields.seconds(X509_get0_notBefore(leaf))
                 let names = dnsNames(leaf)
                 if notAfter <= now {
                     problems.append(
@@ -233,23 +234,7 @@ public final class CertificateStore: @unchecked Sendable {
 
     /// subjectAltName DNS entries, lower-cased; the subject CN only when there are none.
     package static func dnsNames(_ certificate: OpaquePointer) -> [String] {
-        var names: [String] = []
-        if let alternatives = COpenSSLShims_X509_get_subject_alt_names(certificate) {
-            let list = OpaquePointer(alternatives)
-            for index in 0..<COpenSSLShims_sk_GENERAL_NAME_num(list) {
-                guard let entry = COpenSSLShims_sk_GENERAL_NAME_value(list, index), entry.pointee.type == GEN_DNS,
-                    let data = ASN1_STRING_get0_data(entry.pointee.d.dNSName)
-                else { continue }
-                let length = Int(ASN1_STRING_length(entry.pointee.d.dNSName))
-                names.append(
-                    String(decoding: UnsafeBufferPointer(start: data, count: length), as: UTF8.self).lowercased())
-            }
-            COpenSSLShims_GENERAL_NAMES_free(list)
-        }
-        if names.isEmpty, let name = commonName(X509_get_subject_name(certificate)) {
-            names.append(name.lowercased())
-        }
-        return names
+        SignerFields.dnsNames(certificate)
     }
 
     /// Days until `notAfter`, to the nearest day: the one count the log and the status page
@@ -260,14 +245,7 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     package static func expiry(_ certificate: OpaquePointer) -> Int {
-        asn1Time(X509_get0_notAfter(certificate))
-    }
-
-    /// Seconds since the epoch of an ASN1_TIME (0 when it cannot be read).
-    static func asn1Time(_ value: UnsafePointer<ASN1_TIME>?) -> Int {
-        var parts = tm()
-        guard let value, ASN1_TIME_to_tm(value, &parts) == 1 else { return 0 }
-        return Int(timegm(&parts))
+        SignerFields.seconds(X509_get0_notAfter(certificate))
     }
 
     /// The serial's DER content octets: big-endian, a zero byte first when the high bit is
@@ -292,18 +270,7 @@ public final class CertificateStore: @unchecked Sendable {
 
     static func issuerName(_ certificate: OpaquePointer) -> String {
         guard let issuer = X509_get_issuer_name(certificate) else { return "" }
-        if let name = commonName(issuer) { return name }
-        guard let line = X509_NAME_oneline(issuer, nil, 0) else { return "" }
-        defer { CRYPTO_free(line, #fileID, #line) }
-        return String(cString: line)
-    }
-
-    /// The commonName of an X509_NAME (subject or issuer), nil when it has none.
-    static func commonName(_ name: OpaquePointer?) -> String? {
-        guard let name else { return nil }
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard X509_NAME_get_text_by_NID(name, NID_commonName, &buffer, Int32(buffer.count)) > 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return SignerFields.commonName(issuer) ?? SignerFields.oneLine(issuer)
     }
 
     /// Whether a certificate naming `names` is good for `host`: the exact name, or a
