@@ -3,7 +3,8 @@
 ///
 /// JSON0xx: the JSON itself (RFC 8259). AASA0xx: the file as a whole. AASA1xx: structure of
 /// `applinks` and the services. AASA2xx: application identifiers. AASA3xx: components and
-/// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json.
+/// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json. EXP0xx:
+/// expectations.json. FBK0xx: fallback.json.
 public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case jsonSyntax = "JSON001"
     case jsonComment = "JSON002"
@@ -84,6 +85,16 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case noAppLinkStatement = "ADL018"
     case expectationFailed = "EXP001"
     case malformedExpectation = "EXP002"
+
+    // FBK0xx: a site's fallback.json (README, "The link domain for people without the app").
+    case fallbackMissingWeb = "FBK001"
+    case fallbackInvalidURL = "FBK002"
+    case fallbackUnknownPlaceholder = "FBK003"
+    case fallbackInvalidAppStoreID = "FBK004"
+    case fallbackInvalidPackage = "FBK005"
+    case fallbackInvalidPattern = "FBK006"
+    case fallbackUnknownKey = "FBK007"
+    case fallbackWrongType = "FBK008"
 
     /// The severity the code is reported with.
     public var severity: Severity {
@@ -182,6 +193,14 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .noAppLinkStatement: "No statement grants handle_all_urls to an app: App Links will not verify."
         case .expectationFailed: "A URL in expectations.json gets another decision than the one promised."
         case .malformedExpectation: "An expectations.json entry that cannot be checked (shape, URL, decision)."
+        case .fallbackMissingWeb: "fallback.json without its `web` template."
+        case .fallbackInvalidURL: "A template or image that is not an absolute http(s) URL with a fixed host."
+        case .fallbackUnknownPlaceholder: "A placeholder other than {path} and {query}."
+        case .fallbackInvalidAppStoreID: "appStoreID is not the App Store ID's digits."
+        case .fallbackInvalidPackage: "playPackage is not an Android application ID."
+        case .fallbackInvalidPattern: "A rule pattern the matcher would never match as written."
+        case .fallbackUnknownKey: "A key fallback.json does not define (often a misspelling)."
+        case .fallbackWrongType: "A value of the wrong type, or a rule with neither web nor exclude."
         }
     }
 }
