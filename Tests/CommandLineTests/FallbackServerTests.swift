@@ -48,7 +48,7 @@ final class FallbackServerTests {
             base + path, ["-H", "Host: \(host)"] + (agent.map { ["-A", $0] } ?? []) + (head ? ["-I"] : []))
     }
 
-    @Test("each decision: 302 for a desktop, the App Store page for an iPhone, Google Play for Android, a card for Slack")
+    @Test("each decision: 302 for a desktop, the App Store page for an iPhone, Google Play for Android, a Slack card")
     func decisions() throws {
         let redirect = try get("/p/1?x=2", agent: Self.desktop)
         #expect(redirect.status == 302)
@@ -59,7 +59,8 @@ final class FallbackServerTests {
         #expect(iPhone.headers["content-type"] == "text/html; charset=utf-8")
         #expect(
             page.contains(
-                #"<meta name="apple-itunes-app" content="app-id=1234567890, app-argument=https://example.com/p/1?x=2">"#))
+                #"<meta name="apple-itunes-app" content="app-id=1234567890, app-argument=https://example.com/p/1?x=2">"#
+            ))
         #expect(page.contains(#"href="https://apps.apple.com/app/id1234567890""#))
         #expect(page.contains(#"href="https://www.example.com/p/1?x=2""#))
         #expect(page.contains("Example &lt;Pizza&gt;"))
