@@ -30,12 +30,13 @@ final class SiteFallback: Sendable {
         self.bytes = bytes
         appStorePage = file.appStoreID.map { id in
             Self.landingPage(
-                file, banner: "app-id=\(id)", store: "https://apps.apple.com/app/id\(id)", storeName: "App Store")
+                file, banner: "app-id=\(id)", store: "https://apps.apple.com/app/id\(id)",
+                label: "Download on the App Store")
         }
         playPage = file.playPackage.map { package in
             Self.landingPage(
                 file, banner: nil, store: "https://play.google.com/store/apps/details?id=\(package)",
-                storeName: "Google Play")
+                label: "Get it on Google Play")
         }
         previewPage = file.preview.map(Self.previewPage)
     }
@@ -47,7 +48,7 @@ final class SiteFallback: Sendable {
 
     /// The page for a phone without the app: the store and the web, and on iOS the Smart App
     /// Banner (Apple, "Promoting apps with Smart App Banners"), whose `app-argument` is the link.
-    static func landingPage(_ file: FallbackFile, banner: String?, store: String, storeName: String) -> PageTemplate {
+    static func landingPage(_ file: FallbackFile, banner: String?, store: String, label: String) -> PageTemplate {
         var page = PageTemplate()
         let title = file.preview?.title ?? "Open in the app"
         page.markup("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
@@ -71,7 +72,7 @@ final class SiteFallback: Sendable {
         }
         page.markup("<a id=\"store\" href=\"")
         page.value(store)
-        page.markup("\">Get the app on the " + storeName + "</a>\n<a id=\"web\" href=\"")
+        page.markup("\">" + label + "</a>\n<a id=\"web\" href=\"")
         page.destination()
         page.markup("\">Continue on the web</a>\n</main></body></html>\n")
         return page
