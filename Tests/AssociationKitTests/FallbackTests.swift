@@ -153,7 +153,7 @@ struct FallbackTests {
         (#"{"web": "https://x.example", "playPackage": "example"}"#, .fallbackInvalidPackage),
         (#"{"web": "https://x.example", "rules": [{"/": "/a b", "exclude": true}]}"#, .fallbackInvalidPattern),
         (#"{"web": "https://x.example", "rules": [{"/": "/$(nope)", "exclude": true}]}"#, .fallbackInvalidPattern),
-        (#"{"web": "https://x.example", "rules": [{"/": "/a?b", "exclude": true}]}"#, .fallbackInvalidPattern),
+        (#"{"web": "https://x.example", "rules": [{"/": "/$(lang", "exclude": true}]}"#, .fallbackInvalidPattern),
         (#"{"web": "https://x.example", "Web": "x"}"#, .fallbackUnknownKey),
         (#"{"web": "https://x.example", "rules": [{"/": "/a", "exlude": true}]}"#, .fallbackUnknownKey),
         (#"{"web": "https://x.example", "rules": [{"/": "/a"}]}"#, .fallbackWrongType),
@@ -182,5 +182,41 @@ struct FallbackTests {
         let report = FallbackValidator.validate(Array(Self.fallback.utf8))
         #expect(report.diagnostics.isEmpty)
         #expect(report.file?.rules.count == 2)
+    }
+}
+
+@Suite("fallback.json: the request path's quick rule check agrees with the matcher")
+struct FallbackPrefilterTests {
+    static let patterns = [
+        #"{"/": "/buy"}"#, #"{"/": "/buy/*"}"#, #"{"/": "buy"}"#, #"{"/": "//buy//"}"#, #"{"/": "/b?y/*"}"#,
+        #"{"/": "/BUY", "caseSensitive": false}"#, #"{"/": "/a b", "percentEncoded": false}"#,
+        #"{"/": "/$(lang)/buy"}"#, #"{"?": {"x": "1"}}"#, #"{"/": "/"}"#, #"{"/": "/*"}"#,
+    ]
+    static let paths = ["/buy", "/buy/", "/buy//", "/buy/1", "/BUY", "/bu", "", "/", "/a%20b", "/en/buy", "/bay/x"]
+
+    @Test("the same decision with and without the quick check", arguments: patterns)
+    func agree(pattern: String) throws {
+        let text =
+            #"{"web": "https://w.example{path}", "rules": ["# + pattern.dropLast()
+            + #", "web": "https://rule.example{path}"}]}"#
+        let file = try #require(FallbackValidator.validate(Array(text.utf8)).file)
+        let plan = FallbackPlan(file: file, apple: nil, android: nil)
+        for path in Self.paths {
+            for query in [nil, "x=1"] {
+                let url = try MatchURL("https://example.com" + path + (query.map { "?" + $0 } ?? ""))
+                let expected = plan.decide(url, client: .desktop)
+                var pathBytes = Array(path.utf8)
+                var queryBytes = Array((query ?? "").utf8)
+                let quick = pathBytes.withUnsafeMutableBufferPointer { pathBuffer in
+                    queryBytes.withUnsafeMutableBufferPointer { queryBuffer in
+                        plan.decide(
+                            path: UnsafeBufferPointer(pathBuffer),
+                            query: query == nil ? nil : UnsafeBufferPointer(queryBuffer),
+                            client: .desktop)
+                    }
+                }
+                #expect(quick.ruleIndex == expected.ruleIndex, "\(pattern) \(path) \(query ?? "")")
+            }
+        }
     }
 }

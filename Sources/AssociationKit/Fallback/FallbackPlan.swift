@@ -21,8 +21,9 @@ public final class FallbackPlan: Sendable {
     ) -> FallbackDecision {
         let needsApple = client == .iOS && apple != nil
         let needsAndroid = client == .android && android != nil
-        let url =
-            file.rules.isEmpty && !needsApple && !needsAndroid ? nil : MatchURL(requestPath: path, query: query)
+        // Most requests of a desktop browser match no rule: their URL is then never parsed.
+        let mayMatch = file.rules.contains { $0.mayMatch(path: path) }
+        let url = !mayMatch && !needsApple && !needsAndroid ? nil : MatchURL(requestPath: path, query: query)
         return decide(url, client: client)
     }
 

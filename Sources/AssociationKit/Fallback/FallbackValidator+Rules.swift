@@ -65,8 +65,8 @@ extension FallbackValidator {
     }
 
     /// What the matcher would never match as written: an unclosed or unknown `$(…)` (a fallback
-    /// has no substitutionVariables, only Apple's predefined ones), text that cannot occur in
-    /// the compared form of the URL, and a `?` or `#` inside a path pattern.
+    /// has no substitutionVariables, only Apple's predefined ones), and text that cannot occur
+    /// in the compared form of the URL.
     mutating func checkPatterns(_ component: ComponentRule) {
         let percentEncoded = component.percentEncoded?.value ?? true
         var patterns = [component.path, component.fragment].compactMap { $0 }
@@ -78,13 +78,6 @@ extension FallbackValidator {
         for pattern in patterns {
             guard let problem = problem(of: pattern.value, percentEncoded: percentEncoded) else { continue }
             diagnostics.append(Diagnostic(.fallbackInvalidPattern, problem, at: pattern.origin))
-        }
-        if let path = component.path, path.value.utf8.contains(where: { $0 == 0x3F || $0 == 0x23 }) {
-            diagnostics.append(
-                Diagnostic(
-                    .fallbackInvalidPattern,
-                    "the path pattern has \"?\" or \"#\", which a path never contains; use the \"?\" and \"#\" keys",
-                    at: path.origin))
         }
     }
 
