@@ -29,7 +29,6 @@ extension EventLoop {
             out.append(Self.found)
             out.append(dates.httpDate)
             out.append(Self.lineEnd)
-            out.append(SiteFallback.commonHeaders)
             out.append(SiteFallback.redirectHeaders)
             decision.destination.expand(path: path, query: query) { out.append($0) }
             out.append(Self.lineEnd)

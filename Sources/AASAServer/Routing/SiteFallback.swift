@@ -15,7 +15,8 @@ final class SiteFallback: Sendable {
     /// (RFC 9111 §5.2.2.7 `private`); pages are never sniffed, framed or indexed.
     static let commonHeaders = Array(
         ("Server: aasa-server\r\nVary: User-Agent\r\nCache-Control: private, max-age=60\r\n").utf8)
-    static let redirectHeaders = Array("Content-Length: 0\r\nLocation: ".utf8)
+    /// Everything of a 302's head after the Date up to the Location's value, in one copy.
+    static let redirectHeaders = commonHeaders + Array("Content-Length: 0\r\nLocation: ".utf8)
     static let pageHeaders = Array(
         ("Content-Type: text/html; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n"
             + "Content-Security-Policy: default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; "

@@ -7,53 +7,44 @@ public enum FallbackClient: String, Sendable, CaseIterable {
     /// A link-preview fetcher (Slack, iMessage, WhatsApp …): it renders a card, not the page.
     case crawler
 
-    /// Link-preview fetchers, compared case-insensitively anywhere in the User-Agent, by
-    /// their first letter (the scan looks at each byte once and compares only the tokens of
-    /// its letter). iMessage's previews announce themselves as `facebookexternalhit …
+    /// One pass over the User-Agent's bytes, case-insensitive; a crawler wins over the platform
+    /// it runs on (WhatsApp's fetcher names Android). No User-Agent is a desktop browser. Each
+    /// position costs one switch on its two bytes; a token is compared only where its first
+    /// two letters are. iMessage's previews announce themselves as `facebookexternalhit …
     /// Twitterbot`, so they are crawlers too.
-    static func crawlerToken(_ text: UnsafePointer<UInt8>, at index: Int, _ count: Int) -> Bool {
-        switch text[index] | 0x20 {
-        case 0x66: has("facebookexternalhit", text, at: index, count) || has("facebot", text, at: index, count)
-        case 0x74: has("twitterbot", text, at: index, count) || has("telegrambot", text, at: index, count)
-        case 0x73: has("slackbot", text, at: index, count) || has("skypeuripreview", text, at: index, count)
-        case 0x6C: has("linkedinbot", text, at: index, count)
-        case 0x64: has("discordbot", text, at: index, count)
-        case 0x77: has("whatsapp", text, at: index, count)
-        case 0x70: has("pinterestbot", text, at: index, count)
-        case 0x72: has("redditbot", text, at: index, count)
-        case 0x6D: has("mastodon", text, at: index, count)
-        case 0x65: has("embedly", text, at: index, count)
-        case 0x69: has("iframely", text, at: index, count)
-        default: false
-        }
-    }
-
-    /// One pass over the User-Agent's bytes; a crawler wins over the platform it runs on
-    /// (WhatsApp's fetcher names Android). No User-Agent is a desktop browser.
     public init(userAgent: UnsafeBufferPointer<UInt8>) {
         var platform = FallbackClient.desktop
-        guard let base = userAgent.baseAddress else {
+        guard let text = userAgent.baseAddress, userAgent.count > 1 else {
             self = platform
             return
         }
         let count = userAgent.count
         var index = 0
-        while index < count {
-            // `| 0x20` lower-cases a letter; the tokens are lower-case letters only, so a
-            // non-letter never compares equal to one.
-            if Self.crawlerToken(base, at: index, count) {
-                self = .crawler
-                return
-            }
-            switch base[index] | 0x20 {
-            case 0x69 where platform == .desktop:  // iphone, ipad, ipod
-                if Self.has("iphone", base, at: index, count) || Self.has("ipad", base, at: index, count)
-                    || Self.has("ipod", base, at: index, count)
+        // `| 0x20` lower-cases a letter; the tokens are lower-case letters only, so a
+        // non-letter never compares equal to one.
+        var pair = UInt16(text[0] | 0x20)
+        while index + 1 < count {
+            pair = pair << 8 | UInt16(text[index + 1] | 0x20)
+            switch pair {
+            case 0x6661:  // fa
+                if Self.has("facebookexternalhit", text, index, count) || Self.has("facebot", text, index, count) {
+                    self = .crawler
+                    return
+                }
+            case 0x7477, 0x7465, 0x736C, 0x736B, 0x6C69, 0x6469, 0x7768, 0x7069, 0x7265, 0x6D61, 0x656D, 0x6966:
+                // tw te sl sk li di wh pi re ma em if
+                for token in Self.crawlers where Self.has(token, text, index, count) {
+                    self = .crawler
+                    return
+                }
+            case 0x6970 where platform == .desktop:  // ip
+                if Self.has("iphone", text, index, count) || Self.has("ipad", text, index, count)
+                    || Self.has("ipod", text, index, count)
                 {
                     platform = .iOS
                 }
-            case 0x61 where platform == .desktop:
-                if Self.has("android", base, at: index, count) { platform = .android }
+            case 0x616E where platform == .desktop:  // an
+                if Self.has("android", text, index, count) { platform = .android }
             default:
                 break
             }
@@ -62,6 +53,12 @@ public enum FallbackClient: String, Sendable, CaseIterable {
         self = platform
     }
 
+    /// Link-preview fetchers but Facebook's, compared where their first two letters are.
+    static let crawlers: [StaticString] = [
+        "twitterbot", "telegrambot", "slackbot", "skypeuripreview", "linkedinbot", "discordbot", "whatsapp",
+        "pinterestbot", "redditbot", "mastodon", "embedly", "iframely",
+    ]
+
     public init(userAgent: String) {
         var bytes = Array(userAgent.utf8)
         self = bytes.withUnsafeMutableBufferPointer { FallbackClient(userAgent: UnsafeBufferPointer($0)) }
@@ -69,7 +66,7 @@ public enum FallbackClient: String, Sendable, CaseIterable {
 
     /// True when `token` (lower-case letters) is at `start`, in either case.
     @inline(__always)
-    private static func has(_ token: StaticString, _ text: UnsafePointer<UInt8>, at start: Int, _ count: Int) -> Bool {
+    private static func has(_ token: StaticString, _ text: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Bool {
         let length = token.utf8CodeUnitCount
         guard start + length <= count else { return false }
         let letters = token.utf8Start
