@@ -7,11 +7,35 @@ public enum FallbackClient: String, Sendable, CaseIterable {
     /// A link-preview fetcher (Slack, iMessage, WhatsApp …): it renders a card, not the page.
     case crawler
 
-    /// One pass over the User-Agent's bytes, case-insensitive; a crawler wins over the platform
-    /// it runs on (WhatsApp's fetcher names Android). No User-Agent is a desktop browser. Each
-    /// position costs one switch on its two bytes; a token is compared only where its first
-    /// two letters are. iMessage's previews announce themselves as `facebookexternalhit …
-    /// Twitterbot`, so they are crawlers too.
+    /// The tokens by their first two letters, each pair one bit of the tables below. iMessage's
+    /// previews announce themselves as `facebookexternalhit … Twitterbot`, so they are crawlers too.
+    static let groups: [(pair: StaticString, tokens: [StaticString], client: FallbackClient)] = [
+        ("fa", ["facebookexternalhit", "facebot"], .crawler), ("tw", ["twitterbot"], .crawler),
+        ("te", ["telegrambot"], .crawler), ("sl", ["slackbot"], .crawler), ("sk", ["skypeuripreview"], .crawler),
+        ("li", ["linkedinbot"], .crawler), ("di", ["discordbot"], .crawler), ("wh", ["whatsapp"], .crawler),
+        ("pi", ["pinterestbot"], .crawler), ("re", ["redditbot"], .crawler), ("ma", ["mastodon"], .crawler),
+        ("em", ["embedly"], .crawler), ("if", ["iframely"], .crawler), ("ip", ["iphone", "ipad", "ipod"], .iOS),
+        ("an", ["android"], .android),
+    ]
+
+    /// For a byte, the groups whose pair starts with it (`first`) or has it second (`second`),
+    /// either case: a position starts a pair exactly when the two masks share a bit.
+    static let masks: (first: [UInt16], second: [UInt16]) = {
+        var first = [UInt16](repeating: 0, count: 256)
+        var second = [UInt16](repeating: 0, count: 256)
+        for (bit, group) in groups.enumerated() {
+            let letters = group.pair.utf8Start
+            for upper in [UInt8(0), 0x20] {
+                first[Int(letters[0] & ~0x20 | upper)] |= 1 << bit
+                second[Int(letters[1] & ~0x20 | upper)] |= 1 << bit
+            }
+        }
+        return (first, second)
+    }()
+
+    /// One pass over the User-Agent's bytes, case-insensitive, two table look-ups a byte; a
+    /// token is compared only where its first two letters are. A crawler wins over the
+    /// platform it runs on (WhatsApp's fetcher names Android). No User-Agent is a desktop browser.
     public init(userAgent: UnsafeBufferPointer<UInt8>) {
         var platform = FallbackClient.desktop
         guard let text = userAgent.baseAddress, userAgent.count > 1 else {
@@ -19,45 +43,36 @@ public enum FallbackClient: String, Sendable, CaseIterable {
             return
         }
         let count = userAgent.count
-        var index = 0
-        // `| 0x20` lower-cases a letter; the tokens are lower-case letters only, so a
-        // non-letter never compares equal to one.
-        var pair = UInt16(text[0] | 0x20)
-        while index + 1 < count {
-            pair = pair << 8 | UInt16(text[index + 1] | 0x20)
-            switch pair {
-            case 0x6661:  // fa
-                if Self.has("facebookexternalhit", text, index, count) || Self.has("facebot", text, index, count) {
-                    self = .crawler
-                    return
+        let (first, second) = Self.masks
+        let found = first.withUnsafeBufferPointer { first in
+            second.withUnsafeBufferPointer { second -> FallbackClient? in
+                var previous = first[Int(text[0])]
+                var index = 1
+                while index < count {
+                    let byte = Int(text[index])
+                    let hits = previous & second[byte]
+                    previous = first[byte]
+                    if hits != 0, let client = Self.client(hits, text, index - 1, count), client != .desktop {
+                        if client == .crawler { return .crawler }
+                        if platform == .desktop { platform = client }
+                    }
+                    index += 1
                 }
-            case 0x7477, 0x7465, 0x736C, 0x736B, 0x6C69, 0x6469, 0x7768, 0x7069, 0x7265, 0x6D61, 0x656D, 0x6966:
-                // tw te sl sk li di wh pi re ma em if
-                for token in Self.crawlers where Self.has(token, text, index, count) {
-                    self = .crawler
-                    return
-                }
-            case 0x6970 where platform == .desktop:  // ip
-                if Self.has("iphone", text, index, count) || Self.has("ipad", text, index, count)
-                    || Self.has("ipod", text, index, count)
-                {
-                    platform = .iOS
-                }
-            case 0x616E where platform == .desktop:  // an
-                if Self.has("android", text, index, count) { platform = .android }
-            default:
-                break
+                return nil
             }
-            index += 1
         }
-        self = platform
+        self = found ?? platform
     }
 
-    /// Link-preview fetchers but Facebook's, compared where their first two letters are.
-    static let crawlers: [StaticString] = [
-        "twitterbot", "telegrambot", "slackbot", "skypeuripreview", "linkedinbot", "discordbot", "whatsapp",
-        "pinterestbot", "redditbot", "mastodon", "embedly", "iframely",
-    ]
+    /// The client of the group whose token starts at `start`, if one does.
+    private static func client(_ hits: UInt16, _ text: UnsafePointer<UInt8>, _ start: Int, _ count: Int)
+        -> FallbackClient?
+    {
+        for (bit, group) in groups.enumerated() where hits & (1 << bit) != 0 {
+            if group.tokens.contains(where: { has($0, text, start, count) }) { return group.client }
+        }
+        return nil
+    }
 
     public init(userAgent: String) {
         var bytes = Array(userAgent.utf8)
