@@ -80,6 +80,11 @@ struct FallbackTests {
         ("curl/8.5.0", .desktop),
         ("", .desktop),
         ("IPHONE", .iOS),
+        ("Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)", .crawler),
+        ("SkypeUriPreview Preview/0.5", .crawler), ("Pinterestbot/1.0", .crawler), ("redditbot/1.0", .crawler),
+        ("Mastodon/4.2 (http.rb/5.1; +https://m.example/)", .crawler), ("Embedly/0.2", .crawler),
+        ("Iframely/1.3.1", .crawler), ("Mozilla/5.0 (iPod touch; CPU iPhone OS 15_0)", .iOS),
+        ("Safari like Macintosh Intel", .desktop), ("an", .desktop), ("x", .desktop),
     ]
 
     @Test("clients by User-Agent", arguments: agents)
