@@ -178,4 +178,23 @@ final class FallbackServerTests {
                 try get("/p/1", agent: Self.desktop).headers["location"] == "https://new.example.com/p/1"
             })
     }
+
+    @Test("validate reports fallback.json problems in every format, with file, line, column and code")
+    func validateFormats() throws {
+        let broken = try TemporaryFolder()
+        try broken.write("sites/example.com/apple-app-site-association", Self.apple)
+        try broken.write(
+            "sites/example.com/fallback.json",
+            "{\n  \"web\": \"https://www.example.com{path}\",\n  \"appStoreId\": \"1\"\n}")
+        let text = try BinaryRunner.run(["validate", "sites"], in: broken.url)
+        #expect(text.status == 1)
+        #expect(
+            text.stdout.contains(
+                "sites/example.com/fallback.json:3:3: error: unknown key \"appStoreId\" in fallback.json. "
+                    + "Did you mean \"appStoreID\"? (at /appStoreId) [FBK007]"), "\(text.stdout)")
+        let github = try BinaryRunner.run(["validate", "--format", "github", "sites"], in: broken.url)
+        #expect(github.stdout.contains("::error file=sites/example.com/fallback.json,line=3,col=3,title=FBK007::"))
+        let sarif = try BinaryRunner.run(["validate", "--format", "sarif", "sites"], in: broken.url)
+        #expect(sarif.stdout.contains("\"ruleId\" : \"FBK007\"") || sarif.stdout.contains("\"ruleId\":\"FBK007\""))
+    }
 }
