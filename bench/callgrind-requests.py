@@ -3,22 +3,31 @@
 valgrind cannot read for Swift here) under `valgrind --tool=callgrind`, one loop, N
 keep-alive requests on one connection minus a run with none, divided by N.
 
-    python3 bench/callgrind-requests.py [N] [REQUEST-HEAD-LINES...]
+    python3 bench/callgrind-requests.py [--fallback] [N] [REQUEST-HEAD-LINES...]
     python3 bench/callgrind-requests.py --crlf N
 
 The default request is `GET /.well-known/apple-app-site-association` with `Host: example.com`
-against a small file. Extra arguments are header lines added to it (for example
-"User-Agent: AASA-Bot/1.0"). With --crlf, one connection sends N × 64 KiB of empty lines
-(CR LF) and closes instead, and the whole difference is printed: the work per byte of a
-client that never completes a request line (docs/security.md). Loopback only."""
+against a small file. With --fallback the site also has a fallback.json (two rules, as in
+Config/sites) and the request is `GET /p/1`, answered with a 302 to the web. Extra arguments are
+header lines added to it (for example "User-Agent: AASA-Bot/1.0"). With --crlf, one connection
+sends N × 64 KiB of empty lines (CR LF) and closes instead, and the whole difference is
+printed: the work per byte of a client that never completes a request line
+(docs/security.md). Loopback only."""
 import os, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CRLF = len(sys.argv) > 1 and sys.argv[1] == "--crlf"
-ARGUMENTS = sys.argv[2:] if CRLF else sys.argv[1:]
-COUNT = int(ARGUMENTS[0]) if ARGUMENTS else 2000
-EXTRA = "".join(f"{line}\r\n" for line in ARGUMENTS[1:])
+FALLBACK = "--fallback" in sys.argv[1:2]
+CRLF = "--crlf" in sys.argv[1:2]
+ARGS = sys.argv[2:] if FALLBACK or CRLF else sys.argv[1:]
+COUNT = int(ARGS[0]) if ARGS else 2000
+EXTRA = "".join(f"{line}\r\n" for line in ARGS[1:])
 FILE = '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}'
+FALLBACK_FILE = ('{"web": "https://www.example.com{path}{query}", "appStoreID": "1234567890", '
+                 '"rules": [{"/": "/gift-cards", "web": "https://shop.example.com/gift-cards{query}"}, '
+                 '{"/": "/internal/*", "exclude": true}]}')
+PATH = "/p/1" if FALLBACK else "/.well-known/apple-app-site-association"
+# The end of one answer: the file's body, or the blank line after a 302's head (no body).
+END = b"\r\n\r\n" if FALLBACK else FILE.encode()
 
 
 def free_port():
@@ -43,8 +52,7 @@ def run(work, binary, count):
             if time.monotonic() > deadline:
                 sys.exit("the server did not start under valgrind")
             time.sleep(0.2)
-    request = ("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n" + EXTRA
-               + "\r\n").encode()
+    request = (f"GET {PATH} HTTP/1.1\r\nHost: example.com\r\n" + EXTRA + "\r\n").encode()
     if CRLF:
         chunk = b"\r\n" * 32768
         try:
@@ -59,7 +67,7 @@ def run(work, binary, count):
     for _ in range(count):
         client.sendall(request)
         answer = b""
-        while not answer.endswith(FILE.encode()):
+        while not answer.endswith(END):
             chunk = client.recv(65536)
             if not chunk:
                 sys.exit("the server closed the connection")
@@ -84,6 +92,9 @@ def main():
     os.makedirs(os.path.join(work, "sites/example.com"))
     with open(os.path.join(work, "sites/example.com/apple-app-site-association"), "w") as out:
         out.write(FILE)
+    if FALLBACK:
+        with open(os.path.join(work, "sites/example.com/fallback.json"), "w") as out:
+            out.write(FALLBACK_FILE)
     base = run(work, stripped, 0)
     loaded = run(work, stripped, COUNT)
     shutil.rmtree(work, ignore_errors=True)

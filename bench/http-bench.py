@@ -10,6 +10,9 @@ thread answering every "\\r\\n\\r\\n" with a canned response, plain and behind O
 
     python3 bench/http-bench.py [seconds-per-run] [rounds]     (make bench-http)
 
+The `fallback` scenario asks for `/p/1` of a site with fallback.json (Config/sites/example.com's):
+aasa-server answers with its 302 to the web, nginx with `return 302` (h2o and the floor sit it out).
+
 Every server has 2 workers; wrk -t1 -c64; rounds alternate the servers; medians. Loopback
 only, every run bounded in time. Installs nginx, h2o and wrk with apt when missing.
 """
@@ -21,7 +24,8 @@ CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TICKS = os.sysconf("SC_CLK_TCK")
 PATH = "/.well-known/apple-app-site-association"
-SCENARIOS = os.environ.get("SCENARIOS", "keep-alive gzip close tls-keep-alive tls-close").split()
+SCENARIOS = os.environ.get("SCENARIOS", "keep-alive gzip close tls-keep-alive tls-close fallback").split()
+FALLBACK_PATH = "/p/1"
 
 
 def need(command, package):
@@ -97,6 +101,8 @@ def main():
             os.makedirs(os.path.join(work, folder))
         shutil.copy(source, os.path.join(work, "sites/example.com/apple-app-site-association"))
         shutil.copy(source, os.path.join(work, "root/.well-known/apple-app-site-association"))
+        shutil.copy(os.path.join(ROOT, "Config/sites/example.com/fallback.json"),
+                    os.path.join(work, "sites/example.com/fallback.json"))
         chain, key = make_certificate(work)
         floor = os.path.join(work, "canned")
         subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "bench/floor/canned.c"), "-lssl", "-lcrypto",
@@ -191,6 +197,7 @@ http {{
     server_name example.com;
     root {work}/root;
     location = {PATH} {{ default_type application/json; }}
+    location /p/ {{ add_header Vary User-Agent; return 302 https://www.example.com$request_uri; }}
   }}
 }}
 """)
@@ -243,13 +250,16 @@ def measure(ports, processes):
         tls = scenario.startswith("tls")
         headers = {"gzip": ["Accept-Encoding: gzip"], "close": ["Connection: close"],
                    "tls-close": ["Connection: close"]}.get(scenario, [])
-        # The floor parses nothing: no gzip, no Connection: close.
+        # The floor parses nothing: no gzip, no Connection: close; it and h2o have no fallback.
         servers = ["nginx", "h2o", "aasa-server"] + (["floor"] if scenario in ("keep-alive", "tls-keep-alive") else [])
+        if scenario == "fallback":
+            servers = ["nginx", "aasa-server"]
+        path = FALLBACK_PATH if scenario == "fallback" else PATH
         runs = {server: [] for server in servers}
         for _ in range(ROUNDS):
             for server in servers:
                 plain, secure = ports[server]
-                url = f"https://127.0.0.1:{secure}{PATH}" if tls else f"http://127.0.0.1:{plain}{PATH}"
+                url = f"https://127.0.0.1:{secure}{path}" if tls else f"http://127.0.0.1:{plain}{path}"
                 pid = processes["floor-tls" if server == "floor" and tls else server].pid
                 before = tree_cpu(pid)
                 started = time.monotonic()
@@ -264,7 +274,8 @@ def measure(ports, processes):
         # Ratios per round (the servers of a round run back to back, so a slow spell of this
         # shared VM weighs on all of them), then their median and range.
         ours = [c for _, c in runs["aasa-server"]]
-        best = [max(runs["nginx"][i][1], runs["h2o"][i][1]) for i in range(ROUNDS)]
+        peers = [name for name in ("nginx", "h2o") if name in runs]
+        best = [max(runs[name][i][1] for name in peers) for i in range(ROUNDS)]
         ratios = {"peer": [o / b for o, b in zip(ours, best)]}
         if "floor" in runs:
             ratios["floor"] = [o / f for o, (_, f) in zip(ours, runs["floor"])]

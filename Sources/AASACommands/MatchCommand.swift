@@ -10,7 +10,8 @@ struct MatchCommand: ParsableCommand {
         abstract: "Tell which app opens a URL, by Apple's matching rules (or Android's, for assetlinks.json).",
         discussion: """
             For every app in the file (or only --app): match, exclude or no_match, with the \
-            deciding rule. A URL whose host is not --domain is no_match for every app. Exit 0 \
+            deciding rule; with a fallback.json beside the file, also what a browser without the \
+            app gets (per platform). A URL whose host is not --domain is no_match for every app. Exit 0 \
             when every URL opens an app, 1 when one does not, 2 for a usage error or a file \
             that is not JSON or whose shape cannot be read. Diagnostics go to stderr.
             """)
@@ -67,6 +68,7 @@ struct MatchCommand: ParsableCommand {
                 app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
             }
         }
+        let fallback = fallbackPlan(beside: path)
         var allOpened = true
         for text in urls {
             let url: MatchURL
@@ -78,10 +80,15 @@ struct MatchCommand: ParsableCommand {
             }
             let decisions = decider(url)
             if !decisions.contains(where: { $0.outcome == .match }) { allOpened = false }
-            StandardStreams.write(
-                json
-                    ? MatchOutput.json(url: text, domain: domain, decisions)
-                    : MatchOutput.text(url: text, decisions, android: isAndroid))
+            // What a browser without the app gets, when the site has a fallback.json.
+            let explanations = try? fallback?.explain(text)
+            if json {
+                StandardStreams.write(MatchOutput.json(url: text, domain: domain, decisions, fallback: explanations))
+            } else {
+                StandardStreams.write(
+                    MatchOutput.text(url: text, decisions, android: isAndroid)
+                        + (explanations.map(MatchOutput.fallbackText) ?? ""))
+            }
         }
         if !allOpened { throw CommandFailure.invalid }
     }

@@ -29,7 +29,10 @@ enum MatchOutput {
 
     /// `{"url":…, "domain":…, "results":[{"appID","decision","detailsIndex","componentIndex","reason"}]}`,
     /// one object per line.
-    static func json(url: String, domain: String?, _ decisions: [MatchDecision]) -> String {
+    /// With a fallback.json, `"fallback":[{"client","kind","status","destination","ruleIndex","rule"}]` too.
+    static func json(
+        url: String, domain: String?, _ decisions: [MatchDecision], fallback: [FallbackExplanation]? = nil
+    ) -> String {
         struct Result: Encodable {
             var appID: String
             var decision: String
@@ -59,15 +62,17 @@ enum MatchOutput {
             var url: String
             var domain: String?
             var results: [Result]
+            var fallback: [FallbackAnswer]?
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(url, forKey: .url)
                 try container.encode(domain, forKey: .domain)
                 try container.encode(results, forKey: .results)
+                if let fallback { try container.encode(fallback, forKey: .fallback) }
             }
 
-            enum CodingKeys: String, CodingKey { case url, domain, results }
+            enum CodingKeys: String, CodingKey { case url, domain, results, fallback }
         }
         let results = decisions.map {
             Result(
@@ -75,7 +80,9 @@ enum MatchOutput {
                 componentIndex: $0.ruleIndex,
                 ruleKind: $0.ruleKind?.label, rule: $0.rule?.compacted, reason: $0.reason)
         }
-        return JSONOutput.encode(Document(url: url, domain: domain, results: results), pretty: false) + "\n"
+        let document = Document(
+            url: url, domain: domain, results: results, fallback: fallback?.map(FallbackAnswer.init))
+        return JSONOutput.encode(document, pretty: false) + "\n"
     }
 }
 

@@ -69,7 +69,7 @@ package enum AssociationFileFinder {
 
     package static func site(_ folder: URL, shownAs shown: String) -> Listing {
         var listing = Listing()
-        for kind in [FileCheck.Kind.apple, .android, .expectations]
+        for kind in [FileCheck.Kind.apple, .android, .expectations, .fallback]
         where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {
             listing.files.append(
                 Found(

@@ -9,6 +9,9 @@ public struct FileCheck: Sendable {
         case android = "assetlinks.json"
         /// URLs and the decision each app must get (`ExpectationChecker`); never served.
         case expectations = "expectations.json"
+        /// What people without the app get for the site's other paths (`FallbackValidator`);
+        /// never served.
+        case fallback = "fallback.json"
     }
 
     /// Files past this are not read at all: twice Apple's limit, so a file a little too large
@@ -35,6 +38,7 @@ public struct FileCheck: Sendable {
     /// The decoded files, kept so nothing parses them a second time at load.
     public private(set) var appleFile: AssociationFile?
     public private(set) var androidFile: AssetLinks?
+    public private(set) var fallbackFile: FallbackFile?
     /// Seconds since the epoch.
     public let modified: Int
     /// The file's stat(2) when it was read: a reload re-reads it only when this changed.
@@ -140,6 +144,7 @@ public struct FileCheck: Sendable {
         modified = status?.modifiedSeconds ?? 0
         (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
         signedContent = nil
+        fallbackFile = nil
         (readError, readProblem, isValid) = (nil, .fileUnreadable, false)
         let content: [UInt8]
         switch read {
@@ -186,6 +191,10 @@ public struct FileCheck: Sendable {
                 content, apple: site.apple, android: site.android, domain: name.hasPrefix("*.") ? nil : name)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             (bytes, appleFile, androidFile) = (content, nil, nil)
+        case .fallback:
+            let report = FallbackValidator.validate(content)
+            (diagnostics, omitted) = (report.diagnostics, report.omitted)
+            (bytes, fallbackFile) = (report.file == nil ? nil : content, report.file)
         }
         isValid = bytes != nil && !diagnostics.hasErrors && omitted.errors == 0
     }
@@ -205,6 +214,7 @@ public struct FileCheck: Sendable {
         copy.signedContent = nil
         copy.appleFile = nil
         copy.androidFile = nil
+        copy.fallbackFile = nil
         return copy
     }
 

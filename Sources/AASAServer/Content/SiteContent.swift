@@ -5,16 +5,23 @@ public final class SiteContent: Sendable {
     public let name: String
     public let apple: PreparedFile?
     public let android: PreparedFile?
+    /// What its other paths answer (`fallback.json`), compiled with its files' matchers.
+    let fallback: SiteFallback?
 
-    init(name: String, apple: PreparedFile?, android: PreparedFile?) {
+    init(name: String, apple: PreparedFile?, android: PreparedFile?, fallback: SiteFallback? = nil) {
         self.name = name
         self.apple = apple
         self.android = android
+        self.fallback = fallback
     }
+
+    /// True when the site has a `fallback.json` (`/sites.json`, the status page).
+    public var hasFallback: Bool { fallback != nil }
 
     /// True when both serve the same files (a reload can then keep the old object).
     func servesSameFiles(as other: SiteContent) -> Bool {
         (apple == nil ? other.apple == nil : apple?.isSameFile(as: other.apple) == true)
             && (android == nil ? other.android == nil : android?.isSameFile(as: other.android) == true)
+            && fallback?.bytes == other.fallback?.bytes
     }
 }

@@ -102,7 +102,9 @@ public enum SiteLoader {
         // link swapped in after a check cannot redirect a read (docs/serving.md).
         let folder = try? SiteFolder(path: site.folderPath, followingLink: false)
         let names = folder?.entries()?.map(\.name) ?? []
-        let present = [FileCheck.Kind.apple, .android, .expectations].filter { names.contains($0.rawValue) }
+        let present = [FileCheck.Kind.apple, .android, .expectations, .fallback].filter {
+            names.contains($0.rawValue)
+        }
         let misnamed = SiteDirectory.misnamedFiles(among: names)
         if let previous, previous.isCurrent(site: site, present: present, misnamed: misnamed.map(\.name)) {
             return previous
@@ -115,6 +117,7 @@ public enum SiteLoader {
         var checks: [FileSummary] = []
         var prepared: [FileCheck.Kind: PreparedFile] = [:]
         var siblings = FileCheck.Siblings(apple: nil, android: nil)
+        var fallback: SiteFallback?
         for kind in present {
             // A file that would break a promised link never ships: expectations are checked
             // against the site's files, and a failed one makes the site invalid.
@@ -123,7 +126,11 @@ public enum SiteLoader {
                 named: kind.rawValue, in: folder, shownAs: shown + "/" + kind.rawValue, kind: kind, site: site.name,
                 siblings: kind == .expectations ? siblings : nil, signing: signing)
             checks.append(FileSummary(check))
-            if check.isValid, let bytes = check.bytes, kind != .expectations {
+            // Read after the association files, whose matchers its pages need.
+            if kind == .fallback, check.isValid, let file = check.fallbackFile, let bytes = check.bytes {
+                fallback = SiteFallback(file: file, bytes: bytes, apple: siblings.apple, android: siblings.android)
+            }
+            if check.isValid, let bytes = check.bytes, kind != .expectations, kind != .fallback {
                 prepared[kind] = PreparedFile(
                     body: bytes, lastModified: check.modified, cacheControl: cacheControl,
                     signedContent: check.signedContent,
@@ -148,7 +155,8 @@ public enum SiteLoader {
         var content: SiteContent?
         if checks.allSatisfy(\.isValid) {
             state = .valid
-            let fresh = SiteContent(name: site.name, apple: prepared[.apple], android: prepared[.android])
+            let fresh = SiteContent(
+                name: site.name, apple: prepared[.apple], android: prepared[.android], fallback: fallback)
             // The same bytes read again (a rescan after every inode changed) share the old object.
             content = previous?.content.flatMap { $0.servesSameFiles(as: fresh) ? $0 : nil } ?? fresh
         } else {

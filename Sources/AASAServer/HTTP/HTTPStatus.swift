@@ -18,6 +18,8 @@ public enum HTTPStatus: Int, Sendable, CaseIterable {
     /// not one it answers (§15.5.20).
     case unauthorized = 401
     case misdirectedRequest = 421
+    /// fallback.json's redirect to the web (RFC 9110 §15.4.3).
+    case found = 302
 
     /// The status's place in `HTTPStatus.allCases`, for counting into slots.
     var slot: Int {
@@ -36,6 +38,7 @@ public enum HTTPStatus: Int, Sendable, CaseIterable {
         case .httpVersionNotSupported: 11
         case .unauthorized: 12
         case .misdirectedRequest: 13
+        case .found: 14
         }
     }
 
@@ -55,6 +58,7 @@ public enum HTTPStatus: Int, Sendable, CaseIterable {
         case .httpVersionNotSupported: "HTTP Version Not Supported"
         case .unauthorized: "Unauthorized"
         case .misdirectedRequest: "Misdirected Request"
+        case .found: "Found"
         }
     }
 }

@@ -30,7 +30,7 @@ struct RequestTarget {
             slash += 1
         }
         hostRange = authorityStart..<slash
-        pathRange =
-            slash < target.upperBound && buffer[slash] == UInt8(ascii: "/") ? slash..<target.upperBound : slash..<slash
+        // An empty path may still have a query (RFC 3986 §3.3, path-abempty): kept for fallback.json.
+        pathRange = slash..<target.upperBound
     }
 }

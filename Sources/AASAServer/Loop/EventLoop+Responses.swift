@@ -7,7 +7,7 @@ extension EventLoop {
     static let crlf: [UInt8] = [0x0D, 0x0A]
 
     /// Answers one well-formed request: the site by host, the file by path, then method,
-    /// conditionals and encoding (README, "Serve"). Never a redirect.
+    /// conditionals and encoding (README, "Serve"); other paths by the site's fallback.json.
     func respond(to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) {
         // The clock is read only for the access log's duration field.
         let started = accessLog.enabled ? MonotonicClock.now() : 0
@@ -28,19 +28,28 @@ extension EventLoop {
             }
             site = found
         }
-        let served = ServedPath(buffer, target.pathRange)
-        let file: PreparedFile? =
-            switch served {
-            case .appleWellKnown?, .appleRoot?: site?.apple
-            case .androidWellKnown?: site?.android
-            case nil: nil
-            }
-        guard let file else {
-            if acme != nil, respondToChallenge(head, buffer, target: target, on: connection, keepAlive: keepAlive) {
+        // What the request gets is decided by the routing step (`Routing/Route.swift`).
+        let served: ServedPath?
+        let file: PreparedFile?
+        switch Route(buffer, path: target.pathRange, site: site) {
+        case .file(let path, let found):
+            (served, file) = (path, found)
+        case .fallback(let fallback) where head.method != .other:
+            let sent = respondWithFallback(
+                fallback, head, buffer, target: target, site: site, on: connection, keepAlive: keepAlive)
+            log(head, buffer, connection, status: sent.status.rawValue, bytes: sent.bytes, started: started)
+            return
+        case .challenge:
+            if respondToChallenge(head, buffer, target: target, on: connection, keepAlive: keepAlive) {
                 count(site: site, path: nil, status: .ok)
                 log(head, buffer, connection, status: 200, bytes: 0, started: started)
                 return
             }
+            (served, file) = (nil, nil)
+        case .fallback, .notFound:
+            (served, file) = (nil, nil)
+        }
+        guard let file else {
             count(site: site, path: served, status: .notFound)
             if let agent = head.userAgentRange, appleFetches != nil {
                 noteAppleFetch(agent, buffer, target, path: served, site: site, .notFound, file: nil)
@@ -132,7 +141,7 @@ extension EventLoop {
 
     /// A fixed slot per path and status; by site name only with per-site metrics on.
     @inline(__always)
-    private func count(site: SiteContent?, path: ServedPath?, status: HTTPStatus) {
+    func count(site: SiteContent?, path: ServedPath?, status: HTTPStatus) {
         counted.requests.add(path: path, status: status)
         if settings.perSiteMetrics {
             let key = LoopStatistics.RequestKey(
@@ -192,7 +201,7 @@ extension EventLoop {
         }
     }
 
-    private func log(
+    func log(
         _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ connection: Connection, status: Int,
         bytes: Int, started: UInt64
     ) {

@@ -23,6 +23,8 @@ public final class LoopStatistics: Sendable {
         public var openConnections = 0
         /// Access-log lines dropped while stdout did not keep up.
         public var accessLogDropped = 0
+        /// fallback.json answers by kind, indexed by `FallbackDecision.Kind.slot`.
+        public var fallback = [0, 0, 0, 0]
 
         mutating func add(_ other: Totals) {
             requests.add(other.requests)
@@ -33,11 +35,12 @@ public final class LoopStatistics: Sendable {
             handshakes += other.handshakes
             for (reason, count) in other.handshakeFailures { handshakeFailures[reason, default: 0] += count }
             accessLogDropped += other.accessLogDropped
+            for slot in fallback.indices { fallback[slot] += other.fallback[slot] }
         }
 
         var isEmpty: Bool {
             requests.isEmpty && siteRequests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty
-                && accessLogDropped == 0
+                && accessLogDropped == 0 && fallback.allSatisfy { $0 == 0 }
         }
 
         /// Back to zero, keeping the storage (the loop counts into the same totals again).
@@ -46,6 +49,7 @@ public final class LoopStatistics: Sendable {
             siteRequests.removeAll(keepingCapacity: true)
             (bodyBytes, gzipResponses, identityResponses, handshakes, accessLogDropped) = (0, 0, 0, 0, 0)
             handshakeFailures.removeAll(keepingCapacity: true)
+            for slot in fallback.indices { fallback[slot] = 0 }
         }
     }
 

@@ -1,3 +1,4 @@
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 import Prometheus
@@ -38,6 +39,13 @@ enum MetricsReport {
                 help: "Failed TLS handshakes, by reason."
             )
             .increment(by: Int64(count))
+        }
+        for kind in FallbackDecision.Kind.allCases {
+            registry.makeCounter(
+                name: "aasa_fallback_responses_total", labels: [("kind", kind.rawValue)],
+                help: "Answers of fallback.json, by kind."
+            )
+            .increment(by: Int64(totals.fallback[kind.slot]))
         }
         registry.makeGauge(name: "aasa_open_connections", help: "Client connections open now.").set(
             Double(totals.openConnections))

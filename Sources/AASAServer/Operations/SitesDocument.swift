@@ -35,6 +35,8 @@ struct SitesDocument: Encodable {
         let aliases: [String]
         let state: String
         let files: [File]
+        /// True when the site serves a `fallback.json` to people without the app.
+        let fallback: Bool
         /// Apple's CDN copy of this site's file, and Apple's fetcher's last visit.
         let cdn: SiteCDNStatus
     }
@@ -59,13 +61,13 @@ struct SitesDocument: Encodable {
                     let served = check.kind == .apple ? record.content?.apple : record.content?.android
                     return File(
                         file: check.kind.rawValue, valid: check.isValid, bytes: check.byteCount,
-                        servedETag: check.kind == .expectations ? nil : served?.etag,
+                        servedETag: check.kind == .expectations || check.kind == .fallback ? nil : served?.etag,
                         problems: check.problems.map {
                             Problem(
                                 code: $0.code, severity: $0.severity.rawValue, message: $0.message, line: $0.lineNumber,
                                 column: $0.column, pointer: $0.pointer)
                         })
-                }, cdn: SiteCDNStatus(site: record.name, state: state))
+                }, fallback: record.content?.hasFallback ?? false, cdn: SiteCDNStatus(site: record.name, state: state))
         }
     }
 

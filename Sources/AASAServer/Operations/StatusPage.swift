@@ -101,10 +101,12 @@ enum StatusPage {
         } catch {
             return html + "<p class=\"bad\" id=\"tester-error\">\(escape(error.description))</p>\n"
         }
-        guard let file = table.site(forHost: parsed.host)?.apple, let matcher = matchers.matcher(for: file) else {
+        let site = table.site(forHost: parsed.host)
+        let fallback = fallbackSection(site, url: url)
+        guard let file = site?.apple, let matcher = matchers.matcher(for: file) else {
             return html
                 + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for "
-                + "\(escape(parsed.host)).</p>\n"
+                + "\(escape(parsed.host)).</p>\n" + fallback
         }
         html += "<table id=\"tester\"><tr><th>App</th><th>Decision</th><th>Rule</th><th>Why</th></tr>\n"
         let decisions = matcher.decideAll(parsed, domain: parsed.host)
@@ -118,7 +120,7 @@ enum StatusPage {
                 + "class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
             html += "<td><code>\(escape(decision.rule ?? "-"))</code></td><td>\(escape(decision.reason))</td></tr>\n"
         }
-        return html + "</table>\n"
+        return html + "</table>\n" + fallback
     }
 
     /// Every text from input reaches the page through here (`HTMLText`, by bytes).

@@ -3,8 +3,9 @@
 ///
 /// JSON0xx: the JSON itself (RFC 8259). AASA0xx: the file as a whole. AASA1xx: structure of
 /// `applinks` and the services. AASA2xx: application identifiers. AASA3xx: components and
-/// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json. SIG0xx: a
-/// CMS-signed Apple file (docs/association-files.md, "Signed files").
+/// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json. EXP0xx:
+/// expectations.json. FBK0xx: fallback.json. SIG0xx: a CMS-signed Apple file
+/// (docs/association-files.md, "Signed files").
 public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case jsonSyntax = "JSON001"
     case jsonComment = "JSON002"
@@ -98,6 +99,16 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case signedContentNotJSON = "SIG006"
     case signedUnreadable = "SIG007"
     case signerExpiresSoon = "SIG008"
+
+    // FBK0xx: a site's fallback.json (README, "The link domain for people without the app").
+    case fallbackMissingWeb = "FBK001"
+    case fallbackInvalidURL = "FBK002"
+    case fallbackUnknownPlaceholder = "FBK003"
+    case fallbackInvalidAppStoreID = "FBK004"
+    case fallbackInvalidPackage = "FBK005"
+    case fallbackInvalidPattern = "FBK006"
+    case fallbackUnknownKey = "FBK007"
+    case fallbackWrongType = "FBK008"
 
     /// The severity the code is reported with.
     public var severity: Severity {
@@ -211,6 +222,14 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .signedContentNotJSON: "The signed content is not JSON."
         case .signedUnreadable: "CMS that cannot be read (damaged, detached signature, not SignedData)."
         case .signerExpiresSoon: "The signer certificate expires within 30 days."
+        case .fallbackMissingWeb: "fallback.json without its `web` template."
+        case .fallbackInvalidURL: "A template or image that is not an absolute http(s) URL with a fixed host."
+        case .fallbackUnknownPlaceholder: "A placeholder other than {path} and {query}."
+        case .fallbackInvalidAppStoreID: "appStoreID is not the App Store ID's digits."
+        case .fallbackInvalidPackage: "playPackage is not an Android application ID."
+        case .fallbackInvalidPattern: "A rule pattern the matcher would never match as written."
+        case .fallbackUnknownKey: "A key fallback.json does not define (often a misspelling)."
+        case .fallbackWrongType: "A value of the wrong type, or a rule with neither web nor exclude."
         }
     }
 

@@ -27,8 +27,7 @@ public final class MatchURL {
         return summary
     }
 
-    public init(_ string: String) throws(InvalidURL) {
-        self.string = string
+    public convenience init(_ string: String) throws(InvalidURL) {
         // Split on bytes: `:`, `/`, `?`, `#` and `@` are ASCII, so UTF-8 offsets are exact.
         let bytes = Array(string.utf8)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes.count >= colon + 3,
@@ -36,7 +35,6 @@ public final class MatchURL {
         else {
             throw InvalidURL(description: "\"\(string)\" is not an absolute URL (expected https://host/path)")
         }
-        scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         var end = bytes.count
         var fragmentBytes: ArraySlice<UInt8> = []
         if let hash = bytes[(colon + 3)...].firstIndex(of: UInt8(ascii: "#")) {
@@ -54,13 +52,31 @@ public final class MatchURL {
         guard let host = HostName.normalize(String(decoding: bytes[authorityStart..<slash], as: UTF8.self)) else {
             throw InvalidURL(description: "\"\(string)\" has no valid host")
         }
+        self.init(
+            string: string, scheme: String(decoding: bytes[..<colon], as: UTF8.self).lowercased(), host: host,
+            path: bytes[slash..<end], query: queryBytes, fragment: fragmentBytes)
+    }
+
+    /// A request's path and query as they arrived, for `fallback.json`'s rules, which apply
+    /// to every host of the site (no host, no string to build).
+    public convenience init(requestPath path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>?) {
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        self.init(string: "", scheme: "https", host: "", path: path, query: query ?? none, fragment: none)
+    }
+
+    init(
+        string: String, scheme: String, host: String, path: some Collection<UInt8>, query: some Collection<UInt8>,
+        fragment: some Collection<UInt8>
+    ) {
+        self.string = string
+        self.scheme = scheme
         self.host = host
-        let encodedPath = PercentDecoding.encodeForURL(bytes[slash..<end])
-        path = URLText(encodedPath, isPath: true)
+        let encodedPath = PercentDecoding.encodeForURL(path)
+        self.path = URLText(encodedPath, isPath: true)
         rawPath = URLText(encodedPath.isEmpty ? [0x2F] : encodedPath)
-        let encodedQuery = PercentDecoding.encodeForURL(queryBytes)
-        query = URLText(encodedQuery)
-        fragment = URLText(PercentDecoding.encodeForURL(fragmentBytes))
+        let encodedQuery = PercentDecoding.encodeForURL(query)
+        self.query = URLText(encodedQuery)
+        self.fragment = URLText(PercentDecoding.encodeForURL(fragment))
         // Items as NSURLQueryItem splits them: on `&`, name before the first `=`; an item
         // without `=` has the empty value (OBSERVED: `?flag` matches {"flag": ""}).
         queryItems = encodedQuery.split(separator: 0x26, omittingEmptySubsequences: true).map { item in

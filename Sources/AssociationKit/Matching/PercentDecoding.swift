@@ -28,7 +28,7 @@ enum PercentDecoding {
 
     /// What a browser sends for text typed into a URL: non-ASCII characters, spaces and
     /// control characters percent-encoded as UTF-8 with upper-case hex (RFC 3986 §2.1).
-    static func encodeForURL(_ bytes: ArraySlice<UInt8>) -> [UInt32] {
+    static func encodeForURL(_ bytes: some Collection<UInt8>) -> [UInt32] {
         var result: [UInt32] = []
         result.reserveCapacity(bytes.count)
         for byte in bytes {

@@ -1,0 +1,26 @@
+import AssociationKit
+
+extension StatusPage {
+    /// The URL tester's second table: what a browser without the app gets for the URL from the
+    /// site's fallback.json, per platform (README, "The link domain for people without the app").
+    static func fallbackSection(_ site: SiteContent?, url: String) -> String {
+        guard let fallback = site?.fallback, let explanations = try? fallback.plan.explain(url) else { return "" }
+        var html = "<h3>Without the app (fallback.json)</h3>\n<table id=\"fallback\"><tr><th>Client</th>"
+        html += "<th>Status</th><th>Answer</th><th>Destination</th><th>Rule</th></tr>\n"
+        for explanation in explanations {
+            let answer =
+                switch explanation.kind {
+                case .redirect: "redirect"
+                case .notFound: "404 (excluded)"
+                case .preview: "link preview"
+                case .page: explanation.client == .iOS ? "App Store page" : "Google Play page"
+                }
+            let rule = explanation.ruleIndex.map { "rules[\($0)]: " + (explanation.rule ?? "") } ?? "-"
+            html += "<tr class=\"fallback\"><td>\(escape(explanation.client.rawValue))</td>"
+            html += "<td>\(explanation.status)</td><td>\(escape(answer))</td>"
+            html +=
+                "<td><code>\(escape(explanation.destination))</code></td><td><code>\(escape(rule))</code></td></tr>\n"
+        }
+        return html + "</table>\n"
+    }
+}
