@@ -17,7 +17,8 @@ if [ "${1:-}" = build ]; then
   [ -d /opt/swift-packages ] && mounts+=(-v /opt/swift-packages:/opt/swift-packages:ro)
   [ -f /etc/gitconfig ] && mounts+=(-v /etc/gitconfig:/etc/gitconfig:ro)
   started=$SECONDS
-  podman build --network host "${mounts[@]}" -f docker/Dockerfile -t "$image" .
+  # Docker's image format: the OCI one has no HEALTHCHECK, podman drops it.
+  podman build --format docker --network host "${mounts[@]}" -f docker/Dockerfile -t "$image" .
   echo "image: built in $((SECONDS - started)) s; $image $(podman image inspect -f '{{.Size}}' "$image") bytes"
   exit 0
 fi

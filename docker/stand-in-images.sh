@@ -17,8 +17,12 @@ sources=(--components=main "bookworm" - "http://deb.debian.org/debian"
   "deb http://deb.debian.org/debian bookworm-updates main"
   "deb http://deb.debian.org/debian-security bookworm-security main")
 
+# And as in Docker's Debian images, apt keeps no caches in the image (their docker-clean).
+clean='printf "%s\n" "Dir::Cache::pkgcache \"\";" "Dir::Cache::srcpkgcache \"\";" \
+  > "$1/etc/apt/apt.conf.d/docker-clean"'
+
 if ! have docker.io/library/debian:bookworm-slim; then
-  mmdebstrap --quiet --variant=minbase --format=tar "${slim[@]}" "${sources[@]}" \
+  mmdebstrap --quiet --variant=minbase --format=tar "${slim[@]}" --customize-hook="$clean" "${sources[@]}" \
     | podman import --change 'CMD ["bash"]' - docker.io/library/debian:bookworm-slim
 fi
 
