@@ -19,7 +19,7 @@ sources=(--components=main "bookworm" - "http://deb.debian.org/debian"
 
 # And as in Docker's Debian images, apt keeps no caches in the image (their docker-clean).
 clean='printf "%s\n" "Dir::Cache::pkgcache \"\";" "Dir::Cache::srcpkgcache \"\";" \
-  > "$1/etc/apt/apt.conf.d/docker-clean"'
+  > "$1/etc/apt/apt.conf.d/docker-clean"; find "$1/var/cache/apt" -type f -delete'
 
 if ! have docker.io/library/debian:bookworm-slim; then
   mmdebstrap --quiet --variant=minbase --format=tar "${slim[@]}" --customize-hook="$clean" "${sources[@]}" \

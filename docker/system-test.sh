@@ -50,7 +50,12 @@ inside dpkg -i "/mnt/deb/$(basename "$deb")" >/dev/null
 until_true 20 inside systemctl is-active aasa-server || fail "the service did not start"
 inside id aasa-server >/dev/null || fail "no aasa-server user"
 [ "$(inside stat -c '%U %a' /var/lib/aasa-server/certs)" = "aasa-server 700" ] || fail "certs folder owner or mode"
-pass "installed: user aasa-server, /var/lib/aasa-server/{sites,certs}, service active"
+for file in /usr/share/man/man1/aasa-server.1.gz /usr/share/man/man1/aasa-server-serve.1.gz \
+  /usr/share/bash-completion/completions/aasa-server /usr/share/zsh/vendor-completions/_aasa-server \
+  /usr/share/fish/vendor_completions.d/aasa-server.fish; do
+  inside test -s "$file" || fail "$file is not installed"
+done
+pass "installed: user aasa-server, /var/lib/aasa-server/{sites,certs}, man pages, completions, service active"
 
 aasa=/.well-known/apple-app-site-association
 site=/var/lib/aasa-server/sites/example.com/apple-app-site-association
