@@ -113,7 +113,9 @@ inside curl -fsS -o /dev/null --resolve example.com:443:127.0.0.1 --cacert /dev/
 pass "--acme on stored a certificate (key aasa-server 0600, unreadable to nobody), served over HTTPS"
 
 exposure=$(inside systemd-analyze security aasa-server --no-pager | sed -n 's/.*Overall exposure level for aasa-server.service: \([0-9.]*\).*/\1/p')
-echo "system-test: systemd-analyze security aasa-server: exposure $exposure"
+# The unit before the package scored 3.4 here; hardening must not slip back.
+awk -v e="$exposure" 'BEGIN { exit !(e != "" && e + 0 < 3.4) }' || fail "systemd-analyze security exposure '$exposure'"
+pass "systemd-analyze security aasa-server: exposure $exposure (below 3.4)"
 
 inside systemctl stop aasa-server
 result=$(inside systemctl show -p Result --value aasa-server)
