@@ -5,7 +5,8 @@ SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-hostile bench-idle bench-scale fuzz sanitize clean
+.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-hostile bench-idle bench-scale fuzz sanitize clean \
+  deb install system-test image image-test
 
 all: build
 
@@ -92,6 +93,32 @@ sanitize:
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 	@if [ -n "$$(ls -A $(REPORTS))" ]; then head -n 60 $(REPORTS)/*; echo "sanitizer reports in $(REPORTS)"; exit 1; fi
 	@echo "no sanitizer reports"
+
+# The Debian package in .build/deb (docker/build-deb.sh; README, "Install").
+deb: build
+	bash docker/build-deb.sh .build/deb
+
+# From source: the release binary, man pages and completions under PREFIX (DESTDIR for staging).
+PREFIX ?= /usr/local
+install: build
+	$(SWIFT) build -c release --static-swift-stdlib --product aasa-server
+	install -D -m 755 "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/aasa-server" \
+	  "$(DESTDIR)$(PREFIX)/bin/aasa-server"
+	bash docker/install-docs.sh "$(DESTDIR)$(PREFIX)/bin/aasa-server" "$(DESTDIR)$(PREFIX)/share"
+
+# The package installed in a container running systemd: start, curl, reload, ACME's storage,
+# stop, the journal (podman; docker/system-test.sh).
+system-test: deb
+	bash docker/system-test.sh .build/deb
+
+# The image from docker/Dockerfile (podman, from local stand-ins of its base images when
+# they cannot be pulled), then run: read-only, uid 10001, HTTP and HTTPS, healthcheck, SIGTERM.
+image:
+	bash docker/stand-in-images.sh
+	bash docker/image-test.sh build
+
+image-test: image certs
+	bash docker/image-test.sh run
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan .build-sanitizer-reports bench/.build Fuzz/.build

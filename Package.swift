@@ -78,7 +78,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .executableTarget(name: "aasa-server", dependencies: ["AASACommands"], swiftSettings: strict),
+        // Release builds link GCC's runtime into the binary, as --static-swift-stdlib does
+        // Swift's, so the package depends on libc6, libssl3, zlib1g and libstdc++6 alone
+        // (README, "Install": the toolchain's link line names C++'s runtime as a shared library).
+        .executableTarget(
+            name: "aasa-server", dependencies: ["AASACommands"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-static-libgcc"], .when(configuration: .release))]),
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         .testTarget(
             name: "AASAServerTests",

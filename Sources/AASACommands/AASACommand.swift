@@ -11,7 +11,7 @@ public struct AASACommand: ParsableCommand {
         version: "aasa-server \(Version.current)",
         subcommands: [
             ServeCommand.self, ValidateCommand.self, MatchCommand.self, DiffCommand.self, CheckAppCommand.self,
-            ProbeCommand.self, UnsignCommand.self,
+            ProbeCommand.self, ReloadCommand.self, UnsignCommand.self,
         ])
 
     public init() {}
