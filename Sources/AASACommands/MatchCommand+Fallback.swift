@@ -11,12 +11,14 @@ extension MatchCommand {
         let folder = parent.isEmpty ? "." : parent
         let fallbackPath = (folder as NSString).appendingPathComponent(FallbackFile.fileName)
         guard FileManager.default.fileExists(atPath: fallbackPath) else { return nil }
-        let check = FileCheck(path: fallbackPath, kind: .fallback)
+        let signing = SignedFileContext.command(domain: domain)
+        let check = FileCheck(path: fallbackPath, kind: .fallback, signing: signing)
         StandardStreams.writeError(
             DiagnosticLines.render(check.diagnostics, path: fallbackPath, omitted: check.omitted))
         guard let file = check.fallbackFile else { return nil }
         let siblings =
-            (try? SiteFolder(path: folder)).map { FileCheck.siblings(in: $0, shownAs: folder) } ?? FileCheck.Siblings()
+            (try? SiteFolder(path: folder)).map { FileCheck.siblings(in: $0, shownAs: folder, signing: signing) }
+            ?? FileCheck.Siblings()
         return FallbackPlan(file: file, apple: siblings.apple, android: siblings.android)
     }
 }
