@@ -26,8 +26,8 @@ sed -e "s|/usr/bin/aasa-server|$binary|" -e '/^Documentation=man:/d' docker/aasa
 report=$(systemd-analyze verify "$unit_dir/aasa-server.service" 2>&1 || echo "systemd-analyze failed")
 if [ -n "$report" ]; then echo "$report"; exit 1; fi
 
-echo "kubernetes-validate docker/kubernetes.yaml"
-kubernetes-validate --strict docker/kubernetes.yaml
+echo "kubernetes-validate docker/kubernetes.yaml docker/kubernetes-ingress.yaml"
+kubernetes-validate --strict docker/kubernetes.yaml docker/kubernetes-ingress.yaml
 
 echo "promtool check rules docker/prometheus-rules.yml"
 command -v promtool >/dev/null 2>&1 || { echo "promtool not found: apt-get install prometheus"; exit 1; }
@@ -35,4 +35,7 @@ promtool check rules docker/prometheus-rules.yml
 echo "promtool test rules docker/prometheus-rules.test.yml"
 (cd docker && promtool test rules prometheus-rules.test.yml)
 
-echo "deployment: 4 passed, 0 failed"
+echo "the GitHub Actions workflow, the Prometheus Operator resources (docker/check-examples.py)"
+python3 docker/check-examples.py
+
+echo "deployment: 5 passed, 0 failed"

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Checks the deployment examples that no tool here validates whole (run by docker/check.sh):
+the GitHub Actions workflow, the Prometheus Operator resources, and that the alert rules
+wrapped as a PrometheusRule (the command in kubernetes-monitoring.yaml) keep their groups."""
+import os, subprocess, sys
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+failures = []
+checked = 0
+
+
+def check(condition, message):
+    global checked
+    checked += 1
+    if not condition:
+        failures.append(message)
+
+
+with open(os.path.join(ROOT, "docker/github-actions-validate.yml")) as source:
+    workflow = yaml.safe_load(source)
+# YAML 1.1 reads the key `on` as True.
+triggers = workflow.get("on", workflow.get(True))
+check(triggers is not None and "pull_request" in triggers, "workflow: runs on pull requests")
+check(workflow.get("permissions", {}).get("security-events") == "write", "workflow: may upload SARIF")
+steps = workflow["jobs"]["validate"]["steps"]
+runs = " ".join(step.get("run", "") for step in steps)
+check("validate --format sarif" in runs, "workflow: validates as SARIF")
+upload = [step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+check(len(upload) == 1 and upload[0].get("if") == "always()", "workflow: uploads SARIF even when validation failed")
+check(all("@" in step["uses"] for step in steps if "uses" in step), "workflow: every action pinned to a version")
+
+with open(os.path.join(ROOT, "docker/kubernetes-monitoring.yaml")) as source:
+    documents = [document for document in yaml.safe_load_all(source) if document]
+kinds = {document["kind"]: document for document in documents}
+monitor = kinds.get("ServiceMonitor")
+check(monitor is not None, "monitoring: a ServiceMonitor")
+if monitor:
+    endpoint = monitor["spec"]["endpoints"][0]
+    check(endpoint.get("port") == "admin", "monitoring: scrapes the Service's admin port")
+    check(endpoint.get("authorization", {}).get("credentials", {}).get("name") == "aasa-admin-token",
+          "monitoring: with the admin token")
+with open(os.path.join(ROOT, "docker/kubernetes.yaml")) as source:
+    service = [d for d in yaml.safe_load_all(source) if d and d["kind"] == "Service"][0]
+check({"name": "admin", "port": 9090, "targetPort": "admin"} in service["spec"]["ports"],
+      "kubernetes.yaml: the Service names the admin port")
+
+# The PrometheusRule command of kubernetes-monitoring.yaml, as a user runs it.
+wrapped = subprocess.run(
+    ["bash", "-c", "{ printf 'apiVersion: monitoring.coreos.com/v1\\nkind: PrometheusRule\\n"
+     "metadata: {name: aasa-server}\\nspec:\\n'; sed 's/^/  /' docker/prometheus-rules.yml; }"],
+    cwd=ROOT, capture_output=True, text=True, check=True).stdout
+rule = yaml.safe_load(wrapped)
+with open(os.path.join(ROOT, "docker/prometheus-rules.yml")) as source:
+    rules = yaml.safe_load(source)
+check(rule["kind"] == "PrometheusRule" and rule["spec"] == rules, "PrometheusRule: the rules file's groups, unchanged")
+
+for failure in failures:
+    print("FAILED", failure)
+print(f"examples: {checked - len(failures)} checks passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
