@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Creates a local development CA and certificates for the example sites in Config/sites,
-# in the layout serve reads (certbot's): certs/<name>/fullchain.pem + privkey.pem.
-# Keys stay out of git (.gitignore). Existing certificates valid for 14 more days are kept.
+# Creates a local development CA and certificates in the layout serve reads (certbot's):
+# DIR/<name>/fullchain.pem + privkey.pem, one folder per NAME (a wildcard `*.staging.example.com`
+# goes to the folder `staging.example.com`); without names, those of the example sites in
+# Config/sites. Keys stay out of git (.gitignore) and are 0600. Existing certificates valid
+# for 14 more days are kept.
 #
-#   bash certs/make-dev-certs.sh [certs-dir]
+#   bash certs/make-dev-certs.sh [DIR [NAME...]]
 set -euo pipefail
 DIR=${1:-$(dirname "$0")}
+shift || true
 CA_DIR="$DIR/dev-ca"
 mkdir -p "$CA_DIR"
 
@@ -35,6 +38,15 @@ issue() { # folder, names...
   echo "created $folder/fullchain.pem for $*"
 }
 
+if [ $# -gt 0 ]; then
+  for name in "$@"; do
+    case $name in
+      */* | .* | "") echo "not a host name: $name" >&2; exit 2 ;;
+    esac
+    issue "${name#\*.}" "$name"
+  done
+  exit 0
+fi
 issue example.com example.com www.example.com
 issue legacy.example.com legacy.example.com
 issue staging.example.com "*.staging.example.com"
