@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Keeps a certificate for every plan (README, "Automatic certificates"): orders what is
+/// Keeps a certificate for every plan (docs/usage.md, "Automatic certificates"): orders what is
 /// missing from the configured issuers in order (one that fails hands the name to the next),
 /// renews inside the CA's renewal window when it offers renewal information (RFC 9773,
 /// `ACMEManager+Renewal.swift`) and else when a third of the lifetime remains, retries

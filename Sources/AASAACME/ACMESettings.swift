@@ -1,4 +1,4 @@
-/// What `serve --acme on` runs with (README, "Automatic certificates").
+/// What `serve --acme on` runs with (docs/usage.md, "Automatic certificates").
 public struct ACMESettings: Sendable, Equatable {
     /// Let's Encrypt's production directory; its staging one is
     /// https://acme-staging-v02.api.letsencrypt.org/directory.
@@ -13,7 +13,7 @@ public struct ACMESettings: Sendable, Equatable {
     public var eabKid: String?
     public var eabHmacKeyFile: String?
     public var profile: String?
-    /// `acmeIssuers` of the config file: CAs tried in order (README, "Several issuers").
+    /// `acmeIssuers` of the config file: CAs tried in order (docs/usage.md, "Several issuers").
     public var issuerList: [ACMEIssuerSettings]?
     public var email: String?
     /// Preference order; nil means every type the listeners allow.

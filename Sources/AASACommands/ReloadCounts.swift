@@ -1,5 +1,5 @@
 /// `aasa_reloads_total{result="…"}` from the Prometheus text of `/metrics`, and what changed
-/// between two readings (README, "Admin listener").
+/// between two readings (docs/usage.md, "Admin listener").
 enum ReloadCounts {
     static let results = ["ok", "partial", "failed"]
 

@@ -5,7 +5,7 @@ import ArgumentParser
 import Foundation
 
 /// `aasa-server serve [--config FILE] [--sites DIR] [--certs DIR] [--http ADDR:PORT]
-/// [--https ADDR:PORT] [--admin ADDR:PORT] …` (README, "Serve").
+/// [--https ADDR:PORT] [--admin ADDR:PORT] …` (docs/usage.md, "Serve").
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

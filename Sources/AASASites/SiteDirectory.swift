@@ -2,7 +2,7 @@ import AssociationKit
 import Foundation
 
 /// A sites directory: one folder per domain, symbolic links as aliases, `*.domain` folders
-/// as wildcards (README, "Sites layout"). The listing is read once; a host is then looked up in
+/// as wildcards (docs/usage.md, "Sites layout"). The listing is read once; a host is then looked up in
 /// memory, so no Host value is ever turned into a file-system path.
 public struct SiteDirectory: Sendable {
     public static let appleFileName = "apple-app-site-association"

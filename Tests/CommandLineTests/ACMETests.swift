@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `serve --acme on` against Pebble (Let's Encrypt's test CA), the real binary on loopback
-/// ports, checked with curl as a user would (README, "Automatic certificates").
+/// ports, checked with curl as a user would (docs/usage.md, "Automatic certificates").
 @Suite("ACME with Pebble", .serialized)
 struct ACMETests {
     let folder: TemporaryFolder

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// fallback.json served by the real binary, asked with curl and raw requests as a browser,
-/// a phone, a crawler or an attacker would (README, "The link domain for people without the app").
+/// a phone, a crawler or an attacker would (docs/usage.md, "The link domain for people without the app").
 @Suite("fallback.json served", .serialized)
 final class FallbackServerTests {
     static let apple =

@@ -1,7 +1,7 @@
 import AASAACME
 
 extension MetricsReport {
-    /// ACME's series (README, "Automatic certificates"): every issuer and result label
+    /// ACME's series (docs/usage.md, "Automatic certificates"): every issuer and result label
     /// present from the start (0 until counted), so a rate over them never starts missing.
     static func acme(_ manager: ACMEManager, into text: inout PrometheusText) {
         let results = manager.results()

@@ -1,4 +1,4 @@
-/// Whether Apple's CDN has caught up with a domain's file (README, "Apple's CDN").
+/// Whether Apple's CDN has caught up with a domain's file (docs/usage.md, "Apple's CDN").
 public enum CDNState: String, Sendable, CaseIterable {
     /// The CDN has the file served now.
     case inSync = "in_sync"

@@ -7,7 +7,7 @@ import Logging
 import Synchronization
 
 /// Asks Apple's CDN for every exact site name and alias and compares its copy with what was
-/// served (README, "Apple's CDN"): each domain every `interval` (±10 %), sooner after its
+/// served (docs/usage.md, "Apple's CDN"): each domain every `interval` (±10 %), sooner after its
 /// file changed until the CDN caught up; all fetches together within `ratePerMinute`,
 /// oldest due first, a few in flight at once. One event per change of a domain's state.
 public final class CDNWatcher: Sendable {

@@ -43,7 +43,7 @@ struct DomainWatch {
         changedAt = now
     }
 
-    /// Compares an answer with what was served (the one comparison, README "Apple's CDN") and
+    /// Compares an answer with what was served (the one comparison, docs/usage.md, "Apple's CDN") and
     /// returns the state before, so a change of state can be logged once.
     @discardableResult
     mutating func apply(_ answer: CDNAnswer, now: Int) -> CDNState {

@@ -3,7 +3,7 @@ import AASATransport
 @preconcurrency import Glibc
 
 /// Everything `serve` runs with. Built from defaults, then `Config/aasa-server.json` (or
-/// `--config`), then `AASA_*` environment variables, then flags (README, "Serve").
+/// `--config`), then `AASA_*` environment variables, then flags (docs/usage.md, "Serve").
 public struct ServerConfiguration: Sendable, Equatable {
     public var sites = "Config/sites"
     public var certs = "certs"
@@ -30,7 +30,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
     /// its folder's name; nil means the first certificate in folder order.
     public var defaultCertificate: String?
-    /// Certificates from an ACME CA (README, "Automatic certificates").
+    /// Certificates from an ACME CA (docs/usage.md, "Automatic certificates").
     public var acme = ACMESettings()
     /// The watch over Apple's CDN copies, and the record of Apple's own fetches.
     public var cdnWatch = CDNWatchSettings()

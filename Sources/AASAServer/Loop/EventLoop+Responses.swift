@@ -7,7 +7,7 @@ extension EventLoop {
     static let crlf: [UInt8] = [0x0D, 0x0A]
 
     /// Answers one well-formed request: the site by host, the file by path, then method,
-    /// conditionals and encoding (README, "Serve"); other paths by the site's fallback.json.
+    /// conditionals and encoding (docs/usage.md, "Serve"); other paths by the site's fallback.json.
     func respond(to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) {
         // The clock is read only for the access log's duration field.
         let started = accessLog.enabled ? MonotonicClock.now() : 0

@@ -6,7 +6,7 @@ import Prometheus
 /// /metrics in the Prometheus text exposition format, from a snapshot taken at scrape time
 /// (the serving path only ever adds to plain per-loop totals): swift-prometheus renders the
 /// fixed families, `PrometheusText` the labelled ones. By default every family's cardinality
-/// is independent of the number of sites (README, "Admin listener"); per-site series come
+/// is independent of the number of sites (docs/usage.md, "Admin listener"); per-site series come
 /// only with `--metrics-per-site on`, and capped (`MetricsReport+Sites.swift`).
 enum MetricsReport {
     static func render(_ state: ServerState) -> String {

@@ -2,7 +2,7 @@ import AssociationKit
 
 extension StatusPage {
     /// The URL tester's second table: what a browser without the app gets for the URL from the
-    /// site's fallback.json, per platform (README, "The link domain for people without the app").
+    /// site's fallback.json, per platform (docs/usage.md, "The link domain for people without the app").
     static func fallbackSection(_ site: SiteContent?, url: String) -> String {
         guard let fallback = site?.fallback, let explanations = try? fallback.plan.explain(url) else { return "" }
         var html = "<h3>Without the app (fallback.json)</h3>\n<table id=\"fallback\"><tr><th>Client</th>"

@@ -79,7 +79,7 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     /// How long before expiry a certificate is a warning (CERT002): a sixth of its lifetime,
-    /// at most 14 days (README, "Certificate lifetimes"). A 90-day certificate warns at 14 days
+    /// at most 14 days (docs/usage.md, "Certificate lifetimes"). A 90-day certificate warns at 14 days
     /// left as before, a 45-day one at 7.5, a 6-day one at one, when renewal at a third of the
     /// lifetime left has failed for half of that third.
     public static func warningWindow(lifetime: Int) -> Int {

@@ -1,5 +1,5 @@
 /// Who asks for a link without the app opening it, as far as the User-Agent tells: the
-/// decisions of `fallback.json` differ only by these four (README, "The link domain").
+/// decisions of `fallback.json` differ only by these four (docs/usage.md, "The link domain").
 public enum FallbackClient: String, Sendable, CaseIterable {
     case desktop
     case iOS = "ios"

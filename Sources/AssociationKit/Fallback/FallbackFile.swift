@@ -1,5 +1,5 @@
 /// A site's `fallback.json`, decoded: what people without the app get for the site's other
-/// paths (README, "The link domain for people without the app").
+/// paths (docs/usage.md, "The link domain for people without the app").
 public struct FallbackFile: Sendable {
     public static let fileName = "fallback.json"
 

@@ -13,7 +13,7 @@ public struct FallbackRule: Sendable {
     let compiled: CompiledRule
     /// What the request path must start with for the rule to match, read from the pattern's
     /// literal start; nil when the rule compares another form of the path. It lets a request
-    /// that no rule can match skip parsing its URL (the redirect's cost, README "Benchmarks").
+    /// that no rule can match skip parsing its URL (the redirect's cost, docs/development.md, "Benchmarks").
     let pathPrefix: [UInt8]?
 
     init(index: Int, component: ComponentRule, action: Action) {
