@@ -6,24 +6,43 @@ struct DecisionChange: Encodable {
     var app: String
     var old: String
     var new: String
-    /// The rule that decides in the new file (or, when none does, in the old one), with its place.
+    /// The rule that decides in the new file, with its place; nil when no rule does (the app is
+    /// not listed, or none of its rules matches): a rule is named only where it decided.
     var rule: String?
+    /// The rule that decided in the old file, when one did.
+    var oldRule: String?
+    /// Why no rule decides in the new file, when none does.
+    var reason: String?
 
     static func between(_ url: String, _ old: MatchDecision, _ new: MatchDecision, android: Bool) -> [DecisionChange] {
         guard old.outcome != new.outcome else { return [] }
-        let deciding = new.rule != nil ? new : old
-        var rule: String?
-        if let text = deciding.rule, let entry = deciding.detailsIndex, let index = deciding.ruleIndex {
-            let place =
-                android
-                ? "statements[\(entry)].dynamic_app_link_components[\(index)]"
-                : deciding.ruleKind == .legacyPath
-                    ? "details[\(entry)].paths[\(index)]" : "details[\(entry)].components[\(index)]"
-            rule = "\(place) \(text.compacted)"
-        }
+        let newRule = written(new, android: android)
         return [
-            DecisionChange(url: url, app: old.appID, old: old.outcome.rawValue, new: new.outcome.rawValue, rule: rule)
+            DecisionChange(
+                url: url, app: old.appID, old: old.outcome.rawValue, new: new.outcome.rawValue, rule: newRule,
+                oldRule: written(old, android: android), reason: newRule == nil ? new.reason : nil)
         ]
+    }
+
+    /// `details[0].components[1] {"/": "/a"}`: the deciding rule and its place, if a rule decided.
+    static func written(_ decision: MatchDecision, android: Bool) -> String? {
+        guard let text = decision.rule, let entry = decision.detailsIndex, let index = decision.ruleIndex else {
+            return nil
+        }
+        let place =
+            android
+            ? "statements[\(entry)].dynamic_app_link_components[\(index)]"
+            : decision.ruleKind == .legacyPath
+                ? "details[\(entry)].paths[\(index)]" : "details[\(entry)].components[\(index)]"
+        return "\(place) \(text.compacted)"
+    }
+
+    /// `(RULE)` when a rule of the new file decides; else `(was RULE; now REASON)`.
+    var explanation: String {
+        if let rule { return " (\(rule))" }
+        let now = reason.map { "now \($0)" }
+        let parts = [oldRule.map { "was \($0)" }, now].compactMap { $0 }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
     }
 }
 
@@ -52,8 +71,7 @@ enum DiffOutput {
         }
         for decision in decisions {
             out +=
-                "\(decision.url) \(decision.app): \(decision.old) → \(decision.new)"
-                + (decision.rule.map { " (\($0))" } ?? "") + "\n"
+                "\(decision.url) \(decision.app): \(decision.old) → \(decision.new)\(decision.explanation)\n"
         }
         if changes.isEmpty && decisions.isEmpty { return out + "same meaning\n" }
         let count = changes.count == 1 ? "1 change in meaning" : "\(changes.count) changes in meaning"
@@ -62,7 +80,7 @@ enum DiffOutput {
     }
 
     /// `{"changed": …, "changes": [{"scope","kind","subject","old","new"}],
-    /// "decisions": [{"url","app","old","new","rule"}]}`
+    /// "decisions": [{"url","app","old","new","rule","oldRule","reason"}]}`
     static func json(_ changes: [MeaningChange], _ decisions: [DecisionChange]) -> String {
         struct Change: Encodable {
             var scope, kind, subject: String

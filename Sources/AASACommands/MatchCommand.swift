@@ -3,7 +3,7 @@ import ArgumentParser
 import AssociationKit
 import Foundation
 
-/// `aasa-server match (--file FILE | --sites DIR --domain HOST) [--domain HOST] [--app APPID] [--json] URL...`
+/// `aasa-server match (--file FILE | --sites DIR) [--domain HOST] [--app APPID] [--json] URL...`
 struct MatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "match",
@@ -19,7 +19,7 @@ struct MatchCommand: ParsableCommand {
     @Option(help: "The apple-app-site-association file to test.")
     var file: String?
 
-    @Option(help: "A sites directory; the site is chosen by --domain as the server would.")
+    @Option(help: "A sites directory; the site is chosen by --domain (else the URLs' host) as the server would.")
     var sites: String?
 
     @Option(help: "The domain the file is served for; URLs on other hosts never match.")
@@ -39,12 +39,12 @@ struct MatchCommand: ParsableCommand {
 
     func validate() throws {
         if (file == nil) == (sites == nil) { throw ValidationError("give exactly one of --file FILE or --sites DIR") }
-        if sites != nil && domain == nil { throw ValidationError("--sites needs --domain HOST to choose the site") }
         if urls.isEmpty { throw ValidationError("give at least one URL") }
     }
 
     func run() throws {
-        let path = try associationFilePath()
+        let domain = try effectiveDomain()
+        let path = try associationFilePath(domain: domain)
         guard let data = FileManager.default.contents(atPath: path) else {
             StandardStreams.writeError("\(path): error: cannot read the file\n")
             throw CommandFailure.unreadable
@@ -107,10 +107,36 @@ struct MatchCommand: ParsableCommand {
         return file
     }
 
-    func associationFilePath() throws -> String {
+    /// `--domain`, else with `--sites` the one host the URLs share: the site a request for them
+    /// would reach, as the server chooses it by the Host header.
+    func effectiveDomain() throws -> String? {
+        if let domain { return domain }
+        guard sites != nil else { return nil }
+        var hosts: [String] = []
+        for text in urls {
+            let url: MatchURL
+            do {
+                url = try MatchURL(text)
+            } catch {
+                StandardStreams.writeError("error: \(error.description)\n")
+                throw CommandFailure.unreadable
+            }
+            if !hosts.contains(url.host) { hosts.append(url.host) }
+        }
+        guard hosts.count <= 1 else {
+            StandardStreams.writeError(
+                "error: the URLs are on \(hosts.count) hosts (\(hosts.joined(separator: ", "))); "
+                    + "give --domain HOST to choose the site\n")
+            throw CommandFailure.unreadable
+        }
+        return hosts.first
+    }
+
+    func associationFilePath(domain: String?) throws -> String {
         if let file { return file }
-        // validate() accepts either FILE or --sites with --domain.
-        guard let sites, let domain else { throw CommandFailure.unreadable }
+        guard let sites else { throw CommandFailure.unreadable }
+        // validate() asks for a URL, and effectiveDomain() takes the host of the URLs.
+        guard let domain else { throw CommandFailure.unreadable }
         let root = URL(fileURLWithPath: sites)
         guard let directory = try? SiteDirectory(root: root) else {
             StandardStreams.writeError("\(sites): error: not a readable sites directory\n")

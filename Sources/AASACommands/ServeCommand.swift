@@ -1,5 +1,6 @@
 import AASAACME
 import AASAServer
+import AASASites
 import AASATransport
 import ArgumentParser
 import Foundation
@@ -20,103 +21,127 @@ struct ServeCommand: ParsableCommand {
 
     static let defaultConfigFile = "Config/aasa-server.json"
 
+    /// The built-in settings: help shows them, so it cannot drift from what `serve` uses.
+    private static let defaults = ServerConfiguration()
+
+    /// An on/off setting's help form.
+    private static func onOff(_ value: Bool) -> String { value ? "on" : "off" }
+
+    /// A listener's help form: its address, or off.
+    private static func listener(_ address: SocketAddress?) -> String { address.map { "\($0)" } ?? "off" }
+
     @Option(help: "A JSON config file (default: \(defaultConfigFile) when it exists).")
     var config: String?
 
-    @Option(help: "The sites directory: one folder per domain.")
+    @Option(help: "The sites directory: one folder per domain (default \(defaults.sites)).")
     var sites: String?
 
-    @Option(help: "The certificates directory (HTTPS).")
+    @Option(help: "The certificates directory (HTTPS; default \(defaults.certs)).")
     var certs: String?
 
-    @Option(help: "Plain HTTP listener, ADDR:PORT, or off.")
+    @Option(help: "Plain HTTP listener, ADDR:PORT, or off (default \(listener(defaults.http))).")
     var http: String?
 
-    @Option(help: "HTTPS listener, ADDR:PORT.")
+    @Option(help: "HTTPS listener, ADDR:PORT, or off (default \(listener(defaults.https))).")
     var https: String?
 
     @Option(
-        help: "Admin listener (health, metrics, status page), ADDR:PORT or off; loopback only unless --admin-public.")
+        help: """
+            Admin listener (health, metrics, status page), ADDR:PORT or off (default \(listener(defaults.admin))); \
+            loopback only unless --admin-public.
+            """)
     var admin: String?
 
-    @Flag(help: "Allow the admin listener on a non-loopback address; needs --admin-token-file.")
+    @Flag(help: "Allow the admin listener on a non-loopback address; needs --admin-token-file (default off).")
     var adminPublic = false
 
     @Option(
         name: .customLong("admin-host"),
-        help: "A host name the admin listener answers besides IP addresses and localhost (repeatable).")
+        help: "A host name the admin listener answers besides IP addresses and localhost (repeatable; default none).")
     var adminHosts: [String] = []
 
-    @Option(help: "A file with the bearer token every admin path but /healthz and /readyz then needs.")
+    @Option(help: "A file with the bearer token every admin path but /healthz and /readyz then needs (default none).")
     var adminTokenFile: String?
 
-    @Option(help: "Event loops (0: one per core).")
+    @Option(help: "Event loops (0: one per core; default \(defaults.workers)).")
     var workers: String?
 
-    @Option(help: "Access log and event format: text or json.")
+    @Option(help: "Access log and event format: text or json (default \(defaults.logFormat.rawValue)).")
     var logFormat: String?
 
-    @Option(help: "Access log on or off.")
+    @Option(help: "Access log on or off (default \(onOff(defaults.accessLog))).")
     var accessLog: String?
 
-    @Option(help: "Per-site series on /metrics, on or off (default off; capped at the 1,000 busiest sites).")
+    @Option(
+        help: """
+            Per-site series on /metrics, on or off (default \(onOff(defaults.metricsPerSite)); capped at the 1,000 \
+            busiest sites).
+            """)
     var metricsPerSite: String?
 
-    @Option(help: "The Cache-Control header of served files.")
+    @Option(help: "The Cache-Control header of served files (default \(defaults.cacheControl)).")
     var cacheControl: String?
 
     @Option(help: "The certificate for clients without SNI: a name in it, or its folder's name (default: the first).")
     var defaultCertificate: String?
 
-    @Option(help: "Certificates from an ACME CA (Let's Encrypt by default), on or off; needs --https.")
+    @Option(
+        help: """
+            Certificates from an ACME CA (Let's Encrypt by default), on or off \
+            (default \(onOff(defaults.acme.enabled))); needs --https.
+            """)
     var acme: String?
 
-    @Option(help: "The ACME directory URL (default: Let's Encrypt's production directory).")
+    @Option(help: "The ACME directory URL (default Let's Encrypt's, \(ACMESettings.letsEncrypt)).")
     var acmeDirectory: String?
 
-    @Option(help: "The contact address of the ACME account.")
+    @Option(help: "The contact address of the ACME account (default none).")
     var acmeEmail: String?
 
-    @Option(help: "A PEM CA file to trust, besides the system's, when talking to the ACME server.")
+    @Option(help: "A PEM CA file to trust, besides the system's, when talking to the ACME server (default none).")
     var acmeDirectoryCa: String?
 
-    @Option(help: "The key identifier for the ACME CA's external account binding (RFC 8555 §7.3.4).")
+    @Option(help: "The key identifier for the ACME CA's external account binding (RFC 8555 §7.3.4; default none).")
     var acmeEabKid: String?
 
-    @Option(help: "A file (mode 0600) holding the base64url HMAC key for --acme-eab-kid.")
+    @Option(help: "A file (mode 0600) holding the base64url HMAC key for --acme-eab-kid (default none).")
     var acmeEabHmacKeyFile: String?
 
-    @Option(help: "The ACME profile to order under, one the directory lists (tlsserver, classic, shortlived, ...).")
+    @Option(
+        help: "The ACME profile to order under, one the directory lists (tlsserver, classic, ...; default the CA's).")
     var acmeProfile: String?
 
     @Option(help: "ACME challenge types in preference order (default: http-01,tls-alpn-01 as the listeners allow).")
     var acmeChallenges: String?
 
-    @Option(help: "Certificates on demand for names of wildcard sites, on or off (default on).")
+    @Option(
+        help:
+            "Certificates on demand for names of wildcard sites, on or off (default \(onOff(defaults.acme.onDemand))).")
     var acmeOnDemand: String?
 
-    @Option(help: "New on-demand names per hour, all together (default 10).")
+    @Option(help: "New on-demand names per hour, all together (default \(defaults.acme.onDemandPerHour)).")
     var acmeOnDemandRate: String?
 
-    @Option(help: "New on-demand names per registered domain in any 7 days (default 20).")
+    @Option(help: "New on-demand names per registered domain in any 7 days (default \(defaults.acme.onDemandWeekly)).")
     var acmeOnDemandWeekly: String?
 
-    @Option(help: "Watch Apple's CDN copy of every domain's file, on or off (default off).")
+    @Option(
+        help: "Watch Apple's CDN copy of every domain's file, on or off (default \(onOff(defaults.cdnWatch.enabled))).")
     var cdnWatch: String?
 
-    @Option(help: "The CDN URL the domain is appended to (default Apple's, \(CDNWatchSettings.appleCDN)).")
+    @Option(help: "The CDN URL the domain is appended to (default Apple's, \(defaults.cdnWatch.url)).")
     var cdnWatchUrl: String?
 
-    @Option(help: "A PEM CA file to trust, besides the system's, when asking the CDN.")
+    @Option(help: "A PEM CA file to trust, besides the system's, when asking the CDN (default none).")
     var cdnWatchCa: String?
 
-    @Option(help: "Seconds between two checks of one domain (default 21600).")
+    @Option(help: "Seconds between two checks of one domain (default \(defaults.cdnWatch.interval)).")
     var cdnWatchInterval: String?
 
-    @Option(help: "CDN fetches per minute, all domains together (default 60).")
+    @Option(help: "CDN fetches per minute, all domains together (default \(defaults.cdnWatch.ratePerMinute)).")
     var cdnWatchRate: String?
 
-    @Option(help: "The User-Agent part that marks Apple's fetcher (default AASA-Bot/).")
+    @Option(help: "The User-Agent part that marks Apple's fetcher (default \(defaults.cdnWatch.appleFetcherAgent)).")
     var appleFetcherAgent: String?
 
     func run() throws {
@@ -169,10 +194,15 @@ struct ServeCommand: ParsableCommand {
                 report.notStarting("the sites folder \(settings.sites) cannot be read")
                 throw CommandFailure.unreadable
             }
+            // Advice to create certificates only when there are none: otherwise the problems above
+            // (unreadable, expired, mismatched) say what to fix.
+            let noCertificates = load.problems.contains { $0.code == LoadProblem.Code.noCertificates.rawValue }
             report.notStarting(
-                load.sitesValid
-                    ? "HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)"
-                    : "fix the errors above (the sites in \(settings.sites) must all be valid)")
+                !load.sitesValid
+                    ? "fix the errors above (the sites in \(settings.sites) must all be valid)"
+                    : noCertificates
+                        ? "HTTPS needs certificates in \(settings.certs) (for local tests, make certs creates some)"
+                        : "HTTPS needs valid certificates in \(settings.certs): fix the certificate errors above")
             throw CommandFailure.invalid
         }
         var acmeManager: ACMEManager?

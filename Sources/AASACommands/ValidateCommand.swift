@@ -4,7 +4,7 @@ import ArgumentParser
 import AssociationKit
 import Foundation
 
-/// `aasa-server validate [--format text|json|sarif|github] [--json] PATH...`: files, site folders
+/// `aasa-server validate [--format text|json|sarif|github] [--json] [--strict] PATH...`: files, site folders
 /// or a whole sites directory.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +14,7 @@ struct ValidateCommand: ParsableCommand {
             Each PATH is an association file, a site folder (holding apple-app-site-association \
             and/or assetlinks.json) or a sites directory (one folder per domain). Problems print \
             as PATH:LINE:COLUMN: error|warning: MESSAGE [CODE]. Exit 0 valid (warnings allowed), \
-            1 invalid, 2 usage error or unreadable input.
+            1 invalid (with --strict also on any warning), 2 usage error or unreadable input.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -26,6 +26,9 @@ struct ValidateCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON document instead of lines (the same as --format json).")
     var json = false
+
+    @Flag(help: "Fail (exit 1) on warnings too, for CI; SARIF and GitHub output then report them as errors.")
+    var strict = false
 
     @Flag(name: .shortAndLong, help: "Also print info notes (for example: iOS 12 cannot read the file).")
     var verbose = false
@@ -71,13 +74,16 @@ struct ValidateCommand: ParsableCommand {
                         signing: SignedFileContext(reader: reader, domain: found.domain, now: now))
                 }
                 warnings += listing.warnings
-            case .failure(let problem): unreadable.append((path, problem.reason))
+            case .failure(let problem):
+                warnings += problem.warnings
+                unreadable.append((path, problem.reason))
             }
         }
         for result in results {
             if let readError = result.readError { unreadable.append((result.path, readError)) }
         }
-        let output = ValidationOutput(results: results, unreadable: unreadable, warnings: warnings, verbose: verbose)
+        let output = ValidationOutput(
+            results: results, unreadable: unreadable, warnings: warnings, verbose: verbose, strict: strict)
         switch json ? .json : format ?? .text {
         case .text: StandardStreams.write(output.text())
         case .json: StandardStreams.write(output.jsonText())
@@ -85,6 +91,6 @@ struct ValidateCommand: ParsableCommand {
         case .github: StandardStreams.write(output.githubText())
         }
         if !unreadable.isEmpty { throw CommandFailure.unreadable }
-        if results.contains(where: { !$0.isValid }) { throw CommandFailure.invalid }
+        if results.contains(where: { !$0.isValid }) || output.failsStrict { throw CommandFailure.invalid }
     }
 }

@@ -21,12 +21,13 @@ extension ValidationOutput {
             SARIF.Rule(
                 id: code.rawValue, shortDescription: .init(text: code.summary),
                 help: .init(text: "\(code.summary) The message of each result says how to fix it."),
-                defaultConfiguration: .init(level: SARIF.level(code.severity)))
+                defaultConfiguration: .init(level: SARIF.level(reportedSeverity(code.severity))))
         }
         let findings = found.map { path, diagnostic in
             SARIF.Result(
                 ruleId: diagnostic.code.rawValue, ruleIndex: codes.firstIndex(of: diagnostic.code) ?? 0,
-                level: SARIF.level(diagnostic.severity), message: .init(text: diagnostic.messageWithPointer),
+                level: SARIF.level(reportedSeverity(diagnostic.severity)),
+                message: .init(text: diagnostic.messageWithPointer),
                 locations: [
                     .init(
                         physicalLocation: .init(
@@ -38,7 +39,9 @@ extension ValidationOutput {
         var notifications = unreadable.map {
             SARIF.Notification(level: "error", message: .init(text: "\($0.path): \($0.reason)"))
         }
-        notifications += warnings.map { SARIF.Notification(level: "warning", message: .init(text: $0.rendered)) }
+        notifications += warnings.map {
+            SARIF.Notification(level: strict ? "error" : "warning", message: .init(text: $0.rendered))
+        }
         notifications += filesWithOmitted.map { result in
             SARIF.Notification(
                 level: "note", message: .init(text: "\(result.path): \(DiagnosticLines.summary(of: result.omitted))"))
@@ -61,7 +64,7 @@ extension ValidationOutput {
         var out = ""
         for (path, diagnostic) in reported {
             let command =
-                switch diagnostic.severity {
+                switch reportedSeverity(diagnostic.severity) {
                 case .error: "error"
                 case .warning: "warning"
                 case .info: "notice"
@@ -77,7 +80,8 @@ extension ValidationOutput {
                 + "\(Self.data(DiagnosticLines.summary(of: result.omitted)))\n"
         }
         for warning in warnings {
-            out += "::warning file=\(Self.property(warning.path))::\(Self.data(warning.message))\n"
+            out +=
+                "::\(strict ? "error" : "warning") file=\(Self.property(warning.path))::\(Self.data(warning.message))\n"
         }
         for (path, reason) in unreadable { out += "::error file=\(Self.property(path))::\(Self.data(reason))\n" }
         return out + summaryLine

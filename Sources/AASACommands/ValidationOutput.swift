@@ -9,6 +9,8 @@ struct ValidationOutput {
     /// About the folders rather than a file's content (a misnamed file, a link not followed).
     var warnings: [LoadProblem]
     var verbose: Bool
+    /// `--strict`: warnings fail the run (exit 1), for CI.
+    var strict = false
 
     /// Every error line printed: diagnostics, omitted ones, and one per unreadable path.
     var errorCount: Int {
@@ -20,6 +22,15 @@ struct ValidationOutput {
         results.reduce(warnings.count) {
             $0 + $1.diagnostics.filter { $0.severity == .warning }.count + $1.omitted.warnings
         }
+    }
+
+    /// Under `--strict`, whether warnings fail a run that has no error.
+    var failsStrict: Bool { strict && warningCount > 0 }
+
+    /// The severity printed in CI forms: under `--strict` a warning fails the run, so it is shown as
+    /// an error there (GitHub annotations, SARIF levels) where it would otherwise pass unnoticed.
+    func reportedSeverity(_ severity: Severity) -> Severity {
+        strict && severity == .warning ? .error : severity
     }
 
     /// `PATH:LINE:COLUMN: error|warning: MESSAGE (at POINTER) [CODE]`, then a summary line.
@@ -42,8 +53,15 @@ struct ValidationOutput {
         let unreadablePaths = Set(unreadable.map(\.path))
         let checked = Set(results.map(\.path)).union(unreadablePaths).count
         let invalid = results.filter { !$0.isValid && !unreadablePaths.contains($0.path) }.count
+        let withWarnings =
+            results.filter { result in
+                result.isValid && !unreadablePaths.contains(result.path)
+                    && (result.omitted.warnings > 0 || result.diagnostics.contains { $0.severity == .warning })
+            }.count
         let verdict = [
             invalid > 0 ? "\(invalid) invalid" : nil, unreadable.isEmpty ? nil : "\(unreadable.count) unreadable",
+            strict && withWarnings > 0 ? "\(withWarnings) failing --strict (warnings)" : nil,
+            failsStrict && withWarnings == 0 && invalid == 0 ? "failing --strict (folder warnings)" : nil,
         ].compactMap { $0 }
         return "\(plural(checked, "file")) checked: \(verdict.isEmpty ? "valid" : verdict.joined(separator: ", ")); "
             + "\(plural(errorCount, "error")), \(plural(warningCount, "warning"))\n"
@@ -65,6 +83,9 @@ struct ValidationOutput {
         }
         struct Document: Encodable {
             var valid: Bool
+            /// `--strict` given; `passed` is then false on any warning (the exit status says the same).
+            var strict: Bool
+            var passed: Bool
             var errors, warnings: Int
             var files: [FileJSON]
         }
@@ -85,9 +106,10 @@ struct ValidationOutput {
                     path: path, kind: "unknown", bytes: 0, valid: false, readError: reason, diagnostics: [], omitted: 0)
             )
         }
+        let valid = unreadable.isEmpty && results.allSatisfy(\.isValid)
         let document = Document(
-            valid: unreadable.isEmpty && results.allSatisfy(\.isValid), errors: errorCount, warnings: warningCount,
-            files: files)
+            valid: valid, strict: strict, passed: valid && !failsStrict, errors: errorCount,
+            warnings: warningCount, files: files)
         return JSONOutput.encode(document) + "\n"
     }
 

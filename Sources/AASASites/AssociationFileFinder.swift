@@ -7,6 +7,8 @@ import Foundation
 package enum AssociationFileFinder {
     package struct Problem: Error {
         package var reason: String
+        /// What explains it, when something was found but is never served (`SITE003`, `SITE004`).
+        package var warnings: [LoadProblem] = []
     }
 
     package struct Found {
@@ -37,7 +39,12 @@ package enum AssociationFileFinder {
         if SiteDirectory.isSiteFolder(url) || !SiteDirectory.misnamedFiles(in: url).isEmpty {
             let listing = site(url, shownAs: path)
             if listing.files.isEmpty {
-                return .failure(Problem(reason: listing.warnings.map(\.message).joined(separator: "; ")))
+                return .failure(
+                    Problem(
+                        reason:
+                            "nothing to check: no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) "
+                            + "in the folder itself (see the warnings above)",
+                        warnings: listing.warnings))
             }
             return .success(listing)
         }
@@ -45,9 +52,18 @@ package enum AssociationFileFinder {
             let directory = try SiteDirectory(root: url)
             var listing = Listing()
             for site in directory.sites where site.aliasOf == nil {
-                let found = Self.site(site.folder, shownAs: (path as NSString).appendingPathComponent(site.name))
+                let shown = (path as NSString).appendingPathComponent(site.name)
+                let found = Self.site(site.folder, shownAs: shown)
                 listing.files += found.files
                 listing.warnings += found.warnings
+                if !found.files.contains(where: { $0.kind == .apple || $0.kind == .android }) {
+                    // As `serve` reports it (SiteLoader): the folder answers 404.
+                    listing.warnings.append(
+                        LoadProblem(
+                            shown, .emptySite, .warning,
+                            "the site folder has no \(SiteDirectory.appleFileName) or "
+                                + "\(SiteDirectory.androidFileName); it answers 404", site: site.name))
+                }
             }
             for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
                 listing.warnings.append(
@@ -58,8 +74,8 @@ package enum AssociationFileFinder {
                     Problem(
                         reason:
                             "no \(SiteDirectory.appleFileName) or \(SiteDirectory.androidFileName) here, nor in any "
-                            + "site folder below"
-                    ))
+                            + "site folder below" + (listing.warnings.isEmpty ? "" : " (see the warnings above)"),
+                        warnings: listing.warnings))
             }
             return .success(listing)
         } catch {
@@ -80,7 +96,7 @@ package enum AssociationFileFinder {
             listing.warnings.append(
                 LoadProblem(
                     (shown as NSString).appendingPathComponent(name), .misnamedFile, .warning,
-                    "never served: the file must be named \(expected)"))
+                    SiteDirectory.misnamedReason(name, expected: expected)))
         }
         return listing
     }

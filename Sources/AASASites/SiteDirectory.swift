@@ -112,7 +112,8 @@ public struct SiteDirectory: Sendable {
     }
 
     /// Files in a site folder named almost like an association file (`apple-app-site-association.json`,
-    /// `assetlinks`), which the server never serves: each with the name it should have.
+    /// `assetlinks`), or a `.well-known` folder, which the server never serves: each with the name
+    /// it should have.
     public static func misnamedFiles(in folder: URL) -> [(name: String, expected: String)] {
         misnamedFiles(among: (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
     }
@@ -124,9 +125,23 @@ public struct SiteDirectory: Sendable {
             where name != expected && name.lowercased().hasPrefix(stem) {
                 return (name, expected)
             }
-            return nil
+            // `.well-known/apple-app-site-association` copied from a web server's document root.
+            return name.lowercased() == wellKnownFolder ? (name, appleFileName) : nil
         }
     }
+
+    /// Why an entry of `misnamedFiles` is never served, and the fix (`SITE003`), the same words
+    /// for `serve` and `validate`.
+    public static func misnamedReason(_ name: String, expected: String) -> String {
+        name.lowercased() == wellKnownFolder
+            ? "never served: a site folder holds \(appleFileName) and \(androidFileName) directly (the server "
+                + "answers /.well-known/… from there); move them out of \(name)/ into the site folder"
+            : "never served: the file must be named \(expected)"
+    }
+
+    /// The folder a web server's document root has, which a site folder does not: the server
+    /// maps `/.well-known/NAME` to the site folder's `NAME` (README, "Sites layout").
+    public static let wellKnownFolder = ".well-known"
 
     /// True when `folder` holds an association file directly (a site folder rather than a
     /// directory of sites).

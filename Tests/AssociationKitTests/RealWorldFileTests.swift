@@ -58,14 +58,19 @@ struct RealWorldFileTests {
         }
         """
 
-    @Test("Apple's documented examples are valid")
+    @Test("Apple's documented examples are valid, but for the archived guide's 8-character prefix")
     func appleExamples() {
-        for text in [Self.appleOverview, Self.appleSubstitution, Self.appleLegacy] {
+        for text in [Self.appleOverview, Self.appleSubstitution] {
             let report = AssociationFileValidator.validate(Array(text.utf8))
             #expect(report.isValid, "\(report.diagnostics.map(\.messageWithPointer))")
         }
-        // Apple's archived guide uses an 8-character placeholder prefix: valid, but unusual.
-        #expect(Self.codes(Self.appleLegacy).contains(.unusualAppIDPrefix))
+        // Apple's archived guide uses an 8-character placeholder prefix: no real app has one (a
+        // team ID has 10), so it is an error now, and the only one.
+        let legacy = AssociationFileValidator.validate(Array(Self.appleLegacy.utf8)).diagnostics
+        #expect(legacy.filter { $0.severity == .error }.map(\.code) == [.unusualAppIDPrefix])
+        let fixed = AssociationFileValidator.validate(
+            Array(Self.appleLegacy.replacingOccurrences(of: "ABCD1234.", with: "ABCDE12345.").utf8))
+        #expect(fixed.isValid)
     }
 
     @Test("pitfall: a comment copied from a tutorial")

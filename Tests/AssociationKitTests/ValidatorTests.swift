@@ -252,12 +252,31 @@ struct ValidatorTests {
                 == 1)
     }
 
+    @Test(
+        "an app ID prefix that is not a 10-character team ID is an error, with the fix",
+        arguments: [
+            ("com.acmeshop.app", "\"com.acmeshop.app\" has no team ID: write TEAMID.com.acmeshop.app"),
+            ("abcde12345.com.example.app", "prefix \"abcde12345\" is not a team ID"),
+            ("ABCD1234.com.example.app", "prefix \"ABCD1234\" is not a team ID"),
+            ("ABCDE123456.com.example.app", "prefix \"ABCDE123456\" is not a team ID"),
+        ])
+    func prefixWithoutTeamID(app: String, message: String) {
+        let diagnostics = AssociationFileValidator.validate(
+            Array(Self.base.replacingOccurrences(of: "ABCDE12345.com.example.app", with: app).utf8)
+        ).diagnostics
+        let found = diagnostics.first { $0.code == .unusualAppIDPrefix }
+        #expect(found?.severity == .error, "\(app)")
+        #expect(found?.message.hasPrefix(message) == true, "\(found?.message ?? "none")")
+    }
+
     @Test("a ten-digit prefix is one finding, the App Store ID one, not also an unusual prefix")
     func appStoreIDPrefix() {
         let codes = AssociationFileValidator.validate(
             Array(Self.base.replacingOccurrences(of: "ABCDE12345", with: "6744744763").utf8)
         ).diagnostics.map(\.code).filter { $0.rawValue.hasPrefix("AASA2") }
         #expect(codes == [.appStoreIDPrefix])
+        // Still a warning: a team ID of ten digits is rare but possible.
+        #expect(DiagnosticCode.appStoreIDPrefix.severity == .warning)
         // Nine or eleven digits are not an App Store ID shape here; AASA202 speaks for them.
         for prefix in ["674474476", "67447447631"] {
             let other = AssociationFileValidator.validate(

@@ -141,7 +141,7 @@ public enum SiteLoader {
         }
         var problems = misnamed.map { name, expected in
             LoadProblem(
-                shown + "/" + name, .misnamedFile, .warning, "never served: the file must be named \(expected)",
+                shown + "/" + name, .misnamedFile, .warning, SiteDirectory.misnamedReason(name, expected: expected),
                 site: site.name)
         }
         if !present.contains(.apple) && !present.contains(.android) {

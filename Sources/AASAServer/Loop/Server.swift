@@ -144,7 +144,10 @@ public final class Server {
             guard let address, let port else { continue }
             logger.info(
                 "listening on \(scheme)://\(address.with(port: port))",
-                metadata: ["loops": "\(count)", "sites": "\(state.snapshots.current.table.count)"])
+                metadata: [
+                    "loops": "\(count)", "sites": "\(state.snapshots.current.counts.sites)",
+                    "aliases": "\(state.snapshots.current.counts.aliases)",
+                ])
         }
         if let admin, adminControl != nil, let address = configuration.admin {
             logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")

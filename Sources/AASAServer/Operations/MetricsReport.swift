@@ -65,8 +65,12 @@ enum MetricsReport {
         )
         .set(Double(reloads.lastSuccess))
         files(snapshot, into: &text)
-        registry.makeGauge(name: "aasa_sites", help: "Site names served, aliases and wildcards included.").set(
-            Double(snapshot.table.count))
+        // The same two numbers as the log, the status page and /sites.json (docs/serving.md, "Counting sites").
+        registry.makeGauge(
+            name: "aasa_sites", help: "Site folders (one per domain or *.domain), in any state; aliases not included."
+        ).set(Double(snapshot.counts.sites))
+        registry.makeGauge(name: "aasa_site_aliases", help: "Aliases: links naming another site folder.").set(
+            Double(snapshot.counts.aliases))
         if state.configuration.metricsPerSite { perSite(snapshot, totals, into: &text) }
         text.family(
             "aasa_certificate_expiry_timestamp_seconds", type: "gauge", help: "When each certificate expires.")

@@ -52,7 +52,8 @@ public final class Reloader: Sendable {
     private func log(_ load: SnapshotLoader.Load, reason: String) {
         let keptText = load.kept.map { $0 == "certificates" ? "the certificates" : $0 }.joined(separator: ", ")
         var metadata: Logger.Metadata = [
-            "reason": "\(reason)", "sites": "\(state.snapshots.current.table.count)",
+            "reason": "\(reason)", "sites": "\(state.snapshots.current.counts.sites)",
+            "aliases": "\(state.snapshots.current.counts.aliases)",
             "folders_read": "\(load.foldersRead)",
         ]
         if load.outcome != .ok {

@@ -12,8 +12,8 @@ extension StatusPage {
         let counts = snapshot.counts
         return """
             <h2>Summary</h2>
-            <table id="summary"><tr><th>Sites</th><th>Aliases</th><th>Valid</th><th>Invalid, keeping a last good \
-            copy</th><th>Invalid, not served</th><th>Files</th></tr>
+            <table id="summary"><tr><th>Sites (folders)</th><th>Aliases (links to a site)</th><th>Valid</th>\
+            <th>Invalid, keeping a last good copy</th><th>Invalid, not served</th><th>Files</th></tr>
             <tr><td>\(counts.sites)</td><td>\(counts.aliases)</td><td class="ok">\(counts.valid)</td>\
             <td class="\(counts.keptLastGood > 0 ? "bad" : "ok")">\(counts.keptLastGood)</td>\
             <td class="\(counts.refused > 0 ? "bad" : "ok")">\(counts.refused)</td><td>\(counts.files)</td></tr>

@@ -104,6 +104,13 @@ public final class CertificateStore: @unchecked Sendable {
         var certificates: [Certificate] = []
         for files in pairs(below: directory) {
             let (folder, chain, key) = (files.folder, files.chain, files.key)
+            // OpenSSL says only "cannot load"; the owner, mode and user say what to change.
+            if let reason = ReadPermission.problem(reading: key, what: "the private key")
+                ?? ReadPermission.problem(reading: chain, what: "the certificate chain")
+            {
+                problems.append(LoadProblem(folder, .certificateUnusable, severity(folder), reason))
+                continue
+            }
             do {
                 let context = try TLSContext(chainFile: chain, keyFile: key)
                 guard let leaf = context.certificate else {

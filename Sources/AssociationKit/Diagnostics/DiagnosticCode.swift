@@ -115,7 +115,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .jsonDuplicateKey, .unknownKey, .noDetails, .detailsDictionary, .legacyAppsNotEmpty,
             .legacyAppsMissing, .pathsIgnored, .mixedFormats, .appIDAndAppIDs, .detailWithoutRules,
-            .detailsOutsideApplinks, .unusualAppIDPrefix, .emptyAppList, .duplicateAppID,
+            .detailsOutsideApplinks, .emptyAppList, .duplicateAppID,
             .appInSeveralDetails, .unreachableComponent, .unreachableExclusion,
             .exclusionMatchesAbsentItem, .unencodedPattern, .encodedPatternDecoded,
             .separatorInPathPattern, .componentMatchesEverything, .malformedNotPrefix,
@@ -166,7 +166,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .detailWithoutRules: "A details entry with neither components nor paths."
         case .detailsOutsideApplinks: "details under a service other than applinks, which ignore it."
         case .malformedAppID: "Not <App ID prefix>.<bundle ID>."
-        case .unusualAppIDPrefix: "The prefix is not 10 upper-case letters or digits."
+        case .unusualAppIDPrefix: "The prefix is not a team ID (10 upper-case letters or digits), or is missing."
         case .emptyAppList: "An empty list of apps."
         case .duplicateAppID: "The same app listed twice in one list."
         case .appInSeveralDetails: "The same app in several details entries; order then matters."

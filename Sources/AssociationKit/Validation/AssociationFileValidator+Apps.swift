@@ -66,10 +66,17 @@ extension AssociationFileValidator {
                     + "entitlement (letters and digits)",
                 at: app.origin)
         } else if !isTeamStyle {
+            // An error: Apple's app IDs always start with the 10-character team (App ID) prefix, so
+            // any other one names no app and the link never opens it (docs/association-files.md §1).
+            let prefixText = String(decoding: prefix, as: UTF8.self)
+            let looksLikeBundle = prefix.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
             report(
                 .unusualAppIDPrefix,
-                "prefix \"\(String(decoding: prefix, as: UTF8.self))\" is not 10 upper-case letters or digits; use "
-                    + "the App ID prefix from the app's application-identifier entitlement",
+                looksLikeBundle
+                    ? "\"\(text)\" has no team ID: write TEAMID.\(text), with the 10-character App ID prefix from "
+                        + "the app's application-identifier entitlement"
+                    : "prefix \"\(prefixText)\" is not a team ID (10 upper-case letters or digits); use the App ID "
+                        + "prefix from the app's application-identifier entitlement",
                 at: app.origin)
         }
     }
