@@ -14,7 +14,8 @@ struct ServeCommand: ParsableCommand {
             Settings come from built-in defaults, then the config file (--config, else \
             Config/aasa-server.json when present), then AASA_* environment variables, then \
             flags. Every site is validated first: any error stops start-up with every \
-            diagnostic printed (exit 1). SIGHUP reloads the sites; SIGTERM or SIGINT stops \
+            diagnostic printed (exit 1), unless --invalid-sites skip, which serves the valid \
+            sites and reports the invalid ones as a reload does. SIGHUP reloads the sites; SIGTERM or SIGINT stops \
             gracefully (exit 0). The access log goes to stdout, events to stderr.
             """)
 
@@ -61,6 +62,10 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "Per-site series on /metrics, on or off (default off; capped at the 1,000 busiest sites).")
     var metricsPerSite: String?
+
+    @Option(
+        help: "Invalid sites at start-up: refuse (do not start) or skip (serve the valid sites; default refuse).")
+    var invalidSites: String?
 
     @Option(help: "The Cache-Control header of served files.")
     var cacheControl: String?
@@ -164,7 +169,10 @@ struct ServeCommand: ParsableCommand {
             logger.info("loading sites: \(done) of \(total) folders read")
         }
         report.problems(load.problems)
-        guard load.outcome == .ok, let snapshot = load.snapshot else {
+        // With `--invalid-sites skip` the valid sites serve and the invalid ones are refused,
+        // as a reload would refuse them.
+        let skipping = settings.invalidSites == .skip && load.outcome == .partial
+        guard load.outcome == .ok || skipping, let snapshot = load.snapshot else {
             if !load.sitesReadable {
                 report.notStarting("the sites folder \(settings.sites) cannot be read")
                 throw CommandFailure.unreadable
@@ -172,7 +180,10 @@ struct ServeCommand: ParsableCommand {
             report.notStarting(
                 load.sitesValid
                     ? "HTTPS needs valid certificates in \(settings.certs) (make certs creates local ones)"
-                    : "fix the errors above (the sites in \(settings.sites) must all be valid)")
+                    : settings.invalidSites == .skip
+                        ? "fix the errors above (no site in \(settings.sites) is valid)"
+                        : "fix the errors above (the sites in \(settings.sites) must all be valid, "
+                            + "or give --invalid-sites skip)")
             throw CommandFailure.invalid
         }
         var acmeManager: ACMEManager?
@@ -192,6 +203,7 @@ struct ServeCommand: ParsableCommand {
         let state = ServerState(
             configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager,
             adminToken: adminToken, logger: logger)
+        if skipping { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
         let server = Server(state: state, logger: logger, watcher: watcher)
         let code: Int32
         do {
@@ -224,7 +236,7 @@ struct ServeCommand: ParsableCommand {
             (.acmeEabHmacKeyFile, acmeEabHmacKeyFile), (.acmeProfile, acmeProfile),
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
-            (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile),
+            (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile), (.invalidSites, invalidSites),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

@@ -20,7 +20,7 @@ extension ServerConfiguration {
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
             acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeEabKid, acmeEabHmacKeyFile,
             acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
-            cdnWatchInterval, cdnWatchRate, appleFetcherAgent
+            cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -55,6 +55,11 @@ extension ServerConfiguration {
             logFormat = format
         case .accessLog:
             accessLog = try Self.onOff(value, "\(source): access log must be on or off")
+        case .invalidSites:
+            guard let choice = InvalidSites(rawValue: value) else {
+                throw Problem(description: "\(source): invalid sites must be refuse or skip")
+            }
+            invalidSites = choice
         case .metricsPerSite:
             metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate,

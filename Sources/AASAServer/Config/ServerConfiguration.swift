@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// exposition's size independent of the number of sites.
     public var metricsPerSite = false
     public var cacheControl = "max-age=3600"
+    /// Whether start-up refuses every site when one is invalid, or serves the valid ones.
+    public var invalidSites = InvalidSites.refuse
     /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
     /// its folder's name; nil means the first certificate in folder order.
     public var defaultCertificate: String?
