@@ -57,7 +57,7 @@ public final class AppleFetches: Sendable {
         if warn {
             logger?.warning(
                 "\(Self.unknownHostMessage)",
-                metadata: ["host": "\(host)", "status": "\(status)"])
+                metadata: ["host": .string(host), "status": .stringConvertible(status)])
         }
     }
 

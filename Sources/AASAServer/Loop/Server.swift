@@ -144,7 +144,10 @@ public final class Server {
             guard let address, let port else { continue }
             logger.info(
                 "listening on \(scheme)://\(address.with(port: port))",
-                metadata: ["loops": "\(count)", "sites": "\(state.snapshots.current.table.count)"])
+                metadata: [
+                    "loops": .stringConvertible(count),
+                    "sites": .stringConvertible(state.snapshots.current.table.count),
+                ])
         }
         if let admin, adminControl != nil, let address = configuration.admin {
             logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
@@ -172,8 +175,8 @@ public final class Server {
             logger.info(
                 "cdn: watching Apple's CDN",
                 metadata: [
-                    "url": "\(cdnWatch.settings.url)", "interval": "\(cdnWatch.settings.interval)",
-                    "rate_per_minute": "\(cdnWatch.settings.ratePerMinute)",
+                    "url": "\(cdnWatch.settings.url)", "interval": .stringConvertible(cdnWatch.settings.interval),
+                    "rate_per_minute": .stringConvertible(cdnWatch.settings.ratePerMinute),
                 ])
         }
         state.observeSnapshot()

@@ -63,12 +63,10 @@ public final class Reloader: Sendable {
     private static func log(_ load: SnapshotLoader.Load, reason: String, state: ServerState, logger: Logger) {
         let keptText = load.kept.map { $0 == "certificates" ? "the certificates" : $0 }.joined(separator: ", ")
         var metadata: Logger.Metadata = [
-            "reason": "\(reason)", "sites": "\(state.snapshots.current.table.count)",
-            "folders_read": "\(load.foldersRead)",
+            "reason": .string(reason), "sites": .stringConvertible(state.snapshots.current.table.count),
+            "folders_read": .stringConvertible(load.foldersRead),
         ]
-        if load.outcome != .ok {
-            metadata["diagnostics"] = "\(load.problems.map { $0.rendered + "\n" }.joined())"
-        }
+        if load.outcome != .ok { metadata["diagnostics"] = .array(load.problems.map(\.logged)) }
         switch load.outcome {
         case .ok:
             let changed = load.changed.isEmpty ? "nothing" : load.changed.joined(separator: ", ")
