@@ -12,10 +12,20 @@ extension EventLoop {
         guard let appleFetches, path == .appleWellKnown || path == .appleRoot,
             Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), UnsafeBufferPointer(appleFetcherAgent))
         else { return }
+        // `aasa-server probe` asks with Apple's marker to see that the answer does not depend
+        // on it; its own requests must not pass for Apple's (README, "Apple's CDN").
+        let isProbe = Self.probeMarker.withUnsafeBufferPointer {
+            Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), $0)
+        }
+        guard !isProbe else { return }
         let host = target.hostRange.flatMap { HostName.key(buffer, $0) } ?? "-"
         appleFetches.record(
             site: site?.name, host: host, status: status.rawValue, etag: file?.etag, now: Int(time(nil)))
     }
+
+    /// What `aasa-server probe`'s User-Agent carries after Apple's marker
+    /// (`Prober.unusualUserAgent`).
+    static let probeMarker = Array("(aasa-server probe)".utf8)
 
     /// Whether `needle` occurs in `haystack`: memchr(3) for its first byte, then memcmp(3).
     /// (A generic `firstRange(of:)` here cost 280,000 instructions per request under
