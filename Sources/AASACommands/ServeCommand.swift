@@ -124,6 +124,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The User-Agent part that marks Apple's fetcher (default AASA-Bot/).")
     var appleFetcherAgent: String?
 
+    @Option(
+        name: .customLong("apple-fetcher-network"),
+        help: "A network (CIDR) Apple's fetcher comes from; fetches from it are verified (repeatable; default none).")
+    var appleFetcherNetworks: [String] = []
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "A proxy (CIDR) whose X-Forwarded-For names the client (repeatable; default none).")
+    var trustedProxies: [String] = []
+
     func run() throws {
         OpenSSLLibrary.keepLoadedAtExit()
         let settings: ServerConfiguration
@@ -240,6 +250,12 @@ struct ServeCommand: ParsableCommand {
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)
+        }
+        for (setting, values, flag) in [
+            (ServerConfiguration.Setting.appleFetcherNetworks, appleFetcherNetworks, "--apple-fetcher-network"),
+            (.trustedProxies, trustedProxies, "--trusted-proxy"),
+        ] where !values.isEmpty {
+            try settings.apply(setting, values.joined(separator: ","), source: flag)
         }
         if !adminHosts.isEmpty {
             try settings.apply(.adminHosts, adminHosts.joined(separator: ","), source: "--admin-host")

@@ -72,6 +72,8 @@ public final class Server {
             accessLog: configuration.accessLog)
         settings.perSiteMetrics = configuration.metricsPerSite
         settings.appleFetcherAgent = Array(configuration.cdnWatch.appleFetcherAgent.utf8)
+        settings.appleFetcherNetworks = configuration.appleFetcherNetworks
+        settings.trustedProxies = configuration.trustedProxies
         // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
         // no eventfd) fails start-up instead of leaving its listener unserved.
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots) }
