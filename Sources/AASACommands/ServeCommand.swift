@@ -15,7 +15,8 @@ struct ServeCommand: ParsableCommand {
             Settings come from built-in defaults, then the config file (--config, else \
             Config/aasa-server.json when present), then AASA_* environment variables, then \
             flags. Every site is validated first: any error stops start-up with every \
-            diagnostic printed (exit 1). SIGHUP reloads the sites; SIGTERM or SIGINT stops \
+            diagnostic printed (exit 1), unless --invalid-sites skip, which serves the valid \
+            sites and reports the invalid ones as a reload does. SIGHUP reloads the sites; SIGTERM or SIGINT stops \
             gracefully (exit 0). The access log goes to stdout, events to stderr.
             """)
 
@@ -78,6 +79,10 @@ struct ServeCommand: ParsableCommand {
             busiest sites).
             """)
     var metricsPerSite: String?
+
+    @Option(
+        help: "Invalid sites at start-up: refuse (do not start) or skip (serve the valid sites; default refuse).")
+    var invalidSites: String?
 
     @Option(help: "The Cache-Control header of served files (default \(defaults.cacheControl)).")
     var cacheControl: String?
@@ -144,6 +149,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The User-Agent part that marks Apple's fetcher (default \(defaults.cdnWatch.appleFetcherAgent)).")
     var appleFetcherAgent: String?
 
+    @Option(
+        name: .customLong("apple-fetcher-network"),
+        help: "A network (CIDR) Apple's fetcher comes from; fetches from it are verified (repeatable; default none).")
+    var appleFetcherNetworks: [String] = []
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "A proxy (CIDR) whose X-Forwarded-For names the client (repeatable; default none).")
+    var trustedProxies: [String] = []
+
     func run() throws {
         OpenSSLLibrary.keepLoadedAtExit()
         let settings: ServerConfiguration
@@ -189,7 +204,10 @@ struct ServeCommand: ParsableCommand {
             logger.info("loading sites: \(done) of \(total) folders read")
         }
         report.problems(load.problems)
-        guard load.outcome == .ok, let snapshot = load.snapshot else {
+        // With `--invalid-sites skip` the valid sites serve and the invalid ones are refused,
+        // as a reload would refuse them.
+        let skipping = settings.invalidSites == .skip && load.outcome == .partial
+        guard load.outcome == .ok || skipping, let snapshot = load.snapshot else {
             if !load.sitesReadable {
                 report.notStarting("the sites folder \(settings.sites) cannot be read")
                 throw CommandFailure.unreadable
@@ -199,7 +217,10 @@ struct ServeCommand: ParsableCommand {
             let noCertificates = load.problems.contains { $0.code == LoadProblem.Code.noCertificates.rawValue }
             report.notStarting(
                 !load.sitesValid
-                    ? "fix the errors above (the sites in \(settings.sites) must all be valid)"
+                    ? (settings.invalidSites == .skip
+                        ? "fix the errors above (no site in \(settings.sites) is valid)"
+                        : "fix the errors above (the sites in \(settings.sites) must all be valid, "
+                            + "or give --invalid-sites skip)")
                     : noCertificates
                         ? "HTTPS needs certificates in \(settings.certs) (for local tests, make certs creates some)"
                         : "HTTPS needs valid certificates in \(settings.certs): fix the certificate errors above")
@@ -222,6 +243,7 @@ struct ServeCommand: ParsableCommand {
         let state = ServerState(
             configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager,
             adminToken: adminToken, logger: logger)
+        if skipping { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
         let server = Server(state: state, logger: logger, watcher: watcher)
         let code: Int32
         do {
@@ -254,10 +276,16 @@ struct ServeCommand: ParsableCommand {
             (.acmeEabHmacKeyFile, acmeEabHmacKeyFile), (.acmeProfile, acmeProfile),
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
-            (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile),
+            (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile), (.invalidSites, invalidSites),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)
+        }
+        for (setting, values, flag) in [
+            (ServerConfiguration.Setting.appleFetcherNetworks, appleFetcherNetworks, "--apple-fetcher-network"),
+            (.trustedProxies, trustedProxies, "--trusted-proxy"),
+        ] where !values.isEmpty {
+            try settings.apply(setting, values.joined(separator: ","), source: flag)
         }
         if !adminHosts.isEmpty {
             try settings.apply(.adminHosts, adminHosts.joined(separator: ","), source: "--admin-host")

@@ -17,11 +17,8 @@ struct StartupReport {
             return StandardStreams.writeError(problems.map { $0.rendered + "\n" }.joined())
         }
         for problem in problems {
-            var metadata: Logger.Metadata = ["file": "\(problem.path)", "code": "\(problem.code)"]
-            if let site = problem.site { metadata["site"] = "\(site)" }
-            if let line = problem.lineNumber { metadata["line"] = "\(line)" }
-            if let column = problem.column { metadata["column"] = "\(column)" }
-            if let pointer = problem.pointer { metadata["pointer"] = "\(pointer)" }
+            guard case .dictionary(var metadata) = problem.logged else { continue }
+            metadata["message"] = nil
             logger.log(level: level(problem.severity), "\(problem.message)", metadata: metadata)
         }
     }

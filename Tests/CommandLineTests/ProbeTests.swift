@@ -111,6 +111,14 @@ final class ProbeTests {
         let json = try probe(server.port, ["--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["passed"] as? Bool == true)
+        // The probe asked with Apple's marker; that is not Apple's fetch.
+        let admin = try #require(server.adminPort)
+        let sitesJSON = try Curl.request("http://127.0.0.1:\(admin)/sites.json")
+        let listing = try #require(try JSONSerialization.jsonObject(with: sitesJSON.body) as? [String: Any])
+        let site = try #require((listing["sites"] as? [[String: Any]])?.first, "\(listing)")
+        #expect((site["cdn"] as? [String: Any])?["lastAppleFetch"] is NSNull, "\(site)")
+        let metrics = String(decoding: try Curl.request("http://127.0.0.1:\(admin)/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"aasa_apple_fetches_total{status="200"} 0"#), "\(metrics)")
     }
 
     @Test("a 301 is a failure that shows where it points")

@@ -58,8 +58,11 @@ final class RunningServer {
         while Date() < deadline && found == nil && process.isRunning {
             let text = events()
             for scheme in ["http", "https"] {
-                if found == nil, let range = text.range(of: "info listening on \(scheme)://127.0.0.1:") {
-                    found = Int(text[range.upperBound...].prefix { $0.isNumber })
+                // The text event, or the JSON one (`--log-format json`).
+                for event in ["info listening on", #""message":"listening on"#] {
+                    if found == nil, let range = text.range(of: "\(event) \(scheme)://127.0.0.1:") {
+                        found = Int(text[range.upperBound...].prefix { $0.isNumber })
+                    }
                 }
             }
             usleep(20_000)

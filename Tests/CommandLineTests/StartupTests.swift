@@ -77,7 +77,7 @@ struct StartupTests {
         #expect(!events.isEmpty && events.allSatisfy { $0 != nil }, "\(json.stderr)")
         #expect(
             events.contains {
-                $0?["code"] as? String == "AASA201" && $0?["line"] as? String == "1"
+                $0?["code"] as? String == "AASA201" && $0?["line"] as? Int == 1
                     && $0?["level"] as? String == "error"
             })
         #expect(events.contains { ($0?["message"] as? String)?.hasPrefix("not starting") == true })

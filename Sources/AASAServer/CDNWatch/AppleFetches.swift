@@ -14,6 +14,9 @@ public final class AppleFetches: Sendable {
         public let host: String
         public let status: Int
         public let etag: String?
+        /// From a network configured as Apple's (`appleFetcherNetworks`); otherwise only a
+        /// client that identified as Apple's fetcher.
+        public var verified = false
     }
 
     struct Books {
@@ -39,7 +42,7 @@ public final class AppleFetches: Sendable {
     }
 
     /// One fetch: `site` is the folder that answered (nil: no site serves `host`).
-    func record(site: String?, host: String, status: Int, etag: String?, now: Int) {
+    func record(site: String?, host: String, status: Int, etag: String?, verified: Bool = false, now: Int) {
         let warn = books.withLock { books -> Bool in
             books.byStatus[status, default: 0] += 1
             guard let site else {
@@ -47,7 +50,7 @@ public final class AppleFetches: Sendable {
                 guard books.warned.count < Self.hostLimit else { return false }
                 return books.warned.insert(host).inserted
             }
-            books.last[site] = Fetch(at: now, host: host, status: status, etag: etag)
+            books.last[site] = Fetch(at: now, host: host, status: status, etag: etag, verified: verified)
             if site.hasPrefix("*.") {
                 // In place: no copy of the site's hosts.
                 books.hosts[site, default: RecentHosts(limit: Self.hostLimit)].note(host, at: now)
@@ -57,7 +60,7 @@ public final class AppleFetches: Sendable {
         if warn {
             logger?.warning(
                 "\(Self.unknownHostMessage)",
-                metadata: ["host": "\(host)", "status": "\(status)"])
+                metadata: ["host": .string(host), "status": .stringConvertible(status)])
         }
     }
 

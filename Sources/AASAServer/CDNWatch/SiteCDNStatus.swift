@@ -9,6 +9,8 @@ struct SiteCDNStatus: Encodable {
         let host: String
         let status: Int
         let etag: String?
+        /// Whether the fetch came from a network configured as Apple's.
+        let verified: Bool
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -16,9 +18,10 @@ struct SiteCDNStatus: Encodable {
             try container.encode(host, forKey: .host)
             try container.encode(status, forKey: .status)
             try container.encode(etag, forKey: .etag)
+            try container.encode(verified, forKey: .verified)
         }
 
-        enum CodingKeys: String, CodingKey { case at, host, status, etag }
+        enum CodingKeys: String, CodingKey { case at, host, status, etag, verified }
     }
 
     let state: CDNState
@@ -38,7 +41,8 @@ struct SiteCDNStatus: Encodable {
         details = watch?.details
         outOfSyncSince = watch?.outOfSyncSince.map(HTTPDate.iso8601)
         lastAppleFetch = serverState.appleFetches.last(site: site).map {
-            AppleFetch(at: HTTPDate.iso8601($0.at), host: $0.host, status: $0.status, etag: $0.etag)
+            AppleFetch(
+                at: HTTPDate.iso8601($0.at), host: $0.host, status: $0.status, etag: $0.etag, verified: $0.verified)
         }
         appleFetchedHosts = site.hasPrefix("*.") ? serverState.appleFetches.hosts(site: site) : nil
     }

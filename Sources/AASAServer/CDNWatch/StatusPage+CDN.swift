@@ -43,7 +43,9 @@ extension StatusPage {
         if let reason = status.reason { text += " \(escape(reason))" }
         if let since = status.outOfSyncSince { text += " since \(escape(since))" }
         if let fetch = status.lastAppleFetch {
-            text += "<br>Apple fetched \(escape(fetch.host)) at \(escape(fetch.at)): \(fetch.status)"
+            // Only a network configured as Apple's proves it; a User-Agent anyone can send.
+            let who = fetch.verified ? "Apple's fetcher" : "a client that identified as Apple's fetcher"
+            text += "<br>\(who) fetched \(escape(fetch.host)) at \(escape(fetch.at)): \(fetch.status)"
         }
         return "<td>\(text)</td>"
     }

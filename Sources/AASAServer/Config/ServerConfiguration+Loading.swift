@@ -10,6 +10,9 @@ extension ServerConfiguration {
         (Setting.allCases.map(\.rawValue) + ["acmeIssuers", "timeouts", "limits"]).joined(separator: ", ")
     }
 
+    /// The settings a config file gives as a list of strings.
+    static let lists: [Setting] = [.adminHosts, .appleFetcherNetworks, .trustedProxies]
+
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
     }
@@ -20,7 +23,7 @@ extension ServerConfiguration {
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
             acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeEabKid, acmeEabHmacKeyFile,
             acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
-            cdnWatchInterval, cdnWatchRate, appleFetcherAgent
+            cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites, appleFetcherNetworks, trustedProxies
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -55,6 +58,16 @@ extension ServerConfiguration {
             logFormat = format
         case .accessLog:
             accessLog = try Self.onOff(value, "\(source): access log must be on or off")
+        case .appleFetcherNetworks, .trustedProxies:
+            guard let networks = IPNetwork.list(value) else {
+                throw Problem(description: "\(source): must be a list of IPv4 or IPv6 networks, like 17.0.0.0/8")
+            }
+            if setting == .trustedProxies { trustedProxies = networks } else { appleFetcherNetworks = networks }
+        case .invalidSites:
+            guard let choice = InvalidSites(rawValue: value) else {
+                throw Problem(description: "\(source): invalid sites must be refuse or skip")
+            }
+            invalidSites = choice
         case .metricsPerSite:
             metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate,
@@ -226,8 +239,8 @@ extension ServerConfiguration {
                 case .bool(let value): text = value ? "on" : "off"
                 case .number(_, let literal): text = literal
                 // null turns a switch or a listener off, and clears a list or a file.
-                case .null: text = setting == .adminHosts || setting == .adminTokenFile ? "" : "off"
-                case .array(let items) where setting == .adminHosts:
+                case .null: text = Self.lists.contains(setting) || setting == .adminTokenFile ? "" : "off"
+                case .array(let items) where Self.lists.contains(setting):
                     text = try strings(items, place: place).joined(separator: ",")
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }

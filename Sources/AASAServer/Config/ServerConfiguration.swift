@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// exposition's size independent of the number of sites.
     public var metricsPerSite = false
     public var cacheControl = "max-age=3600"
+    /// Whether start-up refuses every site when one is invalid, or serves the valid ones.
+    public var invalidSites = InvalidSites.refuse
     /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
     /// its folder's name; nil means the first certificate in folder order.
     public var defaultCertificate: String?
@@ -34,6 +36,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var acme = ACMESettings()
     /// The watch over Apple's CDN copies, and the record of Apple's own fetches.
     public var cdnWatch = CDNWatchSettings()
+    /// Networks Apple's fetcher is known to come from: a fetch from one is "verified", any
+    /// other only "identified as Apple's fetcher" by its User-Agent. Empty by default.
+    public var appleFetcherNetworks: [IPNetwork] = []
+    /// Proxies whose `X-Forwarded-For` names the client; any other peer is the client itself.
+    public var trustedProxies: [IPNetwork] = []
     public var timeouts = Timeouts()
     public var limits = HTTPLimits()
 

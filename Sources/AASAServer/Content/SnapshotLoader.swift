@@ -19,8 +19,8 @@ public enum SnapshotLoader {
         /// Nil when the sites folder cannot be read: nothing new can serve.
         public let snapshot: ServingSnapshot?
         public let outcome: Outcome
-        /// Names (aliases included) whose files differ from the previous snapshot's; empty
-        /// at start-up.
+        /// Names (aliases included) whose files differ from the previous snapshot's; at
+        /// start-up, empty, or with `invalidSites` `skip` every name served.
         public let changed: [String]
         /// Sites that kept their last good files (or, new, serve nothing), and `certificates`
         /// when the certificates did not load.
@@ -55,7 +55,7 @@ public enum SnapshotLoader {
             certificateProblems = result.problems
             certificatesFailed = result.store == nil
         }
-        guard let (catalog, table, changed, foldersRead) = sites else {
+        guard let (catalog, table, changedNames, foldersRead) = sites else {
             let problem = LoadProblem(root.path, .sitesUnreadable, .error, SiteLoader.unreadableReason(root))
             return Load(
                 snapshot: nil, outcome: .failed, changed: [], kept: certificatesFailed ? ["certificates"] : [],
@@ -67,10 +67,14 @@ public enum SnapshotLoader {
             table: table, certificates: certificates, catalog: catalog, siteProblems: siteProblems,
             certificateProblems: certificateProblems, counts: catalog.counts())
         let sitesValid = !siteProblems.hasErrors
+        // Skipping invalid sites at start-up is a reload from nothing: every name served is new.
+        let skipping = previous == nil && configuration.invalidSites == .skip && !sitesValid && !certificatesFailed
+        let changed = skipping ? Array(table.map.allNames).sorted() : changedNames
         let kept =
             (sitesValid ? [] : keptSites(catalog)) + (certificatesFailed ? ["certificates"] : [])
         let outcome: Outcome =
-            sitesValid && !certificatesFailed ? .ok : (previous == nil || changed.isEmpty) ? .failed : .partial
+            sitesValid && !certificatesFailed
+            ? .ok : (previous == nil && !skipping) || changed.isEmpty ? .failed : .partial
         var load = Load(
             snapshot: snapshot, outcome: outcome, changed: changed, kept: kept, problems: snapshot.problems,
             sitesReadable: true, sitesValid: sitesValid, certificatesFailed: certificatesFailed)

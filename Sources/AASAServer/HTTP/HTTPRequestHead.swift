@@ -14,6 +14,8 @@ struct HTTPRequestHead {
     var hostRange: Range<Int>?
     var hostCount = 0
     var userAgentRange: Range<Int>?
+    /// `X-Forwarded-For`, believed only from a trusted proxy (`EventLoop.clientAddress`).
+    var forwardedForRange: Range<Int>?
     var ifNoneMatchRange: Range<Int>?
     var ifModifiedSinceRange: Range<Int>?
     /// The admin listener's credentials (RFC 9110 §11.6.2); more than one is refused there.

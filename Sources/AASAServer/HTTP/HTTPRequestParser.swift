@@ -175,6 +175,8 @@ struct HTTPRequestParser {
             head.hostCount += 1
         case 10 where HTTPToken.equalsIgnoringCase(buffer, name, "user-agent"):
             head.userAgentRange = value
+        case 15 where HTTPToken.equalsIgnoringCase(buffer, name, "x-forwarded-for"):
+            head.forwardedForRange = value
         case 10 where HTTPToken.equalsIgnoringCase(buffer, name, "connection"):
             HTTPToken.forEachListElement(buffer, value) { element in
                 if HTTPToken.equalsIgnoringCase(buffer, element, "close") { head.connectionClose = true }

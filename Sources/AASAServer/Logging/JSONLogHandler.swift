@@ -3,7 +3,8 @@ import AssociationKit
 @preconcurrency import Glibc
 import Logging
 
-/// swift-log events as JSON lines on stderr (`--log-format json`); text is `TextLogHandler`.
+/// swift-log events as JSON lines on stderr (`--log-format json`), values typed (`LogValue`);
+/// text is `TextLogHandler`.
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
@@ -19,17 +20,16 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var fields = [
+        var fields: [(String, String)] = [
             ("time", HTTPDate.iso8601(Int(time(nil)))), ("level", event.level.rawValue), ("label", label),
             ("message", "\(event.message)"),
-        ]
+        ].map { ($0.0, JSONValue.quoted($0.1)) }
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: {
             $0.key < $1.key
         }) {
-            fields.append((key, "\(value)"))
+            fields.append((key, LogValue.json(value)))
         }
-        let line =
-            "{" + fields.map { JSONValue.quoted($0.0) + ":" + JSONValue.quoted($0.1) }.joined(separator: ",") + "}\n"
+        let line = "{" + fields.map { JSONValue.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n"
         fputs(line, stderr)
     }
 }

@@ -22,7 +22,7 @@ public struct TextLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: {
             $0.key < $1.key
         }) {
-            line += " " + LogText.field(key, "\(value)")
+            line += " " + LogText.field(key, LogValue.text(value))
         }
         fputs(line + "\n", stderr)
     }

@@ -52,7 +52,7 @@ extension EventLoop {
         guard let file else {
             count(site: site, path: served, status: .notFound)
             if let agent = head.userAgentRange, appleFetches != nil {
-                noteAppleFetch(agent, buffer, target, path: served, site: site, .notFound, file: nil)
+                noteAppleFetch(agent, buffer, head, target, connection, path: served, site: site, .notFound, file: nil)
             }
             respondWithError(
                 .notFound, to: connection, head: head, buffer: buffer, keepAlive: keepAlive, started: started)
@@ -82,7 +82,7 @@ extension EventLoop {
         }
         count(site: site, path: served, status: status)
         if let agent = head.userAgentRange, appleFetches != nil {
-            noteAppleFetch(agent, buffer, target, path: served, site: site, status, file: file)
+            noteAppleFetch(agent, buffer, head, target, connection, path: served, site: site, status, file: file)
         }
         log(
             head, buffer, connection, status: status.rawValue, bytes: sendsBody ? variant.body.count : 0,

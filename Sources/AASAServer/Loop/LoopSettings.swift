@@ -13,6 +13,9 @@ struct LoopSettings: Sendable {
     var perSiteMetrics = false
     /// A User-Agent containing these bytes is Apple's fetcher (`--apple-fetcher-agent`).
     var appleFetcherAgent = Array("AASA-Bot/".utf8)
+    /// `--apple-fetcher-network` and `--trusted-proxy`, parsed at start-up.
+    var appleFetcherNetworks: [IPNetwork] = []
+    var trustedProxies: [IPNetwork] = []
     /// Queued output at or past this stops parsing pipelined requests and reading from the
     /// client until it drains, so a client that sends and never reads costs at most this
     /// plus one response and one read. 256 KiB is two of the largest files the size guard

@@ -72,6 +72,8 @@ public final class Server {
             accessLog: configuration.accessLog)
         settings.perSiteMetrics = configuration.metricsPerSite
         settings.appleFetcherAgent = Array(configuration.cdnWatch.appleFetcherAgent.utf8)
+        settings.appleFetcherNetworks = configuration.appleFetcherNetworks
+        settings.trustedProxies = configuration.trustedProxies
         // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
         // no eventfd) fails start-up instead of leaving its listener unserved.
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots) }
@@ -145,8 +147,9 @@ public final class Server {
             logger.info(
                 "listening on \(scheme)://\(address.with(port: port))",
                 metadata: [
-                    "loops": "\(count)", "sites": "\(state.snapshots.current.counts.sites)",
-                    "aliases": "\(state.snapshots.current.counts.aliases)",
+                    "loops": .stringConvertible(count),
+                    "sites": .stringConvertible(state.snapshots.current.counts.sites),
+                    "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
                 ])
         }
         if let admin, adminControl != nil, let address = configuration.admin {
@@ -175,8 +178,8 @@ public final class Server {
             logger.info(
                 "cdn: watching Apple's CDN",
                 metadata: [
-                    "url": "\(cdnWatch.settings.url)", "interval": "\(cdnWatch.settings.interval)",
-                    "rate_per_minute": "\(cdnWatch.settings.ratePerMinute)",
+                    "url": "\(cdnWatch.settings.url)", "interval": .stringConvertible(cdnWatch.settings.interval),
+                    "rate_per_minute": .stringConvertible(cdnWatch.settings.ratePerMinute),
                 ])
         }
         state.observeSnapshot()

@@ -29,36 +29,45 @@ public final class Reloader: Sendable {
             // Valid sites take their new files; an invalid site keeps its last good files
             // (the loader merges them in), so the snapshot is always safe to serve.
             if let snapshot = load.snapshot { state.snapshots.publish(snapshot) }
-            state.update { record in
-                record.lastAttempt = now
-                record.lastOutcome = load.outcome
-                record.lastChanged = load.changed
-                record.lastKept = load.kept
-                record.lastProblems = load.outcome == .ok ? [] : load.problems
-                switch load.outcome {
-                case .ok:
-                    record.succeeded += 1
-                    record.lastSuccess = now
-                case .partial: record.partial += 1
-                case .failed: record.failed += 1
-                }
-            }
+            Self.record(load, now: now, in: state)
             wakeLoops()
-            log(load, reason: reason)
+            Self.log(load, reason: reason, state: state, logger: logger)
             if load.snapshot != nil { state.observeSnapshot() }
         }
     }
 
-    private func log(_ load: SnapshotLoader.Load, reason: String) {
+    /// Reports a start-up that skipped invalid sites (`invalidSites` `skip`) as a reload from
+    /// nothing: the same counts, status and log event, so one alert covers both.
+    public static func report(_ load: SnapshotLoader.Load, reason: String, state: ServerState, logger: Logger) {
+        record(load, now: state.started, in: state)
+        log(load, reason: reason, state: state, logger: logger)
+    }
+
+    private static func record(_ load: SnapshotLoader.Load, now: Int, in state: ServerState) {
+        state.update { record in
+            record.lastAttempt = now
+            record.lastOutcome = load.outcome
+            record.lastChanged = load.changed
+            record.lastKept = load.kept
+            record.lastProblems = load.outcome == .ok ? [] : load.problems
+            switch load.outcome {
+            case .ok:
+                record.succeeded += 1
+                record.lastSuccess = now
+            case .partial: record.partial += 1
+            case .failed: record.failed += 1
+            }
+        }
+    }
+
+    private static func log(_ load: SnapshotLoader.Load, reason: String, state: ServerState, logger: Logger) {
         let keptText = load.kept.map { $0 == "certificates" ? "the certificates" : $0 }.joined(separator: ", ")
         var metadata: Logger.Metadata = [
-            "reason": "\(reason)", "sites": "\(state.snapshots.current.counts.sites)",
-            "aliases": "\(state.snapshots.current.counts.aliases)",
-            "folders_read": "\(load.foldersRead)",
+            "reason": .string(reason), "sites": .stringConvertible(state.snapshots.current.counts.sites),
+            "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
+            "folders_read": .stringConvertible(load.foldersRead),
         ]
-        if load.outcome != .ok {
-            metadata["diagnostics"] = "\(load.problems.map { $0.rendered + "\n" }.joined())"
-        }
+        if load.outcome != .ok { metadata["diagnostics"] = .array(load.problems.map(\.logged)) }
         switch load.outcome {
         case .ok:
             let changed = load.changed.isEmpty ? "nothing" : load.changed.joined(separator: ", ")
