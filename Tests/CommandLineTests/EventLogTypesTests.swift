@@ -23,10 +23,11 @@ struct EventLogTypesTests {
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         }
         let listening = try #require(events.first { ($0["message"] as? String)?.hasPrefix("listening on") == true })
-        #expect(listening["loops"] is Int && listening["sites"] as? Int == 1, "\(listening)")
+        // Sites are site folders in any state (docs/serving.md, "Counting sites"): both.
+        #expect(listening["loops"] is Int && listening["sites"] as? Int == 2, "\(listening)")
         let report = try #require(events.first { $0["reason"] as? String == "start-up" }, "\(server.errors)")
         #expect(report["folders_read"] as? Int == 2, "\(report)")
-        #expect(report["sites"] as? Int == 1, "\(report)")
+        #expect(report["sites"] as? Int == 2 && report["aliases"] as? Int == 0, "\(report)")
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]], "\(report)")
         #expect(diagnostics.count == 2)
         let first = try #require(diagnostics.first { $0["severity"] as? String == "error" })
