@@ -62,4 +62,38 @@ struct ReadmeWalkthroughTests {
             "the exact site and the wildcard over HTTPS")
         #expect(checks.stdout.contains("\"aliases\":[\"go.acme-shop.com\"]"))
     }
+
+    /// The `sh` block after "Check it the way Apple's CDN and a user would" in "Two commands".
+    static func checksOfTwoCommands() throws -> String {
+        let readme = try String(
+            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "Check it the way Apple's CDN and a user would:\n\n```sh\n"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        return String(readme[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("the checks of \"Two commands\" answer as `make run` serves Config/ (on free ports)")
+    func twoCommandsChecks() throws {
+        let folder = try TemporaryFolder()
+        let certificates = folder.url.appendingPathComponent("certs")
+        let made = try BinaryRunner.run(
+            ["certs/make-dev-certs.sh", certificates.path], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(made.status == 0, "\(made.stderr)")
+        let https = try ProbeTests.freePort()
+        // `make run`: Config/aasa-server.json from the package root, plus --https.
+        let server = try RunningServer(
+            in: BinaryRunner.packageRoot,
+            [
+                "--certs", certificates.path, "--http", "127.0.0.1:0", "--https", "127.0.0.1:\(https)", "--admin",
+                "off", "--access-log", "off",
+            ])
+        defer { _ = server.stop() }
+        let script = try Self.checksOfTwoCommands().replacingOccurrences(of: "8080", with: String(server.port))
+            .replacingOccurrences(of: "8443", with: String(https))
+        let checks = try Self.bash(script, in: folder.url)
+        #expect(checks.status == 0, "\(checks.stderr)")
+        #expect(checks.stdout.components(separatedBy: "HTTP/1.1 200 OK").count - 1 >= 4, "\(checks.stdout)")
+        #expect(checks.stdout.lowercased().contains("content-encoding: gzip"))
+        #expect(checks.stdout.contains("Verify return code: 0 (ok)"))
+    }
 }
