@@ -299,13 +299,13 @@ public final class ACMEManager: Sendable {
         }
         do {
             try outcome.get()
-            let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
+            let seconds = (Date().timeIntervalSince(started) * 100).rounded() / 100
             logger.info(
                 "acme: certificate stored",
                 metadata: [
                     "names": "\(job.plan.names.joined(separator: ","))",
                     "folder": "\(storage.certificateFolder(primary))",
-                    "seconds": "\(seconds)", "kind": "\(kind)", "issuer": "\(settings.label)",
+                    "seconds": .stringConvertible(seconds), "kind": "\(kind)", "issuer": "\(settings.label)",
                     "replaces": "\(replaces ?? "-")",
                 ])
             books.withLock { books in
@@ -324,10 +324,11 @@ public final class ACMEManager: Sendable {
             var metadata: Logger.Metadata = [
                 "names": "\(job.plan.names.joined(separator: ","))", "issuer": "\(settings.label)",
                 "next_issuer": "\(issuers[(index + 1) % issuers.count].label)", "type": "\(error.type)",
-                "detail": "\(error.detail)", "status": "\(error.status.map(String.init) ?? "-")",
-                "retry_in": "\(delay)",
+                "detail": "\(error.detail)", "retry_in": .stringConvertible(delay),
             ]
-            if let asked = error.retryAfter { metadata["retry_after"] = "\(asked)" }
+            // Numbers stay numbers in JSON events (docs/usage.md, "Serve": logs).
+            if let status = error.status { metadata["status"] = .stringConvertible(status) }
+            if let asked = error.retryAfter { metadata["retry_after"] = .stringConvertible(asked) }
             if dropped { metadata["dropped"] = "until a handshake asks after the cool-down" }
             logger.error("acme: \(kind) failed", metadata: metadata)
             callbacks.withLock { $0 }?.orderFailed()
