@@ -6,8 +6,8 @@ import Foundation
 /// aasa-server will listen on (`httpPort`, `tlsPort`). Stopped when released.
 final class Pebble {
     let folder: TemporaryFolder
-    let directoryPort: Int
-    let managementPort: Int
+    private(set) var directoryPort = 0
+    private(set) var managementPort = 0
     /// The CA that signed Pebble's own HTTPS listener (`--acme-directory-ca`).
     let listenerCA: String
     /// The root Pebble issues under (curl's `--cacert`).
@@ -32,10 +32,6 @@ final class Pebble {
     /// identifier → base64url HMAC key) makes external account binding required.
     init(httpPort: Int, tlsPort: Int, environment: [String: String] = [:], eab: [String: String] = [:]) throws {
         folder = try TemporaryFolder()
-        directoryPort = try ProbeTests.freePort()
-        managementPort = try ProbeTests.freePort()
-        let dnsPort = try ProbeTests.freePort()
-        let challengeManagementPort = try ProbeTests.freePort()
         logFile = try folder.write("pebble.log", "")
         listenerCA = folder.url.appendingPathComponent("listener.pem").path
         issuingRoot = folder.url.appendingPathComponent("root.pem").path
@@ -45,25 +41,37 @@ final class Pebble {
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj",
             "/CN=pebble", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", listenerCA,
         ])
-        let configuration = """
-            {"pebble": {"listenAddress": "127.0.0.1:\(directoryPort)",
-              "managementListenAddress": "127.0.0.1:\(managementPort)",
-              "certificate": "\(listenerCA)", "privateKey": "\(key)", "httpPort": \(httpPort), "tlsPort": \(tlsPort),
-              "ocspResponderURL": "", "externalAccountBindingRequired": \(!eab.isEmpty),
-              "externalAccountMACKeys": {\(eab.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", "))}}}
-            """
-        let configurationFile = try folder.write("pebble.json", configuration)
-        try start(
-            "pebble-challtestsrv",
-            [
-                "-defaultIPv4", "127.0.0.1", "-defaultIPv6", "", "-dns01", "127.0.0.1:\(dnsPort)", "-http01", "",
-                "-https01", "", "-tlsalpn01", "", "-management", "127.0.0.1:\(challengeManagementPort)",
-            ], environment: [:])
-        try start(
-            "pebble", ["-config", configurationFile, "-dnsserver", "127.0.0.1:\(dnsPort)"],
-            environment: ["PEBBLE_VA_NOSLEEP": "1"].merging(environment) { $1 })
-        guard eventually(20, { RunningServer.accepts(port: directoryPort) && RunningServer.accepts(port: dnsPort) })
-        else { throw Failure(description: "pebble did not start: \(output)") }
+        // A free port is free when it is chosen, not when Pebble binds it: with many tests
+        // connecting at once, an outgoing connection can take it in between. Try new ports.
+        for attempt in 1...3 {
+            directoryPort = try ProbeTests.freePort()
+            managementPort = try ProbeTests.freePort()
+            let dnsPort = try ProbeTests.freePort()
+            let challengeManagementPort = try ProbeTests.freePort()
+            let configuration = """
+                {"pebble": {"listenAddress": "127.0.0.1:\(directoryPort)",
+                  "managementListenAddress": "127.0.0.1:\(managementPort)",
+                  "certificate": "\(listenerCA)", "privateKey": "\(key)", "httpPort": \(httpPort), "tlsPort": \(tlsPort),
+                  "ocspResponderURL": "", "externalAccountBindingRequired": \(!eab.isEmpty),
+                  "externalAccountMACKeys": {\(eab.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", "))}}}
+                """
+            let configurationFile = try folder.write("pebble.json", configuration)
+            try start(
+                "pebble-challtestsrv",
+                [
+                    "-defaultIPv4", "127.0.0.1", "-defaultIPv6", "", "-dns01", "127.0.0.1:\(dnsPort)", "-http01", "",
+                    "-https01", "", "-tlsalpn01", "", "-management", "127.0.0.1:\(challengeManagementPort)",
+                ], environment: [:])
+            try start(
+                "pebble", ["-config", configurationFile, "-dnsserver", "127.0.0.1:\(dnsPort)"],
+                environment: ["PEBBLE_VA_NOSLEEP": "1"].merging(environment) { $1 })
+            let ports = (directoryPort, dnsPort)
+            if eventually(20, { RunningServer.accepts(port: ports.0) && RunningServer.accepts(port: ports.1) }) {
+                break
+            }
+            stopProcesses()
+            if attempt == 3 { throw Failure(description: "pebble did not start: \(output)") }
+        }
         let root = try Curl.request("https://127.0.0.1:\(managementPort)/roots/0", ["--cacert", listenerCA])
         try root.body.write(to: URL(fileURLWithPath: issuingRoot))
     }
@@ -89,10 +97,15 @@ final class Pebble {
         output.components(separatedBy: "\n").count { $0.contains(" \(path) ") || $0.hasSuffix(" \(path)") }
     }
 
-    deinit {
+    private func stopProcesses() {
         for process in processes where process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        processes = []
+    }
+
+    deinit {
+        stopProcesses()
     }
 }
