@@ -65,10 +65,9 @@ final class Pebble {
             try start(
                 "pebble", ["-config", configurationFile, "-dnsserver", "127.0.0.1:\(dnsPort)"],
                 environment: ["PEBBLE_VA_NOSLEEP": "1"].merging(environment) { $1 })
-            let ports = (directoryPort, dnsPort)
-            if eventually(20, { RunningServer.accepts(port: ports.0) && RunningServer.accepts(port: ports.1) }) {
-                break
-            }
+            // Pebble opens its directory before its management interface: wait for all three.
+            let ports = [directoryPort, managementPort, dnsPort]
+            if eventually(20, { ports.allSatisfy { RunningServer.accepts(port: $0) } }) { break }
             stopProcesses()
             if attempt == 3 { throw Failure(description: "pebble did not start: \(output)") }
         }
