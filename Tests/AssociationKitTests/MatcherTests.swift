@@ -67,7 +67,7 @@ struct MatcherTests {
         c("components: missing query fails", one(#"{"/": "/abc", "?": "def", "\u0023": "*"}"#), "/abc", .noMatch),
         c("components: missing path fails", one(#"{"/": "/abc", "?": "def", "\u0023": "*"}"#), "?def", .noMatch),
         c("components: unspecified path is *", one(#"{"\u0023": "promo"}"#), "/a/b?c=d#promo", .match),
-        // Anchoring, slashes, wildcards (OBSERVED §3.2).
+        // Anchoring, slashes, wildcards (docs/association-files.md, "Patterns").
         c("/buy/* matches /buy", one(#"{"/": "/buy/*"}"#), "/buy", .match),
         c("/buy/* matches /buy/", one(#"{"/": "/buy/*"}"#), "/buy/", .match),
         c("/buy/* matches /buy/42", one(#"{"/": "/buy/*"}"#), "/buy/42", .match),
@@ -113,7 +113,7 @@ struct MatcherTests {
         c(
             "domain caseSensitive false",
             components(#"{"/": "/foo"}"#, applinks: #""defaults": {"caseSensitive": false}, "#), "/FOO", .match),
-        // Pattern keys and exclude in defaults (OBSERVED §5).
+        // Pattern keys and exclude in defaults (docs/association-files.md, "Defaults").
         c(
             "domain default path applies to components without /",
             components(#"{"\u0023": "*"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#), "/bar", .noMatch),
@@ -138,7 +138,7 @@ struct MatcherTests {
         c(
             "component path overrides default path",
             components(#"{"/": "/bar"}"#, applinks: #""defaults": {"/": "/foo/*"}, "#), "/bar", .match),
-        // Query dictionary (OBSERVED §2.2).
+        // Query dictionary (docs/association-files.md, "Query items").
         c("{b:*} matches without b", one(#"{"?": {"b": "*"}}"#), "/x?a=1", .match),
         c("{b:?*} needs b", one(#"{"?": {"b": "?*"}}"#), "/x?a=1", .noMatch),
         c("{b:''} matches without b", one(#"{"?": {"b": ""}}"#), "/x?a=1", .match),
@@ -166,7 +166,7 @@ struct MatcherTests {
         c("non-string beside a string, agreeing", one(#"{"?": {"a": "1", "flag": true}}"#), "/x?a=1", .match),
         c("array predicate", one(#"{"?": {"a": ["1"]}}"#), "/x?a=2", .match),
         c("object predicate", one(#"{"?": {"a": {"b": "1"}}}"#), "/x?a=2", .match),
-        // Query and fragment strings (OBSERVED §2.3, §2.4).
+        // Query and fragment strings (docs/association-files.md, "2. Components").
         c("whole query exact", one(#"{"?": "a=1"}"#), "/x?a=1", .match),
         c("whole query rejects extra items", one(#"{"?": "a=1"}"#), "/x?a=1&b=2", .noMatch),
         c("whole query * on no query", one(#"{"?": "*"}"#), "/x", .match),
@@ -177,7 +177,7 @@ struct MatcherTests {
         c("fragment '' on no fragment", one(#"{"\u0023": ""}"#), "/x", .match),
         c("fragment ?* on no fragment", one(#"{"\u0023": "?*"}"#), "/x", .noMatch),
         c("fragment ?* with absent fragment and a path", one(#"{"/": "/a", "\u0023": "?*"}"#), "/a", .noMatch),
-        // Percent encoding (OBSERVED §4).
+        // Percent encoding (docs/association-files.md, "2. Components").
         c("default compares encoded", one(#"{"/": "/a%20b"}"#), "/a%20b", .match),
         c("default: literal space never matches", one(#"{"/": "/a b"}"#), "/a%20b", .noMatch),
         c("false decodes the URL", one(#"{"/": "/a b", "percentEncoded": false}"#), "/a%20b", .match),
@@ -197,7 +197,7 @@ struct MatcherTests {
         c("? is not two characters", one(#"{"/": "/?/", "percentEncoded": false}"#), "/%C3%A9%C3%A9/", .noMatch),
         c("invalid escapes stay as written", one(#"{"/": "/100%zz", "percentEncoded": false}"#), "/100%zz", .match),
         c("decoded query items", one(#"{"?": {"q": "a b"}, "percentEncoded": false}"#), "/s?q=a%20b", .match),
-        // Substitution variables (A-SUB, OBSERVED §7).
+        // Substitution variables (docs/association-files.md, "Substitution variables").
         c("Apple's restaurant example", restaurant, "/en_US/pizza/", .match),
         c("unlisted value fails", restaurant, "/en_US/tacos/", .noMatch),
         c("unknown locale fails", restaurant, "/qq_ZZ/pizza/", .noMatch),
@@ -257,7 +257,7 @@ struct MatcherTests {
         c("only unknown keys match everything", one(#"{"totallyUnknownKey": "x"}"#), "/anything", .match),
         c("{} matches everything", one(#"{}"#), "/anything", .match),
         c("nested unknown object", one(#"{"/": "/foo/*", "future": {"a": "b"}}"#), "/foo/1", .match),
-        // Legacy formats (A-ARCH-UL, §1.5).
+        // Legacy formats (docs/association-files.md, "1. The Apple file").
         c("legacy paths positive", legacy, "/wwdc/2015", .match),
         c("legacy NOT exclusion", legacy, "/wwdc/internal/notes", .exclude),
         c("legacy unmatched", legacy, "/other", .noMatch),
@@ -277,7 +277,7 @@ struct MatcherTests {
             #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/a"}]}, {"appIDs": ["\#(app)"], "components": [{"/": "/b"}]}]}}"#,
             "/b", .match),
         c("webcredentials alone never match URLs", #"{"webcredentials": {"apps": ["\#(app)"]}}"#, "/x", .noMatch),
-        // Host (OBSERVED §3.4).
+        // Host (docs/association-files.md, "Which file applies to a URL").
         Case(
             name: "another host never matches", file: one(#"{"/": "/*"}"#), url: "https://evil.test/anything",
             expected: .noMatch),

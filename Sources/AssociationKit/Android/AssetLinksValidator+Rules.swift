@@ -1,6 +1,6 @@
 extension AssetLinksValidator {
     /// `relation_extensions` → `delegate_permission/common.handle_all_urls` →
-    /// `dynamic_app_link_components` (Android 15, AND-CONF). Any malformed rule makes Android
+    /// `dynamic_app_link_components` (Android 15; docs/association-files.md, "3. The Android file"). Any malformed rule makes Android
     /// discard every dynamic rule, so each problem here is an error.
     mutating func readExtensions(_ value: JSONValue) -> [DynamicAppLinkRule]? {
         guard let extensions = value.members else {

@@ -10,6 +10,6 @@ public struct AssociationFile: Sendable {
 
     public init() {}
 
-    /// The services Apple defines (the Associated Domains entitlement's four, A-ENT).
+    /// The services Apple defines (the Associated Domains entitlement's four; docs/association-files.md, "1. The Apple file").
     public static let serviceNames = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
 }

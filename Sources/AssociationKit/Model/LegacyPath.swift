@@ -1,5 +1,5 @@
 /// One string of a legacy `paths` array (iOS 9–12): a path pattern, or an exclusion when it
-/// starts with `NOT ` (with the space, A-ARCH-UL).
+/// starts with `NOT ` (with the space; docs/association-files.md, "1. The Apple file").
 public struct LegacyPath: Sendable {
     public static let exclusionPrefix = "NOT "
 

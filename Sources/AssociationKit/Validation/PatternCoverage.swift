@@ -1,5 +1,5 @@
 /// Decides, conservatively, whether one rule matches every URL another would: then the
-/// later rule is unreachable (first match wins, A-COMP). "Conservatively" means a `true` is
+/// later rule is unreachable (first match wins; docs/association-files.md, "2. Components"). "Conservatively" means a `true` is
 /// always right; shapes it cannot prove (for example two different wildcards) give `false`.
 enum PatternCoverage {
     static func covers(_ earlier: EffectiveRule, _ later: EffectiveRule) -> Bool {
