@@ -47,13 +47,13 @@ let package = Package(
         .target(
             name: "AASATransport",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
+                "AssociationKit", "AASASignedData", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
             ],
             swiftSettings: strict),
         .target(
             name: "AASAACME",
             dependencies: [
-                "AssociationKit", "AASASites", "AASATransport", "CSystemShims", "COpenSSL",
+                "AssociationKit", "AASATransport", "CSystemShims", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -71,18 +71,29 @@ let package = Package(
                 "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "COpenSSL", "COpenSSLShims",
             ],
             swiftSettings: strict),
+        // `validate`, `match` and `diff`: files only, so they build where the server cannot
+        // (README, "Portable commands"); OpenSSL's reader and the HTTPS client are installed
+        // by the full command line.
+        .target(
+            name: "AASAFileCommands",
+            dependencies: [
+                "AssociationKit", "AASASites", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "AASACommands",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer",
+                "AASAProbe", "AASAFileCommands", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // Release builds link GCC's runtime into the binary, as --static-swift-stdlib does
         // Swift's, so the package depends on libc6, libssl3, zlib1g and libstdc++6 alone
         // (README, "Install": the toolchain's link line names C++'s runtime as a shared library).
         .executableTarget(
-            name: "aasa-server", dependencies: ["AASACommands"], swiftSettings: strict,
+            name: "aasa-server",
+            dependencies: ["AASAFileCommands", .target(name: "AASACommands", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-Xclang-linker", "-static-libgcc"], .when(configuration: .release))]),
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         .testTarget(
@@ -94,7 +105,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "AASACommands", "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME",
+                "AASACommands", "AASAFileCommands", "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME",
                 "AASAServer", "AASAProbe",
             ],
             swiftSettings: strict),

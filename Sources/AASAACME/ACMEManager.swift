@@ -1,4 +1,3 @@
-import AASASites
 import AASATransport
 import Foundation
 @preconcurrency import Glibc
@@ -127,7 +126,7 @@ public final class ACMEManager: Sendable {
         let issuer = issuers[index]
         return ACMEClient(
             http: HTTPSClient(caFile: issuer.ca, timeout: 10, systemTrust: true), directoryURL: issuer.directory,
-            key: made[index].0, email: settings.email, userAgent: "aasa-server/\(Version.current) acme",
+            key: made[index].0, email: settings.email, userAgent: settings.userAgent,
             binding: made[index].1)
     }
 

@@ -25,6 +25,8 @@ public struct ACMESettings: Sendable, Equatable {
     /// "On-demand budget"): well under Let's Encrypt's 50 certificates per registered
     /// domain per week, so renewals and exact sites keep the rest.
     public var onDemandWeekly = 20
+    /// Sent to the CA (RFC 8555 §6.1 asks clients for one); the server names its version.
+    public var userAgent = "aasa-server acme"
 
     public init() {}
 

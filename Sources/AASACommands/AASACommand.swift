@@ -1,3 +1,4 @@
+import AASAFileCommands
 import AASASites
 import ArgumentParser
 
@@ -16,26 +17,10 @@ public struct AASACommand: ParsableCommand {
 
     public init() {}
 
-    /// ArgumentParser exits 64 on a usage error; the README promises 2 for every command.
+    /// Installs the services the file commands take from OpenSSL and the HTTPS client, then
+    /// parses and runs.
     public static func run() -> Never {
-        var command: any ParsableCommand
-        do {
-            command = try parseAsRoot()
-        } catch {
-            if exitCode(for: error) == .success { exit(withError: error) }  // --help, --version
-            StandardStreams.writeError(fullMessage(for: error) + "\n")
-            exitProcess(2)
-        }
-        do {
-            try command.run()
-            exitProcess(0)
-        } catch let failure as CommandFailure {
-            exitProcess(failure.code)
-        } catch {
-            // `serve --help` and the like reach here as a help request from the parser.
-            if exitCode(for: error) == .success { exit(withError: error) }
-            StandardStreams.writeError(fullMessage(for: error) + "\n")
-            exitProcess(2)
-        }
+        FileCommandServices.install()
+        CommandRunner.run(Self.self)
     }
 }

@@ -1,3 +1,4 @@
+import AASAFileCommands
 import AASAProbe
 
 /// What `probe` and `check-app` print: one checklist per domain (or app), an item a line.

@@ -1,3 +1,4 @@
+import AASAFileCommands
 import AASAProbe
 import AASATransport
 import ArgumentParser

@@ -1,3 +1,4 @@
+import AASAFileCommands
 import AASAServer
 import AASATransport
 import ArgumentParser

@@ -1,4 +1,5 @@
 import AASAACME
+import AASAFileCommands
 import AASAServer
 import AASASites
 import AASATransport
@@ -160,7 +161,6 @@ struct ServeCommand: ParsableCommand {
     var trustedProxies: [String] = []
 
     func run() throws {
-        OpenSSLLibrary.keepLoadedAtExit()
         let settings: ServerConfiguration
         let configFile: String?
         do {
@@ -169,89 +169,7 @@ struct ServeCommand: ParsableCommand {
             StandardStreams.writeError("error: \(error.description)\n")
             throw CommandFailure.unreadable
         }
-        if let admin = settings.admin, !admin.isLoopback, !settings.adminPublic {
-            StandardStreams.writeError(
-                "error: the admin listener \(admin) is not a loopback address; it shows every site and metric, so "
-                    + "pass --admin-public (with --admin-token-file) to really expose it\n"
-            )
-            throw CommandFailure.unreadable
-        }
-        let adminToken = try readAdminToken(settings)
-        if settings.acme.enabled && (settings.https == nil || settings.acmeChallenges.isEmpty) {
-            StandardStreams.writeError(
-                settings.https == nil
-                    ? "error: --acme on needs an HTTPS listener (--https ADDR:PORT)\n"
-                    : "error: no ACME challenge type is possible: http-01 needs --http, tls-alpn-01 --https\n")
-            throw CommandFailure.unreadable
-        }
-        if settings.acme.enabled, let problem = settings.acme.issuersProblem {
-            StandardStreams.writeError("error: \(problem)\n")
-            throw CommandFailure.unreadable
-        }
-        let logger = EventLogger.make(format: settings.logFormat)
-        let report = StartupReport(format: settings.logFormat, logger: logger)
-        // Which file the settings came from, absolute: a server started in another working
-        // directory than expected silently misses its Config/aasa-server.json otherwise.
-        logger.info("starting", metadata: ["config_file": "\(configFile ?? "none")"])
-        if let warning = adminToken?.warning { logger.warning("\(warning)") }
-        // One loader for start-up and reload. Like `nginx -t`: every problem of every site
-        // and certificate, then refuse to start on an error.
-        // Watches first, then the first read: a change made while the sites load is seen.
-        let watcher = FileWatcher(
-            sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger)
-        // A large tree takes seconds: a progress line every few seconds says so.
-        let load = SnapshotLoader.load(settings, previous: nil) { done, total in
-            logger.info("loading sites: \(done) of \(total) folders read")
-        }
-        report.problems(load.problems)
-        // With `--invalid-sites skip` the valid sites serve and the invalid ones are refused,
-        // as a reload would refuse them.
-        let skipping = settings.invalidSites == .skip && load.outcome == .partial
-        guard load.outcome == .ok || skipping, let snapshot = load.snapshot else {
-            if !load.sitesReadable {
-                report.notStarting("the sites folder \(settings.sites) cannot be read")
-                throw CommandFailure.unreadable
-            }
-            // Advice to create certificates only when there are none: otherwise the problems above
-            // (unreadable, expired, mismatched) say what to fix.
-            let noCertificates = load.problems.contains { $0.code == LoadProblem.Code.noCertificates.rawValue }
-            report.notStarting(
-                !load.sitesValid
-                    ? (settings.invalidSites == .skip
-                        ? "fix the errors above (no site in \(settings.sites) is valid)"
-                        : "fix the errors above (the sites in \(settings.sites) must all be valid, "
-                            + "or give --invalid-sites skip)")
-                    : noCertificates
-                        ? "HTTPS needs certificates in \(settings.certs) (for local tests, make certs creates some)"
-                        : "HTTPS needs valid certificates in \(settings.certs): fix the certificate errors above")
-            throw CommandFailure.invalid
-        }
-        var acmeManager: ACMEManager?
-        if settings.acme.enabled {
-            let manager = ACMEManager(
-                settings: settings.acme, certificates: settings.certs, challenges: settings.acmeChallenges,
-                logger: logger)
-            do {
-                try manager.prepare()
-            } catch {
-                report.notStarting("acme: \(error)")
-                throw CommandFailure.unreadable
-            }
-            acmeManager = manager
-        }
-        StandardStreams.flush()
-        let state = ServerState(
-            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager,
-            adminToken: adminToken, logger: logger)
-        if skipping { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
-        let server = Server(state: state, logger: logger, watcher: watcher)
-        let code: Int32
-        do {
-            code = try server.run()
-        } catch {
-            report.notStarting("\(error)")
-            throw CommandFailure.invalid
-        }
+        let code = ServerLaunch.run(settings, configFile: configFile)
         if code != 0 { throw CommandFailure(code: code) }
     }
 
@@ -292,26 +210,6 @@ struct ServeCommand: ParsableCommand {
         }
         if adminPublic { settings.adminPublic = true }
         return (settings, file.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-    }
-
-    /// The admin token, read once; `--admin-public` without one does not start: a public
-    /// admin listener would show every site and metric to anyone who can reach it.
-    private func readAdminToken(_ settings: ServerConfiguration) throws -> AdminToken? {
-        guard let path = settings.adminTokenFile else {
-            guard !settings.adminPublic else {
-                StandardStreams.writeError(
-                    "error: --admin-public needs --admin-token-file FILE (adminTokenFile, AASA_ADMIN_TOKEN_FILE): "
-                        + "a public admin listener answers only requests with Authorization: Bearer TOKEN\n")
-                throw CommandFailure.unreadable
-            }
-            return nil
-        }
-        do {
-            return try AdminToken(file: path)
-        } catch {
-            StandardStreams.writeError("error: \(error.description)\n")
-            throw CommandFailure.unreadable
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import AASAFileCommands
 import AASASignedData
 import ArgumentParser
 import AssociationKit

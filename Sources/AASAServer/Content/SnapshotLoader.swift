@@ -52,7 +52,7 @@ public enum SnapshotLoader {
                 directory: configuration.certs, defaultName: configuration.defaultCertificate,
                 acme: configuration.acme.enabled)
             certificates = result.store ?? certificates
-            certificateProblems = result.problems
+            certificateProblems = result.problems.map(LoadProblem.init)
             certificatesFailed = result.store == nil
         }
         guard let (catalog, table, changedNames, foldersRead) = sites else {

@@ -1,5 +1,4 @@
 import AASASignedData
-import AASASites
 import AssociationKit
 import COpenSSL
 import COpenSSLShims
@@ -31,7 +30,7 @@ public final class CertificateStore: @unchecked Sendable {
 
     public struct LoadResult: Sendable {
         public let store: CertificateStore?
-        public let problems: [LoadProblem]
+        public let problems: [CertificateProblem]
     }
 
     public let certificates: [Certificate]
@@ -100,7 +99,7 @@ public final class CertificateStore: @unchecked Sendable {
         func severity(_ folder: String) -> Severity {
             acme && (folder + "/").hasPrefix(acmeFolder) ? .warning : .error
         }
-        var problems: [LoadProblem] = []
+        var problems: [CertificateProblem] = []
         var certificates: [Certificate] = []
         for files in pairs(below: directory) {
             let (folder, chain, key) = (files.folder, files.chain, files.key)
@@ -108,7 +107,7 @@ public final class CertificateStore: @unchecked Sendable {
             if let reason = ReadPermission.problem(reading: key, what: "the private key")
                 ?? ReadPermission.problem(reading: chain, what: "the certificate chain")
             {
-                problems.append(LoadProblem(folder, .certificateUnusable, severity(folder), reason))
+                problems.append(CertificateProblem(folder, .unusable, severity(folder), reason))
                 continue
             }
             do {
@@ -121,23 +120,23 @@ public final class CertificateStore: @unchecked Sendable {
                 let names = dnsNames(leaf)
                 if notAfter <= now {
                     problems.append(
-                        LoadProblem(
-                            chain, .certificateExpired, severity(folder),
+                        CertificateProblem(
+                            chain, .expired, severity(folder),
                             "the certificate expired on \(HTTPDate.format(notAfter)); renew it"))
                     continue
                 }
                 if notAfter - now < Self.warningWindow(lifetime: notAfter - notBefore) {
                     problems.append(
-                        LoadProblem(
-                            chain, .certificateExpiring, .warning,
+                        CertificateProblem(
+                            chain, .expiring, .warning,
                             "the certificate expires on \(HTTPDate.format(notAfter)), in "
                                 + "\(Self.daysLeft(notAfter, now: now)) days"
                         ))
                 }
                 if names.isEmpty {
                     problems.append(
-                        LoadProblem(
-                            chain, .certificateWithoutNames, .warning,
+                        CertificateProblem(
+                            chain, .withoutNames, .warning,
                             "the certificate names no DNS host; only clients without SNI get it"))
                 }
                 certificates.append(
@@ -146,7 +145,7 @@ public final class CertificateStore: @unchecked Sendable {
                         issuer: Self.issuerName(leaf), serialNumber: Self.serialNumber(leaf),
                         authorityKeyID: Self.authorityKeyID(leaf), context: context))
             } catch {
-                problems.append(LoadProblem(folder, .certificateUnusable, severity(folder), "\(error)"))
+                problems.append(CertificateProblem(folder, .unusable, severity(folder), "\(error)"))
             }
         }
         if problems.hasErrors { return LoadResult(store: nil, problems: problems) }
@@ -154,7 +153,7 @@ public final class CertificateStore: @unchecked Sendable {
             return LoadResult(
                 store: nil,
                 problems: problems + [
-                    LoadProblem(
+                    CertificateProblem(
                         directory, .noCertificates, .error,
                         "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) "
                             + "found"
@@ -172,7 +171,7 @@ public final class CertificateStore: @unchecked Sendable {
                 return LoadResult(
                     store: nil,
                     problems: problems + [
-                        LoadProblem(
+                        CertificateProblem(
                             directory, .noDefaultCertificate, .error,
                             "no certificate for the default name \(defaultName)")
                     ])
@@ -185,7 +184,7 @@ public final class CertificateStore: @unchecked Sendable {
                 problems: problems)
         } catch {
             return LoadResult(
-                store: nil, problems: problems + [LoadProblem(directory, .certificateUnusable, .error, "\(error)")])
+                store: nil, problems: problems + [CertificateProblem(directory, .unusable, .error, "\(error)")])
         }
     }
 

@@ -87,7 +87,7 @@ enum MatchOutput {
 }
 
 extension String {
-    func padding(to width: Int) -> String {
+    package func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

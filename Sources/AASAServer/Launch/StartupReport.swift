@@ -1,6 +1,6 @@
-import AASAServer
 import AASASites
 import AssociationKit
+@preconcurrency import Glibc
 import Logging
 
 /// What `serve` says while it starts: every diagnostic of every site, the certificates'
@@ -14,7 +14,7 @@ struct StartupReport {
     /// with its fields.
     func problems(_ problems: [LoadProblem]) {
         guard format == .json else {
-            return StandardStreams.writeError(problems.map { $0.rendered + "\n" }.joined())
+            return Self.writeError(problems.map { $0.rendered + "\n" }.joined())
         }
         for problem in problems {
             guard case .dictionary(var metadata) = problem.logged else { continue }
@@ -25,7 +25,7 @@ struct StartupReport {
 
     /// The last word before exiting without serving.
     func notStarting(_ reason: String) {
-        guard format == .json else { return StandardStreams.writeError("error: not starting: \(reason)\n") }
+        guard format == .json else { return Self.writeError("error: not starting: \(reason)\n") }
         logger.critical("not starting: \(reason)")
     }
 
@@ -35,5 +35,16 @@ struct StartupReport {
         case .warning: .warning
         case .info: .info
         }
+    }
+
+    /// Standard error, where a server that does not start says why (the C library's
+    /// `stderr` is a global Swift 6 reaches through `@preconcurrency`).
+    static func writeError(_ text: String) {
+        fputs(text, stderr)
+    }
+
+    static func flush() {
+        fflush(stdout)
+        fflush(stderr)
     }
 }

@@ -1,4 +1,3 @@
-import AASASignedData
 import AASASites
 import ArgumentParser
 import AssociationKit
@@ -6,8 +5,8 @@ import Foundation
 
 /// `aasa-server validate [--format text|json|sarif|github] [--json] [--strict] PATH...`: files, site folders
 /// or a whole sites directory.
-struct ValidateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ValidateCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check association files and print every problem, compiler style.",
         discussion: """
@@ -45,7 +44,9 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Files, site folders or sites directories.")
     var paths: [String] = []
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         if paths.isEmpty && !listCodes { throw ValidationError("give at least one file or directory to validate") }
         if json, let format, format != .json { throw ValidationError("--json is --format json; give one of them") }
         if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
@@ -53,14 +54,14 @@ struct ValidateCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         if listCodes {
             for code in DiagnosticCode.allCases {
                 StandardStreams.write("\(code.rawValue)\t\(code.severity.rawValue)\t\(code.summary)\n")
             }
             return
         }
-        let reader = CMSReader.reader(trusting: cacert.map(TrustAnchors.file) ?? .system)
+        let reader = FileCommandServices.signedFiles(cacert)
         let now = Int(Date().timeIntervalSince1970)
         var results: [FileCheck] = []
         var unreadable: [(path: String, reason: String)] = []

@@ -4,8 +4,8 @@ import AssociationKit
 import Foundation
 
 /// `aasa-server match (--file FILE | --sites DIR) [--domain HOST] [--app APPID] [--json] URL...`
-struct MatchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct MatchCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "match",
         abstract: "Tell which app opens a URL, by Apple's matching rules (or Android's, for assetlinks.json).",
         discussion: """
@@ -37,12 +37,14 @@ struct MatchCommand: ParsableCommand {
     @Argument(help: "The URLs to test.")
     var urls: [String] = []
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         if (file == nil) == (sites == nil) { throw ValidationError("give exactly one of --file FILE or --sites DIR") }
         if urls.isEmpty { throw ValidationError("give at least one URL") }
     }
 
-    func run() throws {
+    package func run() throws {
         let domain = try effectiveDomain()
         let path = try associationFilePath(domain: domain)
         guard let data = FileManager.default.contents(atPath: path) else {

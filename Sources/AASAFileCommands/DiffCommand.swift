@@ -1,6 +1,4 @@
-import AASAProbe
 import AASASites
-import AASATransport
 import ArgumentParser
 import AssociationKit
 import Foundation
@@ -8,8 +6,8 @@ import Foundation
 /// `aasa-server diff OLD NEW [--url URL]... [--urls FILE] [--json]`, or `diff OLD
 /// --against-live DOMAIN [--cdn]`: what changed in meaning between two versions of a file,
 /// and which URLs now open (or stop opening) which app.
-struct DiffCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct DiffCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show what changed in meaning between two association files, and which URL decisions change.",
         discussion: """
@@ -49,18 +47,23 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "With --against-live: seconds allowed for each step.")
     var timeout: Double = 10
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         if (new == nil) == (againstLive == nil) {
             throw ValidationError("give NEW, or --against-live DOMAIN, not both")
         }
         if cdn && againstLive == nil { throw ValidationError("--cdn needs --against-live DOMAIN") }
-        if let connectTo, ProbeCommand.parseHostPort(connectTo) == nil {
+        if againstLive != nil && FileCommandServices.liveFiles == nil {
+            throw ValidationError("--against-live needs the HTTPS client, which this build of aasa-server lacks")
+        }
+        if let connectTo, let live = FileCommandServices.liveFiles, !live.acceptsAddress(connectTo) {
             throw ValidationError("--connect-to takes HOST:PORT")
         }
         if !(timeout > 0 && timeout <= 120) { throw ValidationError("--timeout must be between 0 and 120 seconds") }
     }
 
-    func run() throws {
+    package func run() throws {
         let oldBytes = try read(old)
         let isAndroid = FileCheck.kind(ofFileAt: old, bytes: oldBytes) == .android
         let (newBytes, newName) = try fetchNew(android: isAndroid)
@@ -115,24 +118,14 @@ struct DiffCommand: ParsableCommand {
     /// NEW from its file, or fetched like `probe` does: the bytes and how to name them.
     private func fetchNew(android: Bool) throws -> ([UInt8], String) {
         if let new { return (try read(new), new) }
-        let domain = (againstLive ?? "").lowercased()
         let file = android ? "/.well-known/assetlinks.json" : "/.well-known/apple-app-site-association"
-        let (host, path) = cdn ? (Prober.cdnHost, "/a/v1/\(domain)") : (domain, file)
-        let client = HTTPSClient(caFile: cacert, timeout: timeout)
-        let address = connectTo.flatMap(ProbeCommand.parseHostPort) ?? (host, 443)
-        let shown = "https://\(host)\(path)"
-        // A file from a peer whose chain does not verify could be anyone's: refused before
-        // the request is sent, as ACME and the CDN watch do.
-        switch client.fetch(
-            host: host, port: 443, address: address, path: path, userAgent: "aasa-server-diff/\(Version.current)",
-            requireVerified: true)
-        {
-        case .success(let (_, response)) where response.status == 200:
-            return (response.body, shown)
-        case .success(let (_, response)):
-            StandardStreams.writeError("\(shown): error: answered \(response.status), not 200\n")
-        case .failure(let failure):
-            StandardStreams.writeError("\(shown): error: \(failure.message)\n")
+        let request = LiveFileSource.Request(
+            domain: (againstLive ?? "").lowercased(), path: file, cdn: cdn, cacert: cacert, connectTo: connectTo,
+            timeout: timeout)
+        switch FileCommandServices.liveFiles?.fetch(request) {
+        case .fetched(let body, let url): return (body, url)
+        case .failed(let reason, let url): StandardStreams.writeError("\(url): error: \(reason)\n")
+        case nil: StandardStreams.writeError("error: this build of aasa-server cannot fetch live files\n")
         }
         throw CommandFailure.unreadable
     }

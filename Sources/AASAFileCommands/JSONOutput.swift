@@ -1,8 +1,8 @@
 import Foundation
 
 /// `--json` output: sorted keys and unescaped slashes, so JSON pointers read as written.
-enum JSONOutput {
-    static func encode<T: Encodable>(_ value: T, pretty: Bool = true) -> String {
+package enum JSONOutput {
+    package static func encode<T: Encodable>(_ value: T, pretty: Bool = true) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
