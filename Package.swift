@@ -24,7 +24,9 @@ let package = Package(
         // For the fuzz targets (Fuzz/) and benchmarks (bench/), which build as packages of their own.
         .library(
             name: "AASAServer",
-            targets: ["AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer", "AASAProbe"]),
+            targets: [
+                "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer", "AASAProbe",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,14 +59,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
+        // The event loop and what runs on it (connections, HTTP/1.1, routing, prepared
+        // responses): the one target whose state is owned by one thread per loop.
         .target(
-            name: "AASAServer",
+            name: "AASALoop",
             dependencies: [
                 "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "CSystemShims",
                 "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: loopSettings),
+        .target(
+            name: "AASAServer",
+            dependencies: [
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
+                "CSystemShims",
+                "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "AASAProbe",
             dependencies: [
@@ -99,14 +111,15 @@ let package = Package(
         .testTarget(
             name: "AASAServerTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
+                "AASAProbe",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "AASACommands", "AASAFileCommands", "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME",
-                "AASAServer", "AASAProbe",
+                "AASACommands", "AASAFileCommands", "AssociationKit", "AASASites", "AASASignedData", "AASATransport",
+                "AASAACME", "AASALoop", "AASAServer", "AASAProbe",
             ],
             swiftSettings: strict),
     ]

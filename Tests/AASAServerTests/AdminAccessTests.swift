@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 /// Which Host and Authorization fields the admin listener accepts (README, "The admin

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 /// The admin listener's escapers work on bytes: a grapheme cluster must never carry a markup

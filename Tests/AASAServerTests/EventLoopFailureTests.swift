@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import Glibc
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 /// An event loop whose epoll set breaks stops and says why, rather than spinning on the error.
@@ -17,6 +18,7 @@ struct EventLoopFailureTests {
                 ServingSnapshot(
                     table: SiteTable(SiteMap()), certificates: nil, catalog: SiteCatalog(), siteProblems: [],
                     certificateProblems: [], counts: SiteCatalog.Counts())),
+            handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
             settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
         // A descriptor that is not an epoll set: epoll_wait fails with EINVAL.
         var pipeEnds: [Int32] = [0, 0]

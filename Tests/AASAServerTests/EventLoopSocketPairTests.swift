@@ -4,6 +4,7 @@ import Foundation
 @preconcurrency import Glibc
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 /// One event loop in process, fed through socket pairs: what it answers must not depend on how
@@ -36,6 +37,7 @@ struct EventLoopSocketPairTests {
             control = try LoopControl()
             let loop = try EventLoop(
                 listener: -1, control: control, snapshots: SnapshotBox(snapshot),
+                handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
                 settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
             var clients: [Int32] = []
             for _ in 0..<pairs {

@@ -1,6 +1,7 @@
 import AssociationKit
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 @testable import AASATransport
 

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 /// The parser resumes a head where the last read stopped: the outcome must not depend on how

@@ -2,6 +2,7 @@ import AASASites
 import AssociationKit
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 @Suite("Sites remembered per Host value")

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 @Suite("IP networks")

@@ -2,6 +2,7 @@ import AssociationKit
 import Foundation
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 /// Every log escaper against the inputs that forge lines or garble text: CR LF, a forged

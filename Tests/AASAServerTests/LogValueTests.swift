@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 @Suite("log values by type")

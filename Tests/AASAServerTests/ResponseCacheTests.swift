@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AASALoop
 @testable import AASAServer
 
 @Suite("Whole responses cached per loop")

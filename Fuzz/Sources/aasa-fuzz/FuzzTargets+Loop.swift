@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import Glibc
 
+@testable import AASALoop
 @testable import AASAServer
 @testable import AASATransport
 
@@ -21,7 +22,8 @@ extension FuzzTargets {
             let site = folder.appendingPathComponent("sites/example.com")
             try? FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
             let components = (0..<5_000).map { #"{"/": "/p\#($0)/*"}"# }.joined(separator: ",")
-            let file = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": ["#
+            let file =
+                #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": ["#
                 + components + "]}]}}"
             try? Data(file.utf8).write(to: site.appendingPathComponent("apple-app-site-association"))
             var configuration = ServerConfiguration()
@@ -30,6 +32,7 @@ extension FuzzTargets {
                 let control = try? LoopControl(),
                 let loop = try? EventLoop(
                     listener: -1, control: control, snapshots: SnapshotBox(snapshot),
+                    handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
                     settings: LoopSettings(
                         timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
             else { fatalError("the loop harness did not start") }

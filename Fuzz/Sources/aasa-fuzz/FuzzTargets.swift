@@ -1,5 +1,6 @@
 import AssociationKit
 
+@testable import AASALoop
 @testable import AASAProbe
 @testable import AASAServer
 @testable import AASASites

@@ -1,4 +1,5 @@
 import AASAACME
+import AASALoop
 import Foundation
 
 extension ServingSnapshot {

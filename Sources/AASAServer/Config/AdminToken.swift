@@ -1,3 +1,4 @@
+import AASALoop
 @preconcurrency import Glibc
 
 /// The bearer token of the admin listener, read once at start from `adminTokenFile`

@@ -1,4 +1,5 @@
 import AASAACME
+import AASALoop
 import AASASites
 import AASATransport
 import AssociationKit

@@ -1,3 +1,5 @@
+import AASALoop
+
 /// What a reload must read again: some entries of the sites folder (as inotify named them),
 /// or all of them, and whether the certificates.
 public struct ChangeSet: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import AASALoop
 import AASASignedData
 import AASASites
 import AssociationKit

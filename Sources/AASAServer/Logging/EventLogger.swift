@@ -1,3 +1,4 @@
+import AASALoop
 import Logging
 
 /// The server's event logger (start-up, reload, stop, errors), on stderr so stdout carries

@@ -1,3 +1,4 @@
+import AASALoop
 @preconcurrency import Glibc
 
 extension AdminAccess {

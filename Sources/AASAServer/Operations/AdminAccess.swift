@@ -1,3 +1,4 @@
+import AASALoop
 @preconcurrency import Glibc
 
 /// Who the admin listener answers, decided once per request before routing (README, "The

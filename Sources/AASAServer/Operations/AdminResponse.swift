@@ -1,3 +1,5 @@
+import AASALoop
+
 /// One response of the admin listener, before the loop frames it.
 struct AdminResponse {
     var status: HTTPStatus

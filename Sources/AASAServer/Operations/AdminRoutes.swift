@@ -1,3 +1,5 @@
+import AASALoop
+
 /// What the admin listener (loopback by default) answers: `/healthz`, `/readyz`, `/metrics`,
 /// the status page at `/` and its JSON form at `/sites.json`. It is served by an event loop
 /// of its own, with the same parser, limits and deadlines as the public listeners

@@ -1,3 +1,4 @@
+import AASALoop
 import AASASites
 import Foundation
 @preconcurrency import Glibc

@@ -1,4 +1,5 @@
 import AASAACME
+import AASALoop
 import AASASites
 import Foundation
 @preconcurrency import Glibc

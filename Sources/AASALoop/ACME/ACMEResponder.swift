@@ -1,0 +1,30 @@
+import AASAACME
+import AASATransport
+
+/// What the listeners answer for ACME (docs/ARCHITECTURE.md, "Automatic certificates"):
+/// HTTP-01 key authorizations (`EventLoop+ACME.swift`), TLS-ALPN-01 validation certificates
+/// and on-demand certificates for names a wildcard site serves, asked by the ClientHello
+/// callback. The sites are the allow-list: a name no wildcard site serves never causes an
+/// order.
+package final class ACMEResponder: HandshakeHooks {
+    let manager: ACMEManager
+    let snapshots: SnapshotBox
+
+    package init(manager: ACMEManager, snapshots: SnapshotBox) {
+        self.manager = manager
+        self.snapshots = snapshots
+    }
+
+    package func validationContext(for name: String) -> TLSContext? {
+        manager.board.validationContext(for: name)
+    }
+
+    package func certificateWanted(for name: String) -> Bool {
+        guard let site = snapshots.current.table.site(forHost: name), site.name.hasPrefix("*.") else { return false }
+        return manager.certificateWanted(for: name)
+    }
+
+    func keyAuthorization(token: String, host: String) -> [UInt8]? {
+        manager.board.keyAuthorization(token: token, host: host)
+    }
+}

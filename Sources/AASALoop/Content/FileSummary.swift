@@ -1,0 +1,42 @@
+import AASASites
+import AssociationKit
+
+/// One site file as a snapshot keeps it: its kind, validity, size and stat(2) identity. The
+/// full check (diagnostics, read error) is kept only for a file with a warning or an error,
+/// so the common clean file costs a few dozen bytes; its notes, if any, are found again from
+/// the served bytes when the status page shows them (docs/serving.md, "Many sites").
+public struct FileSummary: Sendable {
+    /// A check with findings, without the file's bytes and decoded content.
+    final class Findings: Sendable {
+        let check: FileCheck
+
+        init(_ check: FileCheck) {
+            self.check = check.summary
+        }
+    }
+
+    public let kind: FileCheck.Kind
+    public let isValid: Bool
+    public let byteCount: Int
+    /// The file's stat(2) when it was read: a reload reads it again only when this changed.
+    public let status: FileStatus?
+    private let findings: Findings?
+
+    package init(_ check: FileCheck) {
+        kind = check.kind
+        isValid = check.isValid
+        byteCount = check.byteCount
+        status = check.status
+        findings = check.isClean ? nil : Findings(check)
+    }
+
+    /// Seconds since the epoch.
+    public var modified: Int { status?.modifiedSeconds ?? 0 }
+    /// Nothing to report but notes.
+    public var isClean: Bool { findings?.check.isClean ?? true }
+    public var problems: [LoadProblem] { findings?.check.problems ?? [] }
+    /// The diagnostics of a file with warnings or errors (notes included); empty for a clean one.
+    public var diagnostics: [Diagnostic] { findings?.check.diagnostics ?? [] }
+    public var omitted: OmittedDiagnostics { findings?.check.omitted ?? OmittedDiagnostics() }
+    public var readError: String? { findings?.check.readError }
+}

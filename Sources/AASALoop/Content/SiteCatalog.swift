@@ -1,0 +1,128 @@
+import AASASites
+import Foundation
+
+/// Every entry of the sites folder as the last load found it: the site folders' records,
+/// the aliases, and the entries skipped, each keyed by lower-cased name. A reload changes
+/// only the entries it re-read and shares every other record (and so every other prepared
+/// file) with the snapshot before (docs/serving.md, "Many sites").
+public struct SiteCatalog: Sendable {
+    /// Site folders (not aliases) by name.
+    package init() {}
+
+    public package(set) var records: [String: SiteRecord] = [:]
+    /// Alias name → the name of the site folder it points to.
+    public package(set) var aliases: [String: String] = [:]
+    /// Entries that look like sites but are not served: why.
+    public package(set) var skipped: [String: String] = [:]
+
+    /// Counts over every site and file, for the status page, `/metrics` and `/readyz`.
+    public struct Counts: Sendable, Equatable {
+        public var sites = 0
+        public var aliases = 0
+        public var valid = 0
+        public var keptLastGood = 0
+        public var refused = 0
+        /// Files by kind: how many are valid and how many are not.
+        public var validFiles: [FileCheck.Kind: Int] = [:]
+        public var invalidFiles: [FileCheck.Kind: Int] = [:]
+        public var files: Int { validFiles.values.reduce(0, +) + invalidFiles.values.reduce(0, +) }
+    }
+
+    /// What one entry of the sites folder adds: only what the catalog keeps.
+    package enum Entry: Sendable {
+        case record(SiteRecord)
+        case alias(String, target: String)
+        case skipped(String, reason: String)
+        case none
+    }
+
+    /// Adds what one entry became (`SiteLoader.read`).
+    package mutating func insert(_ entry: Entry) {
+        switch entry {
+        case .record(let record): records[record.name] = record
+        case .alias(let name, let target): aliases[name] = target
+        case .skipped(let name, let reason): skipped[name] = reason
+        case .none: break
+        }
+    }
+
+    /// Removes whatever the entry `name` was.
+    package mutating func remove(_ name: String) {
+        records[name] = nil
+        aliases[name] = nil
+        skipped[name] = nil
+    }
+
+    /// The content served for `name` (a folder or an alias).
+    package func content(for name: String) -> SiteContent? {
+        records[aliases[name] ?? name]?.content
+    }
+
+    /// The aliases pointing at each of `folders`.
+    package func aliases(of folders: Set<String>) -> [String] {
+        folders.isEmpty ? [] : aliases.filter { folders.contains($0.value) }.map(\.key)
+    }
+
+    /// The served map, built from scratch (start-up and full rescans).
+    package func map() -> SiteMap<SiteContent> {
+        var map = SiteMap<SiteContent>()
+        map.reserveCapacity(records.count + aliases.count)
+        for (name, record) in records {
+            if let content = record.content { map.insert(content, named: name) }
+        }
+        for (alias, target) in aliases {
+            if let content = records[target]?.content { map.insert(content, named: alias) }
+        }
+        return map
+    }
+
+    /// `previous` with the entries `names` set again from this catalog (an incremental reload).
+    package func map(updating previous: SiteMap<SiteContent>, names: some Sequence<String>) -> SiteMap<SiteContent> {
+        var map = previous
+        for name in names {
+            map.remove(named: name)
+            if let content = content(for: name) { map.insert(content, named: name) }
+        }
+        return map
+    }
+
+    /// Every problem, typed, ordered by site: the sites' (files, then folder), then the
+    /// skipped entries' and the aliases that lead nowhere.
+    package func problems(root: URL) -> [LoadProblem] {
+        var problems = records.values.lazy.filter { !$0.checks.allSatisfy(\.isClean) || !$0.folderProblems.isEmpty }
+            .sorted { $0.name < $1.name }.flatMap(\.problems)
+        for (name, reason) in skipped.sorted(by: { $0.key < $1.key }) {
+            problems.append(
+                LoadProblem(root.appendingPathComponent(name).path, .linkNotFollowed, .warning, reason, site: name))
+        }
+        for (alias, target) in aliases.sorted(by: { $0.key < $1.key }) where records[target] == nil {
+            problems.append(
+                LoadProblem(
+                    root.appendingPathComponent(alias).path, .aliasWithoutSite, .error,
+                    "alias of \(target), which is not a site folder here", site: alias))
+        }
+        return problems
+    }
+
+    /// One pass over every record.
+    package func counts() -> Counts {
+        var counts = Counts()
+        counts.sites = records.count
+        counts.aliases = aliases.count
+        for record in records.values {
+            switch record.state {
+            case .valid: counts.valid += 1
+            case .keptLastGood: counts.keptLastGood += 1
+            case .refused: counts.refused += 1
+            }
+            for check in record.checks {
+                if check.isValid {
+                    counts.validFiles[check.kind, default: 0] += 1
+                } else {
+                    counts.invalidFiles[check.kind, default: 0] += 1
+                }
+            }
+        }
+        return counts
+    }
+}

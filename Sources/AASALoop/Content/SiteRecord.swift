@@ -1,0 +1,55 @@
+import AASASites
+
+/// One site folder as the last load found it: what it serves, its files' checks (without
+/// their bytes), the problems of the folder itself, and the names of misnamed files. A
+/// reload keeps the very same record, and so the same prepared files, for every folder
+/// whose files have the same stat(2) identity as when they were read (`isCurrent`).
+public final class SiteRecord: Sendable {
+    /// Valid; or invalid and serving its last good files; or invalid with nothing to serve.
+    public enum State: String, Sendable {
+        case valid
+        case keptLastGood = "kept-last-good"
+        case refused
+    }
+
+    public let site: SiteDirectory.Site
+    /// What the site serves; nil when it has no valid file yet.
+    public let content: SiteContent?
+    /// The files read, in the order apple-app-site-association, assetlinks.json,
+    /// expectations.json.
+    public let checks: [FileSummary]
+    /// Problems of the folder (misnamed files, no file at all); the files' own are in `checks`.
+    public let folderProblems: [LoadProblem]
+    public let state: State
+    /// Names in the folder that look like association files but are not (`SITE003`).
+    let misnamed: [String]
+
+    package init(
+        site: SiteDirectory.Site, content: SiteContent?, checks: [FileSummary], folderProblems: [LoadProblem],
+        state: State, misnamed: [String]
+    ) {
+        self.site = site
+        self.content = content
+        self.checks = checks
+        self.folderProblems = folderProblems
+        self.state = state
+        self.misnamed = misnamed
+    }
+
+    public var name: String { site.name }
+
+    /// Every problem of the site: its files' (notes left out), then the folder's.
+    public var problems: [LoadProblem] {
+        checks.isEmpty && folderProblems.isEmpty ? [] : checks.flatMap(\.problems) + folderProblems
+    }
+
+    /// True when the folder still holds exactly the files this record was read from: the same
+    /// kinds of file, the same misnamed ones, and each file's stat(2) identity unchanged.
+    package func isCurrent(site other: SiteDirectory.Site, present: [FileCheck.Kind], misnamed names: [String]) -> Bool
+    {
+        guard other == site, names == misnamed, present == checks.map(\.kind) else { return false }
+        return checks.allSatisfy { check in
+            FileStatus(site.folderPath + "/" + check.kind.rawValue).map { $0 == check.status } ?? false
+        }
+    }
+}

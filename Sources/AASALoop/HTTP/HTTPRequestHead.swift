@@ -1,0 +1,34 @@
+/// The parts of a request head the server acts on. Values are byte ranges into the buffer
+/// the head was parsed from, so parsing allocates nothing; they are valid until that buffer
+/// changes. Plain data (no references), so the parser fills one in place per request.
+package struct HTTPRequestHead {
+    package enum Method: Equatable {
+        case get, head, other
+    }
+
+    package var method = Method.other
+    var methodRange = 0..<0
+    package var targetRange = 0..<0
+    /// HTTP/1.0 (false) or HTTP/1.1 (true).
+    var isHTTP11 = false
+    package var hostRange: Range<Int>?
+    var hostCount = 0
+    var userAgentRange: Range<Int>?
+    /// `X-Forwarded-For`, believed only from a trusted proxy (`EventLoop.clientAddress`).
+    var forwardedForRange: Range<Int>?
+    var ifNoneMatchRange: Range<Int>?
+    var ifModifiedSinceRange: Range<Int>?
+    /// The admin listener's credentials (RFC 9110 §11.6.2); more than one is refused there.
+    package var authorizationRange: Range<Int>?
+    package var authorizationCount = 0
+    var acceptEncoding = AcceptEncoding()
+    var connectionClose = false
+    var connectionKeepAlive = false
+    var contentLength: Int?
+    var hasTransferEncoding = false
+
+    /// RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
+    package var wantsKeepAlive: Bool {
+        isHTTP11 ? !connectionClose : connectionKeepAlive && !connectionClose
+    }
+}

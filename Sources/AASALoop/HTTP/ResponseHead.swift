@@ -1,0 +1,34 @@
+/// The one writer of response heads (RFC 9112 §4): the status line and `Date`, then the
+/// response's own header lines (prepared at load time by whoever owns them), then the
+/// `Connection` line and the blank line. Every response of the server, the cached ones
+/// included, is framed by these two calls.
+package enum ResponseHead {
+    static let crlf: [UInt8] = [0x0D, 0x0A]
+
+    private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLine($0.rawValue, $0.reason)) })
+
+    /// `HTTP/1.1 404 Not Found\r\nDate: `, formatted once.
+    package static func statusLine(_ status: HTTPStatus) -> [UInt8] {
+        statusLines[status] ?? statusLine(status.rawValue, status.reason)
+    }
+
+    static func statusLine(_ code: Int, _ reason: String) -> [UInt8] {
+        Array("HTTP/1.1 \(code) \(reason)\r\nDate: ".utf8)
+    }
+
+    /// The status line (from `statusLine`) and the Date field, through `put`.
+    @inline(__always)
+    static func start(_ statusLine: [UInt8], date: [UInt8], _ put: (ArraySlice<UInt8>) -> Void) {
+        put(statusLine[...])
+        put(date[...])
+        put(crlf[...])
+    }
+
+    /// The connection header and the blank line that ends the head, through `put`.
+    @inline(__always)
+    static func end(_ connection: ConnectionHeader, _ put: (ArraySlice<UInt8>) -> Void) {
+        put(connection.line[...])
+        put(crlf[...])
+    }
+}

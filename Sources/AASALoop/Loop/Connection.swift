@@ -1,0 +1,120 @@
+import AASATransport
+@preconcurrency import Glibc
+
+/// One client connection, owned by one event loop and never touched by another thread.
+package final class Connection {
+    enum Phase {
+        /// The TLS handshake is under way.
+        case handshaking
+        /// Waiting for a request (between requests, or before the first).
+        case idle
+        /// Part of a request head has arrived.
+        case readingHead
+        /// A response is being written and the socket is full.
+        case writing
+        /// An error response went out and our side is shut down; what the client still
+        /// sends is read and dropped until it closes (RFC 9112 §9.6), within bounds.
+        case lingering
+    }
+
+    let fd: Int32
+    let generation: UInt32
+    let peer: sockaddr_storage
+    /// Set on connections accepted from the HTTPS listener.
+    var tls: TLSSession?
+    /// Added to the loop's epoll set (only once a request did not complete at accept).
+    var registered = false
+    /// Bytes read and not answered yet: a request head that is not complete, or requests
+    /// held back while `parsePaused`. Never more than the head limits plus one read.
+    var pending: [UInt8] = []
+    /// How far the head at the front of `pending` has been searched (each byte once).
+    var scan = HeadScan()
+    /// `pending` may hold requests not yet parsed: parsing stopped at the output high-water
+    /// mark or the end of this connection's share of a wake-up. Nothing more is read until
+    /// they are answered, which bounds `pending`.
+    var parsePaused = false
+    /// Reading stopped before the socket said EAGAIN, so no new readiness event will come
+    /// for what is already there: the loop must come back by itself.
+    var readPending = false
+    /// On the loop's list of connections to continue after the next wait.
+    var yielded = false
+    var output: [UInt8] = []
+    var outputOffset = 0
+    /// A large body still to send after `output`, from its prepared file (no copy), and the
+    /// file (apart, so that counting bytes touches no reference count).
+    private(set) var tailBytes: UnsafeRawBufferPointer?
+    private var tailOwner: PreparedFile?
+
+    var outputTail: BorrowedBody? {
+        get {
+            guard let tailBytes, let tailOwner else { return nil }
+            return BorrowedBody(bytes: tailBytes, owner: tailOwner)
+        }
+        set {
+            tailBytes = newValue?.bytes
+            tailOwner = newValue?.owner
+        }
+    }
+    var phase = Phase.idle
+    /// When the connection is closed unless it makes progress; set only through
+    /// `EventLoop.schedule`, which keeps it in its class's `DeadlineQueue`.
+    var deadline: UInt64 = 0
+    var timeoutClass: TimeoutClass?
+    /// Links of the deadline queue. The previous link holds no reference (no cycle, and no
+    /// weak-reference cost per request): a queued connection's predecessor is queued too,
+    /// held by its own predecessor or the head, and unlinking fixes both neighbours.
+    unowned(unsafe) var queuePrevious: Connection?
+    var queueNext: Connection?
+    var closeAfterWrite = false
+    /// Close through a lingering close: set with error responses, when the client may still
+    /// be sending the rest of a request we refused.
+    var lingerOnClose = false
+    /// What lingering may still read before the connection is closed anyway.
+    var lingerBudget = 0
+    /// The first bytes on the HTTPS port were checked for a TLS handshake record.
+    var checkedForPlainHTTP = false
+    var peerClosed = false
+    /// EPOLLOUT is registered (only while output is pending: a writable socket would wake the loop forever).
+    var watchingWrites = false
+
+    init(fd: Int32, generation: UInt32, peer: sockaddr_storage) {
+        self.fd = fd
+        self.generation = generation
+        self.peer = peer
+    }
+
+    /// The peer address as logged, formatted on first use.
+    private var formattedClient: [UInt8]?
+    var client: [UInt8] {
+        if let formattedClient { return formattedClient }
+        let text = Array(SocketAddress(peer).host.utf8)
+        formattedClient = text
+        return text
+    }
+
+    var hasPendingOutput: Bool { outputOffset < output.count || tailBytes != nil }
+
+    /// Bytes queued and not sent yet.
+    var pendingOutputCount: Int { output.count - outputOffset + (tailBytes?.count ?? 0) }
+
+    /// Queues `bytes` (and a body after them) behind what is pending: a body still pending is
+    /// copied in first, since only the last body can stay borrowed.
+    func enqueue(_ bytes: UnsafeRawBufferPointer, then body: BorrowedBody?) {
+        if let pending = tailBytes {
+            output.append(contentsOf: pending)
+            outputTail = nil
+        }
+        output.append(contentsOf: bytes)
+        outputTail = body
+    }
+
+    /// Work is left that no readiness event will announce (see `parsePaused`, `readPending`).
+    var wantsTurn: Bool { parsePaused || readPending }
+
+    var eventData: UInt64 { UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd)) }
+}
+
+extension Connection {
+    /// True while the TLS handshake has not finished.
+    var isHandshaking: Bool { tls.map { !$0.established } ?? false }
+}

@@ -1,0 +1,64 @@
+import AASATransport
+@preconcurrency import Glibc
+
+extension EventLoop {
+    /// Accepts until EAGAIN (the listener is edge-triggered), or its share of the turn, after
+    /// which the loop comes back for the rest. Running out of descriptors or memory pauses
+    /// accepting for 100 ms instead of ending the server (accept(2) ERRORS).
+    func acceptConnections(from listener: Int32, secure: Bool, now: UInt64) {
+        guard listener >= 0, acceptPausedUntil == 0 else { return }
+        var peer = sockaddr_storage()
+        for _ in 0..<settings.acceptsPerTurn {
+            let result: IOResult<Int32>
+            do {
+                result = try Posix.accept(listener, peer: &peer)
+            } catch {
+                switch error.errno {
+                case ECONNABORTED, EPROTO, EPERM:
+                    continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    acceptPausedUntil = now + 100_000_000
+                    return
+                default:
+                    return
+                }
+            }
+            guard case .processed(let fd) = result else { return }
+            adopt(fd, peer: peer, secure: secure, now: now)
+        }
+        acceptAgain = true
+    }
+
+    func adopt(_ fd: Int32, peer: sockaddr_storage, secure: Bool, now: UInt64) {
+        let connection = Connection(fd: fd, generation: nextGeneration, peer: peer)
+        if secure {
+            guard let certificates,
+                let session = try? TLSSession(certificates: certificates, hooks: handshakeHooks, fd: fd)
+            else {
+                Posix.close(fd)
+                return
+            }
+            connection.tls = session
+            connection.phase = .handshaking
+        }
+        nextGeneration &+= 1
+        if nextGeneration == 0 { nextGeneration = 1 }
+        schedule(connection, secure ? .handshake : .keepAlive, now: now)
+        if Int(fd) >= connections.count {
+            connections += [Connection?](repeating: nil, count: max(Int(fd) + 1 - connections.count, connections.count))
+        }
+        connections[Int(fd)] = connection
+        openConnections += 1
+        // The request often arrives with the connection: serve it before registering, so a
+        // one-request connection costs no epoll_ctl at all. Registering afterwards loses
+        // nothing: epoll reports data that is already waiting when a socket is added.
+        readAndServe(connection, now: now)
+        guard connections[Int(fd)] === connection, !connection.registered else { return }
+        do {
+            try epoll.add(fd, events: Epoll.readable | Epoll.hangUp | Epoll.edgeTriggered, data: connection.eventData)
+            connection.registered = true
+        } catch {
+            close(connection)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import AASATransport
+
+/// The sites' handler: what a request to a site gets (docs/ARCHITECTURE.md, "The path of a
+/// request"), with what it keeps between requests on its loop: whole responses of this
+/// second, the site of each Host value seen lately, ACME's HTTP-01 answers and where Apple's
+/// fetches are recorded. Owned by one loop and used on its thread only.
+package final class SiteHandler: HTTP1Handler {
+    /// Whole responses for the files served this second, sent from there without a copy.
+    let responses = ResponseCache()
+    /// The site of each Host value seen lately.
+    let hosts = HostCache()
+    /// ACME's challenge answers (nil without ACME).
+    let acme: ACMEResponder?
+    /// Where requests from Apple's fetcher are recorded.
+    let appleFetches: AppleFetches?
+    /// The configured marker, copied once: searched in User-Agents without touching an
+    /// array's reference count per request.
+    let appleFetcherAgent: UnsafeMutableBufferPointer<UInt8>
+
+    package init(acme: ACMEResponder?, appleFetches: AppleFetches?, appleFetcherAgent: [UInt8]) {
+        self.acme = acme
+        self.appleFetches = appleFetches
+        self.appleFetcherAgent = .allocate(capacity: appleFetcherAgent.count)
+        _ = self.appleFetcherAgent.initialize(from: appleFetcherAgent)
+    }
+
+    deinit {
+        appleFetcherAgent.deallocate()
+    }
+
+    package func snapshotChanged() {
+        responses.removeAll()
+        hosts.removeAll()
+    }
+}

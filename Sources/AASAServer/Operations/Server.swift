@@ -1,0 +1,246 @@
+import AASAACME
+import AASALoop
+import AASATransport
+import Dispatch
+import Foundation
+@preconcurrency import Glibc
+import Logging
+
+/// Starts one event loop per worker, each on its own thread with its own listeners, plus the
+/// admin listener and the file watcher, then waits for signals on the main thread: SIGHUP
+/// reloads, SIGTERM and SIGINT stop gracefully (stop accepting, finish responses in flight,
+/// exit 0).
+public final class Server {
+    let state: ServerState
+    let logger: Logger
+    /// Set up before the sites were first read (`FileWatcher`), so no change is lost.
+    let watcher: FileWatcher
+
+    public init(state: ServerState, logger: Logger, watcher: FileWatcher) {
+        self.state = state
+        self.logger = logger
+        self.watcher = watcher
+    }
+
+    /// Why the server could not start: a sentence for the operator.
+    public struct StartFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs until SIGTERM or SIGINT (exit code 0), or until an event loop fails (1).
+    public func run() throws -> Int32 {
+        let configuration = state.configuration
+        // SIGPIPE: plain sockets use MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring
+        // the signal covers every path (signal(7)).
+        signal(SIGPIPE, SIG_IGN)
+        Self.raiseDescriptorLimit()
+        Self.makeStdoutNonBlocking()
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
+        // Blocked before any thread starts, so every thread inherits the mask and only this
+        // thread's sigwait sees them.
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        guard configuration.http != nil || configuration.https != nil else {
+            throw StartFailure(description: "no listener: give --http or --https ADDR:PORT")
+        }
+        let count = state.statistics.count
+        let plain = try configuration.http.map { address throws(ListenError) in
+            try Listener.openGroup(address, count: count)
+        }
+        let secure: (fds: [Int32], port: Int)?
+        do {
+            secure = try configuration.https.map { address throws(ListenError) in
+                try Listener.openGroup(address, count: count)
+            }
+        } catch {
+            plain?.fds.forEach(Posix.close)
+            throw error
+        }
+        // The admin listener is auxiliary: if its address is taken (another instance on the
+        // default port), serving goes on without it and the error is logged.
+        var admin: Int32?
+        if let address = configuration.admin {
+            do {
+                admin = try Listener.open(address, deferAcceptSeconds: 0, reusePort: false)
+            } catch {
+                logger.error("admin listener unavailable on \(address): \(error); serving without it")
+            }
+        }
+        var settings = LoopSettings(
+            timeouts: configuration.timeouts, limits: configuration.limits, logFormat: configuration.logFormat,
+            accessLog: configuration.accessLog)
+        settings.perSiteMetrics = configuration.metricsPerSite
+        settings.appleFetcherAgent = Array(configuration.cdnWatch.appleFetcherAgent.utf8)
+        settings.appleFetcherNetworks = configuration.appleFetcherNetworks
+        settings.trustedProxies = configuration.trustedProxies
+        // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
+        // no eventfd) fails start-up instead of leaving its listener unserved.
+        let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots) }
+        var controls: [LoopControl] = []
+        var loops: [EventLoop] = []
+        do {
+            for index in 0..<count {
+                // The main thread waits in sigwait: SIGTERM wakes it to stop the server.
+                let control = try LoopControl(onFailure: { kill(getpid(), SIGTERM) })
+                controls.append(control)
+                loops.append(
+                    try EventLoop(
+                        listener: plain?.fds[index] ?? -1, secureListener: secure?.fds[index] ?? -1,
+                        control: control, snapshots: state.snapshots,
+                        handler: SiteHandler(
+                            acme: acme, appleFetches: state.appleFetches, appleFetcherAgent: settings.appleFetcherAgent),
+                        handshakeHooks: acme, settings: settings, statistics: state.statistics[index]))
+            }
+        } catch {
+            for fd in (plain?.fds ?? []) + (secure?.fds ?? []) { Posix.close(fd) }
+            throw StartFailure(description: "cannot start an event loop: \(error)")
+        }
+        // The admin listener gets a loop of its own: the same parser, limits and deadlines,
+        // never the serving loops' time. Auxiliary like its listener: if its loop cannot be
+        // made or fails, serving goes on and the error is logged.
+        var adminLoop: EventLoop?
+        var adminControl: LoopControl?
+        if let admin {
+            do {
+                let logger = logger
+                let control = try LoopControl(onFailure: {
+                    logger.error("the admin listener's loop failed; serving goes on without it")
+                })
+                var adminSettings = settings
+                adminSettings.accessLog = false
+                // A status page costs far more than a file: a few per turn.
+                adminSettings.requestsPerTurn = LoopSettings.adminRequestsPerTurn
+                adminLoop = try EventLoop(
+                    listener: admin, control: control, snapshots: state.snapshots,
+                    handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)
+                adminControl = control
+            } catch {
+                logger.error("admin listener unavailable: cannot start its loop: \(error); serving without it")
+                Posix.close(admin)
+            }
+        }
+        let finished = DispatchSemaphore(value: 0)
+        for loop in loops {
+            // The loop is used by its own thread only from here on.
+            nonisolated(unsafe) let loop = loop
+            spawn("aasa-loop") {
+                loop.run()
+                finished.signal()
+            }
+        }
+        loops.removeAll()
+        let adminFinished = DispatchSemaphore(value: 0)
+        if let loop = adminLoop {
+            nonisolated(unsafe) let loop = loop
+            spawn("aasa-admin") {
+                loop.run()
+                adminFinished.signal()
+            }
+        }
+        adminLoop = nil
+        let loopControls = controls
+        let reloader = Reloader(state: state, logger: logger) { for control in loopControls { control.wake() } }
+        for (scheme, address, port) in [
+            ("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port),
+        ] {
+            guard let address, let port else { continue }
+            logger.info(
+                "listening on \(scheme)://\(address.with(port: port))",
+                metadata: [
+                    "loops": .stringConvertible(count),
+                    "sites": .stringConvertible(state.snapshots.current.counts.sites),
+                    "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
+                ])
+        }
+        if let admin, adminControl != nil, let address = configuration.admin {
+            logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
+        }
+        if let manager = state.acme {
+            do {
+                try manager.start(
+                    certificatesChanged: {
+                        reloader.reload(reason: "certificate issued", changes: ChangeSet(sites: [], certificates: true))
+                    },
+                    orderFailed: { for control in loopControls { control.wake() } })
+            } catch {
+                logger.error("acme: cannot start: \(error); serving without new certificates")
+            }
+            logger.info(
+                "acme: managing certificates",
+                metadata: [
+                    "issuers": "\(manager.issuers.map(\.logged).joined(separator: ", "))",
+                    "challenges": "\(manager.challenges.map(\.rawValue).joined(separator: ","))",
+                    "on_demand": "\(manager.settings.onDemand ? "\(manager.settings.onDemandPerHour)/h" : "off")",
+                ])
+        }
+        if let cdnWatch = state.cdnWatch {
+            cdnWatch.start()
+            logger.info(
+                "cdn: watching Apple's CDN",
+                metadata: [
+                    "url": "\(cdnWatch.settings.url)", "interval": .stringConvertible(cdnWatch.settings.interval),
+                    "rate_per_minute": .stringConvertible(cdnWatch.settings.ratePerMinute),
+                ])
+        }
+        state.observeSnapshot()
+        let watcher = self.watcher
+        spawn("aasa-watch") {
+            watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) }
+        }
+
+        while true {
+            var received: Int32 = 0
+            guard sigwait(&signals, &received) == 0 else { continue }
+            if received == SIGHUP {
+                reloader.reload(reason: "SIGHUP")
+                continue
+            }
+            // A failed loop sends SIGTERM to wake this thread (LoopControl.onFailure).
+            let failures = controls.compactMap(\.failure)
+            if failures.isEmpty {
+                logger.info(
+                    "stopping: finishing responses in flight",
+                    metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+            } else {
+                logger.critical("stopping: an event loop failed: \(failures.joined(separator: "; "))")
+            }
+            watcher.stop()
+            state.acme?.stop()
+            state.cdnWatch?.stop()
+            for control in controls { control.stop() }
+            adminControl?.stop()
+            for _ in controls { finished.wait() }
+            if adminControl != nil { adminFinished.wait() }
+            logger.info("stopped")
+            return failures.isEmpty ? 0 : 1
+        }
+    }
+
+    private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.start()
+    }
+
+    /// The access log must never stall a loop behind a slow reader (a full pipe to a log
+    /// collector): on a pipe or socket, stdout becomes non-blocking (fcntl(2)) and each loop
+    /// keeps what it could not write, up to `AccessLog.bufferLimit`. A terminal or a file is
+    /// left as it is (a terminal's flags are shared with the shell; a file never waits long).
+    static func makeStdoutNonBlocking() {
+        var status = stat()
+        guard fstat(1, &status) == 0 else { return }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFIFO || type == S_IFSOCK else { return }
+        _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Each connection is a descriptor: take the hard limit (getrlimit(2)).
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
