@@ -12,7 +12,8 @@ Config/sites) and the request is `GET /p/1`, answered with a 302 to the web. Ext
 header lines added to it (for example "User-Agent: AASA-Bot/1.0"). With --crlf, one connection
 sends N × 64 KiB of empty lines (CR LF) and closes instead, and the whole difference is
 printed: the work per byte of a client that never completes a request line
-(docs/security.md). Loopback only."""
+(docs/security.md). AASA_BINARY=PATH measures another build (a before/after comparison).
+Loopback only."""
 import os, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -83,7 +84,7 @@ def run(work, binary, count):
 
 
 def main():
-    binary = os.path.join(ROOT, ".build/release/aasa-server")
+    binary = os.environ.get("AASA_BINARY") or os.path.join(ROOT, ".build/release/aasa-server")
     if not os.path.exists(binary):
         sys.exit("build it first: swift build -c release")
     work = tempfile.mkdtemp(prefix="aasa-callgrind-")

@@ -7,7 +7,8 @@ import Testing
 struct ResponseCacheTests {
     /// What `EventLoop` assembles for a 200 to GET, byte for byte.
     static func assembled(_ variant: PreparedFile.Variant, _ header: ConnectionHeader, _ dates: DateCache) -> [UInt8] {
-        EventLoop.ok + dates.httpDate + EventLoop.crlf + Array(variant.headers200) + header.line + EventLoop.crlf
+        ResponseHead.ok + dates.httpDate + ResponseHead.crlf + Array(variant.headers200) + header.line
+            + ResponseHead.crlf
             + Array(variant.body)
     }
 

@@ -40,7 +40,7 @@ extension FuzzTargets {
         }
 
         /// What the loop may hold for one connection, in and out.
-        var inputBound: Int { limits.requestLineBytes + limits.headerBytes + 2 + EventLoop.scratchSize }
+        var inputBound: Int { limits.requestLineBytes + limits.headerBytes + 2 + EventLoop<SiteHandler>.scratchSize }
         var outputBound: Int { loop.settings.outputHighWater + 132 * 1024 }
     }
 

@@ -12,7 +12,7 @@ extension SiteHandler {
     /// answers, never with a redirect.
     func respondToChallenge(
         _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, target: RequestTarget,
-        on connection: Connection, keepAlive: Bool, loop: EventLoop
+        on connection: Connection, keepAlive: Bool, loop: EventLoop<SiteHandler>
     ) -> Bool {
         guard let acme, connection.tls == nil, let hostRange = target.hostRange, head.method != .other else {
             return false
@@ -27,7 +27,7 @@ extension SiteHandler {
             decoding: buffer[(path.lowerBound + prefixLength)..<path.upperBound].prefix { $0 != UInt8(ascii: "?") },
             as: UTF8.self)
         guard let body = acme.keyAuthorization(token: token, host: host) else { return false }
-        loop.startHead(EventLoop.ok)
+        loop.startHead(ResponseHead.ok)
         loop.out.append(Self.keyAuthorizationHeaders)
         loop.out.append(Array("Content-Length: \(body.count)\r\n".utf8))
         loop.endHead(keepAlive: keepAlive, head: head, on: connection)

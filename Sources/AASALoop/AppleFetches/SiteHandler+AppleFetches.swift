@@ -8,7 +8,7 @@ extension SiteHandler {
     func noteAppleFetch(
         _ agent: Range<Int>, _ buffer: UnsafeBufferPointer<UInt8>, _ head: HTTPRequestHead, _ target: RequestTarget,
         _ connection: Connection, path: ServedPath?, site: SiteContent?, _ status: HTTPStatus, file: PreparedFile?,
-        loop: EventLoop
+        loop: EventLoop<SiteHandler>
     ) {
         guard let appleFetches, path == .appleWellKnown || path == .appleRoot,
             Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), UnsafeBufferPointer(appleFetcherAgent))
@@ -34,7 +34,8 @@ extension SiteHandler {
     /// address of its `X-Forwarded-For` (the one that proxy added; earlier ones came from the
     /// client and prove nothing).
     func clientAddress(
-        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ connection: Connection, loop: EventLoop
+        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ connection: Connection,
+        loop: EventLoop<SiteHandler>
     ) -> (high: UInt64, low: UInt64)? {
         guard let peer = IPNetwork.address(of: connection.peer) else { return nil }
         guard let forwarded = head.forwardedForRange,

@@ -4,6 +4,8 @@
 /// included, is framed by these two calls.
 package enum ResponseHead {
     static let crlf: [UInt8] = [0x0D, 0x0A]
+    static let ok = statusLine(.ok)
+    static let notModified = statusLine(.notModified)
 
     private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
         uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLine($0.rawValue, $0.reason)) })
@@ -19,16 +21,27 @@ package enum ResponseHead {
 
     /// The status line (from `statusLine`) and the Date field, through `put`.
     @inline(__always)
-    static func start(_ statusLine: [UInt8], date: [UInt8], _ put: (ArraySlice<UInt8>) -> Void) {
-        put(statusLine[...])
-        put(date[...])
-        put(crlf[...])
+    static func start(_ statusLine: [UInt8], date: [UInt8], _ put: (UnsafeRawBufferPointer) -> Void) {
+        statusLine.withUnsafeBytes(put)
+        date.withUnsafeBytes(put)
+        crlf.withUnsafeBytes(put)
     }
 
     /// The connection header and the blank line that ends the head, through `put`.
     @inline(__always)
-    static func end(_ connection: ConnectionHeader, _ put: (ArraySlice<UInt8>) -> Void) {
-        put(connection.line[...])
-        put(crlf[...])
+    static func end(_ connection: ConnectionHeader, _ put: (UnsafeRawBufferPointer) -> Void) {
+        connection.line.withUnsafeBytes(put)
+        crlf.withUnsafeBytes(put)
+    }
+
+    /// The head of a 200 for `variant`, piece by piece: the one layout that both the
+    /// `ResponseCache` and `assemble` write.
+    static func head200(
+        _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, dates: DateCache,
+        _ put: (UnsafeRawBufferPointer) -> Void
+    ) {
+        start(ok, date: dates.httpDate, put)
+        variant.headers200.withUnsafeBytes(put)
+        end(connectionHeader, put)
     }
 }

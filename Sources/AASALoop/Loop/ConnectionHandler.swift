@@ -7,7 +7,8 @@ package protocol ConnectionHandler: AnyObject {
     /// is under its high-water mark and its share of the turn lasts; returns where the
     /// unconsumed bytes start.
     func serve(
-        _ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, loop: EventLoop, budget: inout TurnBudget
+        _ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, loop: EventLoop<Self>,
+        budget: inout TurnBudget
     ) -> Int
 
     /// The loop took a new snapshot: whatever was derived from the old one goes.
@@ -18,13 +19,15 @@ package protocol ConnectionHandler: AnyObject {
 package protocol HTTP1Handler: ConnectionHandler {
     /// Answers one well-formed request head; its bytes are `buffer`'s.
     func respond(
-        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection, loop: EventLoop)
+        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection,
+        loop: EventLoop<Self>)
 }
 
 extension HTTP1Handler {
     package func serve(
-        _ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, loop: EventLoop, budget: inout TurnBudget
+        _ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, loop: EventLoop<Self>,
+        budget: inout TurnBudget
     ) -> Int {
-        loop.serveHTTP1(bytes, on: connection, budget: &budget, handler: self)
+        loop.serveHTTP1(bytes, on: connection, budget: &budget)
     }
 }

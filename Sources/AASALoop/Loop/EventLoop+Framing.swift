@@ -5,20 +5,6 @@ import AssociationKit
 /// request"): the status lines, the end of a head, the server's own error responses, and
 /// the request's count and access-log line.
 extension EventLoop {
-    static let ok = ResponseHead.statusLine(.ok)
-    static let notModified = ResponseHead.statusLine(.notModified)
-
-    /// The head of a 200 for `variant`, piece by piece: the one layout that both the
-    /// `ResponseCache` and `assemble` write.
-    static func head200(
-        _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, dates: DateCache,
-        _ put: (ArraySlice<UInt8>) -> Void
-    ) {
-        ResponseHead.start(ok, date: dates.httpDate, put)
-        put(variant.headers200)
-        ResponseHead.end(connectionHeader, put)
-    }
-
     /// Begins a response head in the output: the status line and Date (`ResponseHead`).
     package func startHead(_ statusLine: [UInt8]) {
         ResponseHead.start(statusLine, date: dates.httpDate) { out.append($0) }

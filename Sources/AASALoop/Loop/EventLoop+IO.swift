@@ -220,9 +220,8 @@ extension EventLoop {
     /// the connection's output is under its high-water mark and its turn lasts; returns
     /// where the unconsumed bytes start.
     func serveHTTP1(
-        _ buffer: UnsafeBufferPointer<UInt8>, on connection: Connection, budget: inout TurnBudget,
-        handler: some HTTP1Handler
-    ) -> Int {
+        _ buffer: UnsafeBufferPointer<UInt8>, on connection: Connection, budget: inout TurnBudget
+    ) -> Int where Handler: HTTP1Handler {
         var start = 0
         var head = HTTPRequestHead()
         // Kept in a local while parsing (an inout access to the connection's own would hold

@@ -5,11 +5,11 @@ import CSystemShims
 /// One event loop: one thread, one epoll set, one SO_REUSEPORT listener, and the
 /// connections it accepted (lwan's and h2o's per-core loops). Nothing here is shared with
 /// another thread except the content store and the control flags.
-package final class EventLoop {
-    static let listenerTag = UInt64.max
-    static let wakeTag = UInt64.max - 1
-    static let secureListenerTag = UInt64.max - 2
-    static let scratchSize = 64 * 1024
+package final class EventLoop<Handler: ConnectionHandler> {
+    static var listenerTag: UInt64 { .max }
+    static var wakeTag: UInt64 { .max - 1 }
+    static var secureListenerTag: UInt64 { .max - 2 }
+    static var scratchSize: Int { 64 * 1024 }
 
     let epoll: Epoll
     let control: LoopControl
@@ -27,7 +27,7 @@ package final class EventLoop {
     var secureListener: Int32
     var certificates: CertificateStore?
     /// What the loop hands bytes to (the sites' or the admin listener's).
-    let handler: any ConnectionHandler
+    let handler: Handler
     /// ACME's TLS-ALPN-01 certificates and on-demand names, asked during handshakes (nil
     /// without ACME).
     let handshakeHooks: (any HandshakeHooks)?
@@ -64,13 +64,13 @@ package final class EventLoop {
     /// Counts are folded into `statistics` at most once per `foldInterval` (a fold per
     /// iteration, with its lock and its sweep of every slot, cost more than parsing a
     /// request); `foldPending` makes the loop wake for the fold it put off.
-    static let foldInterval: UInt64 = 1_000_000
+    static var foldInterval: UInt64 { 1_000_000 }
     var lastFold: UInt64 = 0
     var foldPending = false
 
     package init(
         listener: Int32, secureListener: Int32 = -1, control: LoopControl, snapshots: SnapshotBox,
-        handler: any ConnectionHandler, handshakeHooks: (any HandshakeHooks)? = nil, settings: LoopSettings,
+        handler: Handler, handshakeHooks: (any HandshakeHooks)? = nil, settings: LoopSettings,
         statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
         self.handler = handler

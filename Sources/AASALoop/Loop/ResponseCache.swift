@@ -53,7 +53,7 @@ final class ResponseCache {
             return UnsafeRawBufferPointer(start: memory, count: slot.pointee.count)
         }
         var count = variant.body.count
-        EventLoop.head200(variant, connection, dates: dates) { count += $0.count }
+        ResponseHead.head200(variant, connection, dates: dates) { count += $0.count }
         guard count <= Self.largestResponse else { return nil }
         output.settle()
         if slot.pointee.capacity < count {
@@ -63,15 +63,13 @@ final class ResponseCache {
         }
         guard let memory = slot.pointee.memory else { return nil }
         var written = 0
-        func put(_ bytes: ArraySlice<UInt8>) {
-            bytes.withUnsafeBytes { source in
-                guard let start = source.baseAddress else { return }
-                (memory + written).copyMemory(from: start, byteCount: source.count)
-                written += source.count
-            }
+        func put(_ source: UnsafeRawBufferPointer) {
+            guard let start = source.baseAddress else { return }
+            (memory + written).copyMemory(from: start, byteCount: source.count)
+            written += source.count
         }
-        EventLoop.head200(variant, connection, dates: dates, put)
-        put(variant.body)
+        ResponseHead.head200(variant, connection, dates: dates, put)
+        variant.body.withUnsafeBytes(put)
         slot.pointee = Slot(
             key: key, second: dates.second, memory: memory, capacity: slot.pointee.capacity, count: count)
         return UnsafeRawBufferPointer(start: memory, count: count)

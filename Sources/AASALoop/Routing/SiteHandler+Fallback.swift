@@ -11,7 +11,7 @@ extension SiteHandler {
     func respondWithFallback(
         _ fallback: SiteFallback, _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>,
         target: RequestTarget, site: SiteContent?, on connection: Connection, keepAlive: Bool,
-        loop: EventLoop
+        loop: EventLoop<SiteHandler>
     ) -> (status: HTTPStatus, bytes: Int) {
         let range = target.pathRange
         let question = HTTPRequestParser.first(UInt8(ascii: "?"), in: buffer, range)
@@ -48,7 +48,7 @@ extension SiteHandler {
                 fallback.page(for: decision)?.render(
                     link: link(buffer, target.hostRange, site: site, path: path, query: query),
                     destination: destination) ?? []
-            loop.startHead(EventLoop.ok)
+            loop.startHead(ResponseHead.ok)
             loop.out.append(SiteFallback.commonHeaders)
             loop.out.append(SiteFallback.pageHeaders)
             loop.out.append(Array("\(body.count)\r\n".utf8))

@@ -5,7 +5,8 @@ extension SiteHandler {
     /// Answers one well-formed request: the site by host, the file by path, then method,
     /// conditionals and encoding (docs/usage.md, "Serve"); other paths by the site's fallback.json.
     package func respond(
-        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection, loop: EventLoop
+        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection,
+        loop: EventLoop<SiteHandler>
     ) {
         // The clock is read only for the access log's duration field.
         let started = loop.accessLog.enabled ? MonotonicClock.now() : 0
@@ -93,16 +94,16 @@ extension SiteHandler {
     /// too large for the `ResponseCache`, whose body is sent from the file, not copied.
     private func assemble(
         _ status: HTTPStatus, _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, sendsBody: Bool,
-        of file: PreparedFile, on connection: Connection, loop: EventLoop
+        of file: PreparedFile, on connection: Connection, loop: EventLoop<SiteHandler>
     ) {
         guard status == .ok else {
-            loop.startHead(EventLoop.notModified)
+            loop.startHead(ResponseHead.notModified)
             loop.out.append(PreparedFile.serverLine)
             loop.out.append(variant.headers304Tail)
             loop.endHead(connectionHeader, on: connection)
             return
         }
-        EventLoop.head200(variant, connectionHeader, dates: loop.dates) { loop.out.append($0) }
+        ResponseHead.head200(variant, connectionHeader, dates: loop.dates) { loop.out.append($0) }
         guard sendsBody else { return }
         if variant.body.count > ResponseCache.largestResponse {
             variant.body.withUnsafeBytes { loop.out.borrow(BorrowedBody(bytes: $0, owner: file)) }

@@ -24,7 +24,8 @@ final class AdminHandler: HTTP1Handler {
     /// body for every method but HEAD, RFC 9110 §9.3.2). Admin responses are never cached.
     /// Who may ask (`AdminAccess`) is decided first, once, before any route runs.
     func respond(
-        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection, loop: EventLoop
+        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection,
+        loop: EventLoop<AdminHandler>
     ) {
         let keepAlive = head.wantsKeepAlive && loop.stopDeadline == nil
         // Split at the first "?" byte (a `Character` split would miss one that a combining

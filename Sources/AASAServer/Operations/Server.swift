@@ -79,7 +79,7 @@ public final class Server {
         // no eventfd) fails start-up instead of leaving its listener unserved.
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots) }
         var controls: [LoopControl] = []
-        var loops: [EventLoop] = []
+        var loops: [EventLoop<SiteHandler>] = []
         do {
             for index in 0..<count {
                 // The main thread waits in sigwait: SIGTERM wakes it to stop the server.
@@ -100,7 +100,7 @@ public final class Server {
         // The admin listener gets a loop of its own: the same parser, limits and deadlines,
         // never the serving loops' time. Auxiliary like its listener: if its loop cannot be
         // made or fails, serving goes on and the error is logged.
-        var adminLoop: EventLoop?
+        var adminLoop: EventLoop<AdminHandler>?
         var adminControl: LoopControl?
         if let admin {
             do {
@@ -126,7 +126,7 @@ public final class Server {
             // The loop is used by its own thread only from here on.
             nonisolated(unsafe) let loop = loop
             spawn("aasa-loop") {
-                loop.run()
+                loop.serveSites()
                 finished.signal()
             }
         }
