@@ -64,13 +64,4 @@ struct SnapshotLoaderTests {
         #expect(third.snapshot == nil && !third.sitesReadable && third.outcome == .failed)
         #expect(third.problems.map(\.code) == [LoadProblem.Code.sitesUnreadable.rawValue])
     }
-
-    @Test("every load-problem code is in the README")
-    func codesAreDocumented() throws {
-        let readme = try String(
-            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        for code in LoadProblem.Code.allCases {
-            #expect(readme.contains("| `\(code.rawValue)` |"), "README does not list \(code.rawValue)")
-        }
-    }
 }
