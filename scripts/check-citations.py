@@ -10,6 +10,7 @@ Usage: check-citations.py [ROOT]   (ROOT defaults to the repository holding this
 Prints `file:line: citation: why` for each finding; exit 1 when there is one.
 """
 
+import functools
 import os
 import re
 import sys
@@ -36,31 +37,31 @@ README = re.compile(r'\bREADME(?:\.md)?,? "([^"]+)"')
 LINK = re.compile(r"\]\(([^)\s#]+\.md)(?:#[^)]*)?\)")
 
 
-def headings(path, cache={}):
-    if path not in cache:
-        found = []
-        try:
-            with open(path, encoding="utf-8") as handle:
-                fenced = False
-                for line in handle:
-                    if line.startswith("```"):
-                        fenced = not fenced
-                    elif not fenced and line.startswith("#"):
-                        found.append(line.lstrip("#").strip())
-        except OSError:
-            found = None
-        cache[path] = found
-    return cache[path]
+@functools.lru_cache(maxsize=None)
+def headings(path):
+    """The Markdown headings of `path` without their `#`s (none in fenced code)."""
+    found = []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            fenced = False
+            for line in handle:
+                if line.startswith("```"):
+                    fenced = not fenced
+                elif not fenced and line.startswith("#"):
+                    found.append(line.lstrip("#").strip())
+    except OSError:
+        pass
+    return tuple(found)
 
 
 def has_heading(path, name):
-    found = headings(path) or []
-    return any(heading.startswith(name) or heading.lower().startswith(name.lower()) for heading in found)
+    """A heading that starts with `name`, ignoring case (`"Patterns"` names `Patterns (observed)`)."""
+    return any(heading.lower().startswith(name.lower()) for heading in headings(path))
 
 
 def has_section(path, number):
-    found = headings(path) or []
-    return any(re.match(re.escape(number) + r"\.?(\s|$)", heading) for heading in found)
+    """A numbered heading `N.` or `N.M` (`## 2. Components` is §2)."""
+    return any(re.match(re.escape(number) + r"\.?(\s|$)", heading) for heading in headings(path))
 
 
 def findings(root, relative, text):
