@@ -18,8 +18,18 @@ release:
 
 # The style gate: .swift-format at the root (4 spaces, 120 columns, no force unwraps or
 # force try, documentation comments checked); swift-format ships with the toolchain.
+# Then the citations: comments and docs cite only docs/ of this repository (which must have the
+# file and the section named), the README, RFCs, man pages and public sources by name
+# (scripts/check-citations.py); its own check runs first, on a fixture that must pass and one
+# whose every bad citation must be reported.
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
+	python3 scripts/check-citations.py scripts/citation-fixtures/good
+	@found=$$(python3 scripts/check-citations.py scripts/citation-fixtures/bad 2>/dev/null); status=$$?; \
+	  if [ $$status -ne 1 ] || [ "$$found" != "$$(cat scripts/citation-fixtures/bad/expected.txt)" ]; then \
+	    echo "scripts/check-citations.py missed bad citations of scripts/citation-fixtures/bad (exit $$status):"; \
+	    echo "$$found" | diff scripts/citation-fixtures/bad/expected.txt - ; exit 1; fi
+	python3 scripts/check-citations.py
 
 # Every test: the style gate, the deployment files (hadolint, systemd-analyze, kubernetes-validate), then unit
 # tables for the pure library and the real binary over real files and sockets.

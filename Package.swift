@@ -108,6 +108,16 @@ let package = Package(
             swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-Xclang-linker", "-static-libgcc"], .when(configuration: .release))]),
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
+        // Test targets mirror the libraries: each tests its own layer in process, with only the
+        // layers below it; CommandLineTests runs the real binary.
+        .testTarget(name: "AASASitesTests", dependencies: ["AssociationKit", "AASASites"], swiftSettings: strict),
+        .testTarget(
+            name: "AASATransportTests", dependencies: ["AssociationKit", "AASASignedData", "AASATransport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AASAACMETests",
+            dependencies: ["AASATransport", "AASAACME", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .testTarget(
             name: "AASAServerTests",
             dependencies: [

@@ -1,6 +1,6 @@
 import AASATransport
 
-/// One CA to order from (docs/usage.md, "Several issuers"): its directory, a CA file to trust
+/// One CA to order from (docs/acme.md, "Issuers in order"): its directory, a CA file to trust
 /// besides the system's, the external account binding it requires (RFC 8555 §7.3.4) and the
 /// profile to ask for. `acmeIssuers` lists several, tried in order; the `--acme-directory`
 /// flags give one.

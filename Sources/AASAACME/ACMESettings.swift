@@ -13,7 +13,7 @@ public struct ACMESettings: Sendable, Equatable {
     public var eabKid: String?
     public var eabHmacKeyFile: String?
     public var profile: String?
-    /// `acmeIssuers` of the config file: CAs tried in order (docs/usage.md, "Several issuers").
+    /// `acmeIssuers` of the config file: CAs tried in order (docs/acme.md, "Issuers in order").
     public var issuerList: [ACMEIssuerSettings]?
     public var email: String?
     /// Preference order; nil means every type the listeners allow.

@@ -140,7 +140,7 @@ public struct SiteDirectory: Sendable {
     }
 
     /// The folder a web server's document root has, which a site folder does not: the server
-    /// maps `/.well-known/NAME` to the site folder's `NAME` (README, "Sites layout").
+    /// maps `/.well-known/NAME` to the site folder's `NAME` (docs/usage.md, "Sites layout").
     public static let wellKnownFolder = ".well-known"
 
     /// True when `folder` holds an association file directly (a site folder rather than a

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Renewal information (RFC 9773), profiles, several issuers and external account binding,
-/// against Pebble (docs/usage.md, "Several issuers", "Renewal information"). Debian's Pebble has
+/// against Pebble (docs/acme.md, "Issuers in order", "Renewal information"). Debian's Pebble has
 /// neither renewalInfo nor profiles: `Tests/Peers/ari-directory-proxy.py` adds them in front.
 @Suite("ACME issuers, renewal information and profiles", .serialized)
 struct ACMEIssuerTests {

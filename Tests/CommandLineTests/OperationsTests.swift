@@ -40,6 +40,14 @@ final class OperationsTests {
         try Curl.request("http://127.0.0.1:\(adminPort)\(path)")
     }
 
+    /// Reloads done so far with `result` (any result when nil): `aasa_reloads_total` of /metrics.
+    func reloads(_ result: String? = nil) throws -> Int {
+        let prefix = "aasa_reloads_total{" + (result.map { "result=\"\($0)\"}" } ?? "")
+        let metrics = String(decoding: try admin("/metrics").body, as: UTF8.self)
+        return metrics.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0) { $0 + Int($1) }
+    }
+
     /// Writes `text` as an editor that saves in place would.
     func edit(_ text: String) throws {
         let handle = try FileHandle(forWritingTo: file)
@@ -53,8 +61,10 @@ final class OperationsTests {
     func reloadOnChange() throws {
         try edit(Self.second)
         #expect(try eventually(2) { try fetch().body == Data(Self.second.utf8) })
+        let failed = try reloads("failed")
         try edit("{ \"applinks\": ")
-        usleep(1_500_000)
+        // The watcher's reload of the broken file is done (counted as failed) and kept the old bytes.
+        #expect(try eventually(5) { try reloads("failed") > failed })
         #expect(try fetch().body == Data(Self.second.utf8))
         #expect(try fetch("www.example.com").body == Data(Self.second.utf8))
         let metrics = String(decoding: try admin("/metrics").body, as: UTF8.self)
@@ -127,15 +137,17 @@ final class OperationsTests {
         }
         load.start()
         for index in 0..<50 {
+            let before = (reloads: try reloads(), served: served.value)
             try edit(index % 5 == 4 ? "{ not json" : (index % 2 == 0 ? Self.second : Self.first))
             server.signal(SIGHUP)
-            usleep(60_000)
+            // Each reload is done, and requests were served meanwhile, before the next edit.
+            #expect(try eventually(5) { try reloads() > before.reloads && served.value > before.served })
         }
         try edit(Self.first)
         server.signal(SIGHUP)
-        usleep(300_000)
+        #expect(try eventually(5) { try fetch().body == Data(Self.first.utf8) })
         stop.set()
-        while load.isExecuting { usleep(10_000) }
+        #expect(eventually(10) { !load.isExecuting })
         #expect(failures.value == 0)
         #expect(served.value > 100)
         #expect(try eventually(2) { try fetch().body == Data(Self.first.utf8) })

@@ -43,6 +43,12 @@ final class RawClient {
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
+    /// Whether the server sent bytes not read yet (recv(2) with MSG_PEEK, without blocking).
+    var hasPendingBytes: Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
+    }
+
     func send(_ text: String) {
         send(Array(text.utf8))
     }

@@ -346,7 +346,7 @@ final class ServerTests {
     func accessLog() throws {
         _ = try Curl.request(
             base + "/apple-app-site-association?from=log", ["-H", "Host: example.com", "-A", "AASA-Bot/1.0.0"])
-        usleep(200_000)
+        #expect(eventually(5) { server.accessLog.contains("from=log") })
         let line = try #require(server.accessLog.split(separator: "\n").last { $0.contains("from=log") })
         #expect(
             line.contains(

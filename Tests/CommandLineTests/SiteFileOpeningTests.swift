@@ -96,26 +96,6 @@ struct SiteFileOpeningTests {
         }
     }
 
-    @Test("a folder is read through the descriptor opened first, whatever its path leads to afterwards")
-    func folderSwappedAfterOpening() throws {
-        let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/\(Self.name)", Self.good)
-        try folder.write("outside/\(Self.name)", Self.secret)
-        let path = folder.url.appendingPathComponent("sites/example.com").path
-        let site = try SiteFolder(path: path, followingLink: false)
-        // The folder is moved away and a link to another folder takes its name.
-        #expect(rename(path, path + ".old") == 0)
-        try link(folder, "sites/example.com", to: folder.url.appendingPathComponent("outside").path)
-        let check = FileCheck(
-            named: Self.name, in: site, shownAs: path + "/" + Self.name, kind: .apple,
-            signing: SignedFileContext(reader: .unavailable, now: 0))
-        #expect(check.isValid)
-        #expect(check.bytes.map { Data($0) } == Data(Self.good.utf8))
-        #expect(site.entries()?.map(\.name) == [Self.name])
-        // Opened anew, the link in place of the folder is refused with O_NOFOLLOW.
-        #expect(throws: SiteFolder.OpenFailure.self) { try SiteFolder(path: path, followingLink: false) }
-    }
-
     @Test("the real server refuses a site whose file links outside its folder, at start and on reload")
     func serverRefusesOutsideLink() throws {
         let folder = try TemporaryFolder()

@@ -228,7 +228,8 @@ struct StartupTests {
         let request =
             "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\nAccept-Encoding: identity\r\n\r\n"
         slow.send(String(repeating: request, count: 60))
-        usleep(300_000)
+        // The server is writing the answers (the first bytes wait unread) when told to stop.
+        #expect(eventually(5) { slow.hasPendingBytes })
         server.signal(SIGTERM)
         #expect(eventually(5) { server.errors.contains("stopping: finishing responses in flight") })
         // The idle keep-alive connection is closed at once; the busy one is not.

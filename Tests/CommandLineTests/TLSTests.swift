@@ -377,8 +377,7 @@ struct TLSStartupTests {
     func expiry() throws {
         let folder = try TemporaryFolder()
         let certificates = try TestCertificates(in: folder)
-        try certificates.issue("old.test", names: ["old.test"], days: 0)
-        sleep(1)
+        try certificates.issueBackdated("old.test", names: ["old.test"], daysAgo: 30, daysLeft: -1)
         let expired = try Self.start(folder)
         #expect(expired.status == 1)
         #expect(expired.stderr.contains("expired"))

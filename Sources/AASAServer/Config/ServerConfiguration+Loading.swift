@@ -256,7 +256,7 @@ extension ServerConfiguration {
     }
 
     /// `acmeIssuers`: a list of objects with `directory` (https), `ca`, `eabKid`,
-    /// `eabHmacKeyFile` and `profile` (docs/usage.md, "Several issuers"); null clears the list.
+    /// `eabHmacKeyFile` and `profile` (docs/acme.md, "Issuers in order"); null clears the list.
     /// Files are relative to the config file's folder.
     private mutating func applyIssuers(_ value: JSONValue, place: String, folder: String) throws(Problem) {
         if case .null = value.kind {

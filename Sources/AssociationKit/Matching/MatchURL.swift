@@ -78,7 +78,7 @@ public final class MatchURL {
         self.query = URLText(encodedQuery)
         self.fragment = URLText(PercentDecoding.encodeForURL(fragment))
         // Items as NSURLQueryItem splits them: on `&`, name before the first `=`; an item
-        // without `=` has the empty value (OBSERVED: `?flag` matches {"flag": ""}).
+        // without `=` has the empty value (docs/association-files.md, "Query items": `?flag` matches {"flag": ""}).
         queryItems = encodedQuery.split(separator: 0x26, omittingEmptySubsequences: true).map { item in
             if let equals = item.firstIndex(of: 0x3D) {
                 return (URLText(Array(item[..<equals])), URLText(Array(item[item.index(after: equals)...])))

@@ -1,7 +1,7 @@
 extension AssociationFileValidator {
     /// Rules are tried in order and the first match wins (docs/association-files.md §2), so a rule that
     /// an earlier one covers never decides anything; an exclusion there never excludes
-    /// (OBSERVED: `/a/*` then exclude `/a/private/*` lets `/a/private/x` match, with Apple's swcutil).
+    /// (observed with Apple's `swcutil`: `/a/*` then exclude `/a/private/*` lets `/a/private/x` match).
     ///
     /// Earlier rules are indexed by path so each rule is compared only with the few that could
     /// cover it (same path, a literal prefix of it followed by `*`, or any path); a file of

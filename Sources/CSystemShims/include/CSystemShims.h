@@ -1,5 +1,5 @@
-// What Glibc's Swift module does not expose: epoll, eventfd, timerfd and the GNU-only
-// accept4 (Glibc does not expose them to Swift). Includes and one-line wrappers only.
+// What Glibc's Swift module does not expose to Swift: epoll, eventfd, inotify and the GNU-only
+// accept4 and renameat2. Includes and one-line wrappers only.
 #ifndef C_SYSTEM_SHIMS_H
 #define C_SYSTEM_SHIMS_H
 
@@ -23,9 +23,11 @@
 extern "C" {
 #endif
 
-/// accept4(2) with SOCK_NONBLOCK|SOCK_CLOEXEC set by the caller; GNU-only, hence wrapped.
+/// renameat2(2) with RENAME_EXCHANGE, both paths relative to the working directory: swaps the
+/// two names in one step. GNU-only (glibc 2.28), hence wrapped.
 int CSystemShims_renameExchange(const char *from, const char *to);
 
+/// accept4(2) with SOCK_NONBLOCK|SOCK_CLOEXEC set by the caller; GNU-only, hence wrapped.
 int CSystemShims_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
 /// The EPOLLET flag as an unsigned value (the enum constant does not fit Int32 in Swift).

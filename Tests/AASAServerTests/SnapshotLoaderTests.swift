@@ -6,24 +6,36 @@ import Testing
 
 /// The one loader of serving snapshots, in process: typed problems, last good files, outcomes.
 @Suite("serving snapshots")
-struct SnapshotLoaderTests {
+final class SnapshotLoaderTests {
     static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
     static let other = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/b/*"]}]}}"#
     static let broken = "{\"applinks\": {\"details\": [],}}"
 
-    func configuration(_ folder: TemporaryFolder) -> ServerConfiguration {
+    /// A sites folder of this test alone, removed when it ends.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-snapshot-\(UUID().uuidString)")
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func configuration() -> ServerConfiguration {
         var configuration = ServerConfiguration()
-        configuration.sites = folder.url.appendingPathComponent("sites").path
+        configuration.sites = folder.appendingPathComponent("sites").path
         return configuration
+    }
+
+    func write(_ relativePath: String, _ text: String) throws {
+        let file = folder.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
     }
 
     @Test("problems are values: code, severity, site, file, line and column, nothing parsed back from text")
     func typedProblems() throws {
-        let folder = try TemporaryFolder()
-        try folder.write("sites/good.example/apple-app-site-association", Self.good)
-        try folder.write("sites/bad.example/apple-app-site-association", Self.broken)
-        try folder.write("sites/bad.example/assetlinks", "[]")
-        let load = SnapshotLoader.load(configuration(folder), previous: nil)
+        try write("sites/good.example/apple-app-site-association", Self.good)
+        try write("sites/bad.example/apple-app-site-association", Self.broken)
+        try write("sites/bad.example/assetlinks", "[]")
+        let load = SnapshotLoader.load(configuration(), previous: nil)
         #expect(load.outcome == .failed)
         #expect(load.sitesReadable && !load.sitesValid)
         let syntax = try #require(load.problems.first { $0.code == "JSON003" })
@@ -40,15 +52,14 @@ struct SnapshotLoaderTests {
 
     @Test("a reload shares nothing it should not: changed sites move, invalid ones keep their last good file")
     func reloadKeepsLastGood() throws {
-        let folder = try TemporaryFolder()
-        try folder.write("sites/a.example/apple-app-site-association", Self.good)
-        try folder.write("sites/b.example/apple-app-site-association", Self.good)
-        let first = SnapshotLoader.load(configuration(folder), previous: nil)
+        try write("sites/a.example/apple-app-site-association", Self.good)
+        try write("sites/b.example/apple-app-site-association", Self.good)
+        let first = SnapshotLoader.load(configuration(), previous: nil)
         #expect(first.outcome == .ok)
         let previous = try #require(first.snapshot)
-        try folder.write("sites/a.example/apple-app-site-association", Self.other)
-        try folder.write("sites/b.example/apple-app-site-association", Self.broken)
-        let second = SnapshotLoader.load(configuration(folder), previous: previous)
+        try write("sites/a.example/apple-app-site-association", Self.other)
+        try write("sites/b.example/apple-app-site-association", Self.broken)
+        let second = SnapshotLoader.load(configuration(), previous: previous)
         #expect(second.outcome == .partial)
         #expect(second.changed == ["a.example"])
         #expect(second.kept == ["b.example"])
@@ -59,18 +70,9 @@ struct SnapshotLoaderTests {
             next.table.content(named: "a.example")?.apple?.etag
                 != previous.table.content(named: "a.example")?.apple?.etag)
         #expect(next.problems.contains { $0.site == "b.example" && $0.severity == .error })
-        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("sites"))
-        let third = SnapshotLoader.load(configuration(folder), previous: next)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("sites"))
+        let third = SnapshotLoader.load(configuration(), previous: next)
         #expect(third.snapshot == nil && !third.sitesReadable && third.outcome == .failed)
         #expect(third.problems.map(\.code) == [LoadProblem.Code.sitesUnreadable.rawValue])
-    }
-
-    @Test("every load-problem code is in the README")
-    func codesAreDocumented() throws {
-        let readme = try String(
-            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        for code in LoadProblem.Code.allCases {
-            #expect(readme.contains("| `\(code.rawValue)` |"), "README does not list \(code.rawValue)")
-        }
     }
 }

@@ -1,7 +1,5 @@
 import Testing
 
-@testable import AASAProbe
-@testable import AASAServer
 @testable import AASATransport
 
 /// The probe's response reader over bytes a hostile server might send: every number is

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import AASAACME
+@testable import AASATransport
+
+/// A whole JWS as the CA checks it (RFC 7515 §5.2): the signature over `protected.payload`
+/// verifies with the account key's public half (openssl dgst), the payload and the header's
+/// strings read back exactly, whatever characters they hold.
+@Suite("JWS sign and verify")
+struct JWSTests {
+    static func decode(_ text: String) throws -> Data {
+        try #require(Base64URL.decode(text).map { Data($0) })
+    }
+
+    @Test(
+        "signed, verified by openssl, read back",
+        arguments: [
+            nil, "{}", #"{"identifiers": [{"type": "dns", "value": "shop.example.com"}]}"#,
+            #"{"contact": ["mailto:ops+\"acme\"@example.com"], "note": "é \\ \u{1}"}"#,
+        ] as [String?], [JWS.Signer.jwk, .kid("https://ca.test/acct/1"), .kid(#"https://ca.test/a"c\d"#)])
+    func signAndVerify(_ payload: String?, _ signer: JWS.Signer) throws {
+        let key = try ECKey.generate()
+        let url = "https://ca.test/new-order?x=\"1\""
+        let body = try JWS.sign(payload: payload, url: url, nonce: "n-_0", key: key, signer: signer)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])
+        let protected = try #require(json["protected"])
+        let encodedPayload = try #require(json["payload"])
+        #expect(try Self.decode(encodedPayload) == Data((payload ?? "").utf8))
+        let header = try #require(
+            try JSONSerialization.jsonObject(with: try Self.decode(protected)) as? [String: Any])
+        #expect(header["url"] as? String == url && header["nonce"] as? String == "n-_0")
+        switch signer {
+        case .jwk:
+            let object = try #require(header["jwk"])
+            let jwk = try JSONSerialization.data(withJSONObject: object, options: .sortedKeys)
+            #expect(jwk == Data(key.jwk.utf8))
+        case .kid(let kid):
+            #expect(header["kid"] as? String == kid)
+        }
+        let encodedSignature = try #require(json["signature"])
+        let signature = try #require(Base64URL.decode(encodedSignature))
+        #expect(signature.count == 64)
+        let keyFile = try ACMECryptoTests.temporary("key.pem", key.pem())
+        let publicFile = try ACMECryptoTests.temporary("pub.pem", [])
+        _ = try ACMECryptoTests.openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
+        let signed = try ACMECryptoTests.temporary("signed", Array("\(protected).\(encodedPayload)".utf8))
+        let signatureFile = try ACMECryptoTests.temporary("signature.der", ACMECryptoTests.der(signature))
+        let verified = try ACMECryptoTests.openssl([
+            "dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, signed,
+        ])
+        #expect(verified.status == 0 && verified.output.contains("Verified OK"), "\(verified.output)")
+        for file in [keyFile, publicFile, signed, signatureFile] { try? FileManager.default.removeItem(atPath: file) }
+    }
+}
