@@ -38,7 +38,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "AssociationKit", swiftSettings: strict),
-        .target(name: "AASASites", dependencies: ["AssociationKit"], swiftSettings: strict),
+        // The portable errno-exact system-call wrappers and their one error type (no C module).
+        .target(name: "AASASystem", swiftSettings: strict),
+        .target(name: "AASASites", dependencies: ["AssociationKit", "AASASystem"], swiftSettings: strict),
         // Reading and verifying CMS-signed files with OpenSSL, injected into the pure layers as a
         // `SignedFileReader`; the one OpenSSL dependency of `validate`, `match` and `diff`.
         .target(
@@ -47,21 +49,22 @@ let package = Package(
         .target(
             name: "AASATransport",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
+                "AssociationKit", "AASASites", "AASASignedData", "AASASystem", "CSystemShims", "CZlib", "COpenSSL",
+                "COpenSSLShims",
             ],
             swiftSettings: strict),
         .target(
             name: "AASAACME",
             dependencies: [
-                "AssociationKit", "AASASites", "AASATransport", "CSystemShims", "COpenSSL",
+                "AssociationKit", "AASASites", "AASASystem", "AASATransport", "CSystemShims", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .target(
             name: "AASAServer",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "CSystemShims",
-                "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
+                "AssociationKit", "AASASites", "AASASignedData", "AASASystem", "AASATransport", "AASAACME",
+                "CSystemShims", "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: loopSettings),
@@ -88,14 +91,15 @@ let package = Package(
         .testTarget(
             name: "AASAServerTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer", "AASAProbe",
+                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME",
+                "AASAServer", "AASAProbe",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "AASACommands", "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME",
-                "AASAServer", "AASAProbe",
+                "AASACommands", "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport",
+                "AASAACME", "AASAServer", "AASAProbe",
             ],
             swiftSettings: strict),
     ]

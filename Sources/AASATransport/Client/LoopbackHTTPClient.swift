@@ -1,3 +1,4 @@
+import AASASystem
 import Glibc
 
 /// A plain HTTP/1.1 GET to a server of ours on this machine (the admin listener, for
