@@ -63,12 +63,7 @@ struct PosixDescriptorTests {
     /// the time that remains, which `milliseconds` is asked for again.
     @Test("poll interrupted by a signal waits again for the time that remains")
     func pollInterrupted() throws {
-        // A handler that does nothing, installed without SA_RESTART: poll(2) is never restarted
-        // anyway (signal(7), "Interruption of system calls").
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in }
-        sigemptyset(&action.sa_mask)
-        #expect(sigaction(SIGUSR1, &action, nil) == 0)
+        Interrupter.install()
         let (server, client) = Self.pair()
         defer {
             Posix.close(server)
@@ -77,13 +72,11 @@ struct PosixDescriptorTests {
         let asked = Atomic<Int>(0)
         let thread = Mutex<pthread_t?>(nil)
         let outcome = Mutex<Result<Int16, SystemError>?>(nil)
+        // The thread lives until the signals stop, so none is sent to a thread that has ended.
+        let release = DispatchSemaphore(value: 0)
         let poller = Thread {
-            // The test process's threads start with SIGUSR1 blocked.
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            sigaddset(&signals, SIGUSR1)
-            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-            thread.withLock { $0 = pthread_self() }
+            let current = Interrupter.prepareCurrentThread()
+            thread.withLock { $0 = current }
             let result = Result { () throws(SystemError) in
                 // Long the first time; once interrupted, asked again: no time left.
                 try Posix.poll(server, events: Int16(POLLIN)) {
@@ -91,17 +84,12 @@ struct PosixDescriptorTests {
                 }
             }
             outcome.withLock { $0 = result }
+            release.wait()
         }
         poller.start()
-        // Signal the thread until the wait has been asked for its time again (it may not be in
-        // poll(2) yet when a signal comes), within a deadline.
-        let deadline = Date().addingTimeInterval(5)
-        while outcome.withLock({ $0 }) == nil && Date() < deadline {
-            if let target = thread.withLock({ $0 }), asked.load(ordering: .relaxed) == 1 {
-                pthread_kill(target, SIGUSR1)
-            }
-            usleep(1_000)  // the polling interval, as `eventually` in CommandLineTests
-        }
+        // Signals until the wait is over: it may not be in poll(2) yet when a signal comes.
+        Interrupter.signal(for: 5, target: { thread.withLock { $0 } }, while: { outcome.withLock { $0 } == nil })
+        release.signal()
         let result = try #require(outcome.withLock { $0 })
         #expect(try result.get() == 0)
         #expect(asked.load(ordering: .relaxed) == 2)

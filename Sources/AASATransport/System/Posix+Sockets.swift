@@ -74,6 +74,29 @@ extension Posix {
         }
     }
 
+    /// connect(2) of a non-blocking socket: true when connected at once, false while it goes
+    /// on (EINPROGRESS, or EALREADY after an interrupted call: connect(2)); then poll(2) for
+    /// POLLOUT and `checkConnected`.
+    package static func connect(
+        _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t
+    ) throws(SystemError) -> Bool {
+        do throws(SystemError) {
+            _ = try check("connect") { Glibc.connect(fd, address, length) }
+            return true
+        } catch let error where error.errno == EINPROGRESS || error.errno == EALREADY {
+            return false
+        }
+    }
+
+    /// The outcome of a non-blocking connect(2) once the socket is writable: SO_ERROR, as
+    /// connect(2) says to read it.
+    package static func checkConnected(_ fd: Int32) throws(SystemError) {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = try check("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) }
+        if code != 0 { throw SystemError("connect", errno: code) }
+    }
+
     package static func localPort(_ fd: Int32) -> Int {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
