@@ -40,7 +40,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "AssociationKit", swiftSettings: strict),
-        .target(name: "AASASites", dependencies: ["AssociationKit"], swiftSettings: strict),
+        // The portable errno-exact system-call wrappers and their one error type (no C module).
+        .target(name: "AASASystem", swiftSettings: strict),
+        .target(name: "AASASites", dependencies: ["AssociationKit", "AASASystem"], swiftSettings: strict),
         // Reading and verifying CMS-signed files with OpenSSL, injected into the pure layers as a
         // `SignedFileReader`; the one OpenSSL dependency of `validate`, `match` and `diff`.
         .target(
@@ -49,13 +51,13 @@ let package = Package(
         .target(
             name: "AASATransport",
             dependencies: [
-                "AssociationKit", "AASASignedData", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
+                "AssociationKit", "AASASignedData", "AASASystem", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
             ],
             swiftSettings: strict),
         .target(
             name: "AASAACME",
             dependencies: [
-                "AssociationKit", "AASATransport", "CSystemShims", "COpenSSL",
+                "AssociationKit", "AASASystem", "AASATransport", "CSystemShims", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -64,8 +66,8 @@ let package = Package(
         .target(
             name: "AASALoop",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "CSystemShims",
-                "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
+                "AssociationKit", "AASASites", "AASASignedData", "AASASystem", "AASATransport", "AASAACME",
+                "CSystemShims", "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: loopSettings),
         .target(
@@ -110,9 +112,10 @@ let package = Package(
         .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         // Test targets mirror the libraries: each tests its own layer in process, with only the
         // layers below it; CommandLineTests runs the real binary.
-        .testTarget(name: "AASASitesTests", dependencies: ["AssociationKit", "AASASites"], swiftSettings: strict),
         .testTarget(
-            name: "AASATransportTests", dependencies: ["AssociationKit", "AASASignedData", "AASATransport"],
+            name: "AASASitesTests", dependencies: ["AssociationKit", "AASASystem", "AASASites"], swiftSettings: strict),
+        .testTarget(
+            name: "AASATransportTests", dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport"],
             swiftSettings: strict),
         .testTarget(
             name: "AASAACMETests",
@@ -121,15 +124,15 @@ let package = Package(
         .testTarget(
             name: "AASAServerTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
-                "AASAProbe",
+                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
+                "AASAServer", "AASAProbe",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "AASACommands", "AASAFileCommands", "AssociationKit", "AASASites", "AASASignedData", "AASATransport",
-                "AASAACME", "AASALoop", "AASAServer", "AASAProbe",
+                "AASACommands", "AASAFileCommands", "AssociationKit", "AASASites", "AASASystem", "AASASignedData",
+                "AASATransport", "AASAACME", "AASALoop", "AASAServer", "AASAProbe",
             ],
             swiftSettings: strict),
     ]

@@ -1,3 +1,4 @@
+import AASASystem
 import AASATransport
 import CSystemShims
 import Foundation
@@ -45,8 +46,10 @@ public struct ACMEStorage: Sendable {
         let path = accountKeyPath(directory: directory)
         try makeFolder()
         let accounts = (path as NSString).deletingLastPathComponent
-        if mkdir(accounts, 0o700) != 0 && errno != EEXIST {
-            throw ACMEProblem.transport("cannot make \(accounts): \(SystemError("mkdir", errno: errno))")
+        do throws(SystemError) {
+            try Self.makeFolderIfMissing(accounts)
+        } catch {
+            throw ACMEProblem.transport("cannot make \(accounts): \(error)")
         }
         do { try Self.enforcePrivate(accounts) } catch {
             throw ACMEProblem.transport("cannot use \(accounts): \(error)")
@@ -76,60 +79,62 @@ public struct ACMEStorage: Sendable {
     /// it); nil for a certificate stored before issuers were recorded, or placed by hand.
     func issuerDirectory(ofFolder certificateFolder: String) -> String? {
         let path = (certificateFolder as NSString).appendingPathComponent("issuer")
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 2048)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0, count < bytes.count else { return nil }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let fd = try? Posix.open(path, O_RDONLY | O_NOFOLLOW) else { return nil }
+        defer { Posix.close(fd) }
+        guard let bytes = try? Posix.readAll(fd, limit: 2048), !bytes.isEmpty, bytes.count < 2048 else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.hasPrefix("https://") ? text : nil
     }
 
     /// A key file's bytes, nil when there is none; a mode looser than 0600 is tightened first
     /// (on the opened file, O_NOFOLLOW: a link is refused).
     func readKey(_ path: String) throws(ACMEProblem) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw ACMEProblem.transport("\(path): \(SystemError("open", errno: code))")
-        }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do {
-            var status = stat()
-            _ = try Posix.check("fstat") { fstat(fd, &status) }
-            if status.st_mode & 0o077 != 0 { _ = try Posix.check("fchmod") { fchmod(fd, 0o600) } }
-            return [UInt8](try handle.readToEnd() ?? Data())
+        do throws(SystemError) {
+            let fd = try Posix.open(path, O_RDONLY | O_NOFOLLOW)
+            defer { Posix.close(fd) }
+            if try Posix.status(fd).st_mode & 0o077 != 0 { try Posix.changeMode(fd, 0o600) }
+            return try Posix.readAll(fd, limit: Self.keyFileLimit)
+        } catch let error where error.errno == ENOENT {
+            return nil
         } catch {
             throw ACMEProblem.transport("\(path): \(error)")
         }
     }
 
+    /// More than any PEM key this program writes (a P-256 key is under 300 bytes): a larger
+    /// file is read only this far, and its parse fails.
+    static let keyFileLimit = 64 * 1024
+
     /// Stores an issued certificate as `acme/NAME/` (replacing an older one in one step).
     /// The staging folder has an unpredictable name and is made by mkdir(2), which never
-    /// follows or reuses what is already there.
-    func store(_ issued: CertificateIssuer.Issued, name: String, directory: String) throws(ACMEProblem) {
+    /// follows or reuses what is already there. Each file, the staging folder and `acme/`
+    /// are synced (`sync`, fsync(2)); a failure is an error, so a certificate that may not be
+    /// on disk is never reported as stored.
+    func store(
+        _ issued: CertificateIssuer.Issued, name: String, directory: String, sync: Sync = Posix.fsync
+    ) throws(ACMEProblem) {
         let target = certificateFolder(name)
         let staging = (folder as NSString).appendingPathComponent(".new-\(name)-\(Self.randomSuffix())")
         do {
             try makeFolder()
-            _ = try Posix.check("mkdir \(staging)") { mkdir(staging, 0o700) }
+            try Posix.makeFolder(staging, mode: 0o700)
             try Self.writeAtomically(
-                issued.keyPEM, to: (staging as NSString).appendingPathComponent("privkey.pem"), mode: 0o600)
+                issued.keyPEM, to: (staging as NSString).appendingPathComponent("privkey.pem"), mode: 0o600, sync: sync)
             try Self.writeAtomically(
-                issued.chainPEM, to: (staging as NSString).appendingPathComponent("fullchain.pem"), mode: 0o644)
+                issued.chainPEM, to: (staging as NSString).appendingPathComponent("fullchain.pem"), mode: 0o644,
+                sync: sync)
             try Self.writeAtomically(
                 Array((directory + "\n").utf8), to: (staging as NSString).appendingPathComponent("issuer"),
-                mode: 0o644)
+                mode: 0o644, sync: sync)
             if FileManager.default.fileExists(atPath: target) {
                 // renameat2(2) RENAME_EXCHANGE: the new folder and the old swap atomically.
-                _ = try Posix.check("renameat2 \(target)") { CSystemShims_renameExchange(staging, target) }
+                _ = try Posix.check("renameat2", path: target) { CSystemShims_renameExchange(staging, target) }
+                // The old certificate, now under the staging name: left behind it is only clutter.
                 try? FileManager.default.removeItem(atPath: staging)
             } else {
-                _ = try Posix.check("rename \(target)") { rename(staging, target) }
+                try Posix.rename(staging, to: target)
             }
-            try Self.syncFolder(folder)
+            try Self.syncFolder(folder, sync: sync)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw ACMEProblem.transport("cannot store the certificate in \(target): \(error)")
@@ -142,17 +147,16 @@ public struct ACMEStorage: Sendable {
     func lock(_ name: String) -> Int32? {
         try? makeFolder()
         let path = (folder as NSString).appendingPathComponent(".lock-\(name)")
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
+        guard let fd = try? Posix.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o600) else { return nil }
+        guard (try? Posix.tryLockExclusive(fd)) == true else {
+            Posix.close(fd)
             return nil
         }
         return fd
     }
 
     func unlock(_ fd: Int32) {
-        close(fd)
+        Posix.close(fd)
     }
 
     /// Makes `acme/` (0700: it holds the account key) or, when it exists, enforces its mode:
@@ -162,10 +166,7 @@ public struct ACMEStorage: Sendable {
         do {
             let parent = (folder as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            if mkdir(folder, 0o700) != 0 {
-                let code = errno
-                guard code == EEXIST else { throw SystemError("mkdir", errno: code) }
-            }
+            try Self.makeFolderIfMissing(folder)
             try Self.enforcePrivate(folder)
         } catch let problem as ACMEProblem {
             throw ACMEProblem.transport("cannot use \(folder): \(problem.detail)")
@@ -177,18 +178,24 @@ public struct ACMEStorage: Sendable {
     /// A folder this user owns with mode 0700 (fchmod(2) on the opened folder, so a swap
     /// between the check and the change cannot redirect it).
     static func enforcePrivate(_ path: String) throws {
-        let fd = try Posix.check("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(fd) }
-        var status = stat()
-        _ = try Posix.check("fstat") { fstat(fd, &status) }
+        let fd = try Posix.open(path, O_RDONLY | O_DIRECTORY)
+        defer { Posix.close(fd) }
+        let status = try Posix.status(fd)
         guard status.st_uid == geteuid() else {
             throw ACMEProblem.transport(
                 "it belongs to user \(status.st_uid), not to this process's user \(geteuid()); "
                     + "give it to this user or remove it")
         }
         if status.st_mode & 0o7777 != 0o700 {
-            _ = try Posix.check("fchmod") { fchmod(fd, 0o700) }
+            try Posix.changeMode(fd, 0o700)
         }
+    }
+
+    /// mkdir(2) of `path` (0700), which may already exist.
+    static func makeFolderIfMissing(_ path: String) throws(SystemError) {
+        do throws(SystemError) {
+            try Posix.makeFolder(path, mode: 0o700)
+        } catch let error where error.errno == EEXIST {}
     }
 
     /// 16 random hex digits: a temporary name no other process can plant a link at beforehand.
@@ -202,47 +209,43 @@ public struct ACMEStorage: Sendable {
     /// by others, not even for a moment), fsyncs, and renames it into place. The temporary
     /// name is unpredictable and open(2) has O_EXCL|O_NOFOLLOW, so nothing already there,
     /// a link least of all, is ever written through. A failed fsync(2) is a failure: the
-    /// bytes may not be on disk (fsync(2), ERRORS).
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
+    /// bytes may not be on disk (fsync(2), ERRORS), so the file is not reported as stored.
+    /// `sync` is fsync(2); a test passes one that fails, which no file system it can write to
+    /// does.
+    static func writeAtomically(
+        _ bytes: [UInt8], to path: String, mode: mode_t, sync: Sync = Posix.fsync
+    ) throws(SystemError) {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(
             ".\((path as NSString).lastPathComponent).\(randomSuffix()).tmp")
-        let fd = try Posix.check("open \(temporary)") {
-            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        }
-        do {
-            var written = 0
-            while written < bytes.count {
-                let count = try Posix.check("write") {
-                    Int32(
-                        clamping: bytes.withUnsafeBytes {
-                            write(fd, $0.baseAddress?.advanced(by: written), $0.count - written)
-                        })
-                }
-                guard count > 0 else { throw SystemError("write", errno: EIO) }
-                written += Int(count)
-            }
-            _ = try Posix.check("fchmod") { fchmod(fd, mode) }
-            _ = try Posix.check("fsync") { fsync(fd) }
+        let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
+        do throws(SystemError) {
+            try Posix.writeAll(fd, bytes, path: temporary)
+            try Posix.changeMode(fd, mode)
+            try sync(fd, temporary)
         } catch {
-            close(fd)
-            unlink(temporary)
+            // The error is already held: what close or unlink do to errno cannot change it.
+            Posix.close(fd)
+            try? Posix.unlink(temporary)
             throw error
         }
-        close(fd)
-        do {
-            _ = try Posix.check("rename \(path)") { rename(temporary, path) }
+        Posix.close(fd)
+        do throws(SystemError) {
+            try Posix.rename(temporary, to: path)
         } catch {
-            unlink(temporary)
+            try? Posix.unlink(temporary)
             throw error
         }
-        try syncFolder(folder)
+        try syncFolder(folder, sync: sync)
     }
 
+    /// fsync(2) of a descriptor, named by its path for the error.
+    typealias Sync = (Int32, String?) throws(SystemError) -> Void
+
     /// fsync(2) of a folder, so a rename in it survives a crash.
-    static func syncFolder(_ path: String) throws {
-        let fd = try Posix.check("open \(path)") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(fd) }
-        _ = try Posix.check("fsync \(path)") { fsync(fd) }
+    static func syncFolder(_ path: String, sync: Sync = Posix.fsync) throws(SystemError) {
+        let fd = try Posix.open(path, O_RDONLY | O_DIRECTORY)
+        defer { Posix.close(fd) }
+        try sync(fd, path)
     }
 }

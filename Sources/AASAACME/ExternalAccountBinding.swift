@@ -1,3 +1,4 @@
+import AASASystem
 import AASATransport
 import AssociationKit
 @preconcurrency import Glibc
@@ -13,23 +14,33 @@ struct ExternalAccountBinding: Sendable {
     /// that the group or others may read or write is refused, as the key would be no secret.
     init(kid: String, file: String) throws(ACMEProblem) {
         self.kid = kid
-        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw ACMEProblem.transport("cannot read the EAB key file \(file): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try Posix.open(file, O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw ACMEProblem.transport("cannot read the EAB key file \(file): \(error.reason)")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        defer { Posix.close(fd) }
+        let info: stat
+        do throws(SystemError) {
+            info = try Posix.status(fd)
+        } catch {
+            throw ACMEProblem.transport("cannot read the EAB key file \(file): \(error.reason)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
             throw ACMEProblem.transport("the EAB key file \(file) is not a regular file")
         }
         guard info.st_mode & 0o077 == 0 else {
             throw ACMEProblem.transport(
                 "the EAB key file \(file) has mode \(String(info.st_mode & 0o777, radix: 8)); chmod 600 it")
         }
-        var bytes = [UInt8](repeating: 0, count: 4097)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0, count < bytes.count,
-            let key = Base64URL.decode(String(decoding: bytes[..<count], as: UTF8.self)), !key.isEmpty
+        let bytes: [UInt8]
+        do throws(SystemError) {
+            bytes = try Posix.readAll(fd, limit: 4097)
+        } catch {
+            throw ACMEProblem.transport("cannot read the EAB key file \(file): \(error.reason)")
+        }
+        guard bytes.count < 4097, let key = Base64URL.decode(String(decoding: bytes, as: UTF8.self)), !key.isEmpty
         else { throw ACMEProblem.transport("the EAB key file \(file) does not hold a base64url key") }
         self.key = key
     }

@@ -2,7 +2,7 @@ import AASASites
 import ArgumentParser
 
 /// `aasa-server` where the server cannot build (no epoll, OpenSSL or zlib: macOS, where iOS
-/// developers work): the commands that read files only (README, "Portable commands").
+/// developers work): the commands that read files only (README, "Install").
 public struct PortableCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "aasa-server",

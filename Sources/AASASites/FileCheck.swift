@@ -1,3 +1,4 @@
+import AASASystem
 import AssociationKit
 import Foundation
 
@@ -111,7 +112,7 @@ public struct FileCheck: Sendable {
                 siblings: siblings, folder: folder, signing: signing)
             return
         }
-        do throws(SiteFolder.OpenFailure) {
+        do throws(SystemError) {
             let folder = try SiteFolder(path: parent.isEmpty ? "." : parent)
             self.init(
                 named: (path as NSString).lastPathComponent, in: folder, shownAs: path, kind: kind, site: site,

@@ -1,4 +1,10 @@
-@preconcurrency import Glibc
+import AASASystem
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What stat(2) says of a path: its type, size and times, and the identity that tells a
 /// reload whether a file changed since it was last read (git's index works the same way):
@@ -18,9 +24,7 @@ public struct FileStatus: Sendable, Hashable {
 
     /// stat(2) of `path`, or lstat(2) when `followingLinks` is false; nil when it fails.
     public init?(_ path: String, followingLinks: Bool = true) {
-        var info = stat()
-        let result = followingLinks ? stat(path, &info) : lstat(path, &info)
-        guard result == 0 else { return nil }
+        guard let info = try? Posix.status(path, followingLinks: followingLinks) else { return nil }
         self.init(info)
     }
 
@@ -32,10 +36,17 @@ public struct FileStatus: Sendable, Hashable {
         default: kind = .other
         }
         size = Int(info.st_size)
-        device = UInt64(info.st_dev)
+        // dev_t is signed on macOS: its bits are the identity, not a number.
+        device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(info.st_ino)
-        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-        changedNanoseconds = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
+        // The times are `st_mtim` in POSIX.1-2008 and Linux, `st_mtimespec` in macOS's stat(2).
+        #if canImport(Darwin)
+            let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+        #else
+            let (modified, changed) = (info.st_mtim, info.st_ctim)
+        #endif
+        modifiedNanoseconds = Int64(modified.tv_sec) &* 1_000_000_000 &+ Int64(modified.tv_nsec)
+        changedNanoseconds = Int64(changed.tv_sec) &* 1_000_000_000 &+ Int64(changed.tv_nsec)
     }
 
     /// The modification time in whole seconds, clamped to what an HTTP date can say (years
@@ -45,19 +56,35 @@ public struct FileStatus: Sendable, Hashable {
     }
 
     /// O_NOATIME (fcntl.h, GNU; the Glibc module does not export it): the same value on every
-    /// Linux architecture Swift runs on.
+    /// Linux architecture Swift runs on. macOS has no such flag.
     static let noAccessTime: Int32 = 0o1_000_000
+
+    /// Opens with `open` and `flags`, without updating the access time when allowed: O_NOATIME
+    /// is only for the file's owner (open(2), EPERM), so EPERM opens again without it.
+    static func openWithoutAccessTime(
+        _ flags: Int32, _ open: (Int32) throws(SystemError) -> Int32
+    ) throws(SystemError) -> Int32 {
+        #if os(Linux)
+            do throws(SystemError) {
+                return try open(flags | noAccessTime)
+            } catch let error where error.errno == EPERM {}
+        #endif
+        return try open(flags)
+    }
 
     /// The file at `path`, links followed (a file named on the command line), read by
     /// `read(descriptor:limit:)`. Opened without updating the access time when allowed
     /// (O_NOATIME), and non-blocking so a FIFO cannot hang a load.
     public static func read(_ path: String, limit: Int) -> FileRead {
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK
-        var fd = open(path, flags | noAccessTime)
-        // O_NOATIME is only for the file's owner (open(2), EPERM).
-        if fd < 0 && errno == EPERM { fd = open(path, flags) }
-        guard fd >= 0 else { return .failed(errno: errno, nil) }
-        defer { close(fd) }
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try openWithoutAccessTime(O_RDONLY | O_NONBLOCK) { flags throws(SystemError) in
+                try Posix.open(path, flags)
+            }
+        } catch {
+            return .failed(errno: error.errno, nil)
+        }
+        defer { Posix.close(fd) }
         return read(descriptor: fd, limit: limit)
     }
 
@@ -65,28 +92,33 @@ public struct FileStatus: Sendable, Hashable {
     /// bytes, and only then are up to `limit` bytes read from the same descriptor, so the
     /// status is that of the bytes read, whatever happened to the path meanwhile.
     static func read(descriptor fd: Int32, limit: Int) -> FileRead {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failed(errno: errno, nil) }
-        let status = FileStatus(info)
+        let status: FileStatus
+        do throws(SystemError) {
+            status = FileStatus(try Posix.status(fd))
+        } catch {
+            return .failed(errno: error.errno, nil)
+        }
         guard status.kind == .regular else { return .notRegular(status) }
         guard status.size <= limit else { return .tooLarge(status) }
         var bytes = [UInt8](repeating: 0, count: max(1, min(limit, status.size + 1)))
         var filled = 0
-        while true {
+        reading: while true {
             if filled == bytes.count {
                 guard bytes.count < limit else { break }
                 bytes += repeatElement(0, count: min(bytes.count, limit - bytes.count))
             }
-            let count = bytes.withUnsafeMutableBytes {
-                Glibc.read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled)
+            let result = bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in
+                    try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                }
             }
-            if count < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                return .failed(errno: error, status)
+            switch result {
+            case .success(.processed(0)): break reading
+            case .success(.processed(let count)): filled += count
+            // A regular file never blocks (read(2)); a descriptor that does is not one to wait on.
+            case .success(.wouldBlock): return .failed(errno: EAGAIN, status)
+            case .failure(let error): return .failed(errno: error.errno, status)
             }
-            if count == 0 { break }
-            filled += count
             // A short read of a regular file is its end (read(2)): no call just to see EOF.
             if filled < bytes.count { break }
         }
@@ -99,48 +131,30 @@ public struct FileStatus: Sendable, Hashable {
     public struct Entry: Sendable {
         public let name: String
         public let kind: Kind?
-    }
 
-    /// The entries of the folder at `path` (readdir(3)), without `.` and `..`; nil when it
-    /// cannot be listed.
-    public static func entries(in path: String) -> [Entry]? {
-        guard let folder = opendir(path) else { return nil }
-        defer { closedir(folder) }
-        return entries(of: folder)
-    }
-
-    /// The entries of the folder open on `fd` (fdopendir(3) of a duplicate, which it takes
-    /// over, rewound since a duplicate shares the offset); nil when it cannot be listed.
-    static func entries(ofFolder fd: Int32) -> [Entry]? {
-        let copy = dup(fd)
-        guard copy >= 0 else { return nil }
-        guard let folder = fdopendir(copy) else {
-            close(copy)
-            return nil
-        }
-        defer { closedir(folder) }
-        rewinddir(folder)
-        return entries(of: folder)
-    }
-
-    private static func entries(of folder: OpaquePointer) -> [Entry] {
-        var entries: [Entry] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard name != "." && name != ".." else { continue }
-            let kind: Kind? =
-                switch Int32(entry.pointee.d_type) {
+        init(_ entry: FolderEntry) {
+            name = entry.name
+            kind =
+                switch Int32(entry.type) {
                 case Int32(DT_DIR): .directory
                 case Int32(DT_LNK): .symbolicLink
                 case Int32(DT_REG): .regular
                 case Int32(DT_UNKNOWN): nil
                 default: .other
                 }
-            entries.append(Entry(name: name, kind: kind))
         }
-        return entries
+    }
+
+    /// The entries of the folder at `path` (readdir(3)), without `.` and `..`; nil when it
+    /// cannot be listed.
+    public static func entries(in path: String) -> [Entry]? {
+        (try? Posix.entries(atPath: path))?.map(Entry.init)
+    }
+
+    /// The entries of the folder open on `fd`, without `.` and `..`; nil when it cannot be
+    /// listed.
+    static func entries(ofFolder fd: Int32) -> [Entry]? {
+        (try? Posix.entries(ofFolder: fd))?.map(Entry.init)
     }
 
     /// The names in the folder at `path`; nil when it cannot be listed.

@@ -1,3 +1,5 @@
+import AASASystem
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -11,11 +13,6 @@
 /// folder needs (`apple-app-site-association -> ..data/apple-app-site-association`); a link
 /// leading anywhere else is refused, never opened (docs/serving.md, "Reading a site's files").
 public final class SiteFolder: Sendable {
-    /// Why a folder could not be opened: errno of open(2).
-    public struct OpenFailure: Error, Sendable {
-        public let errno: Int32
-    }
-
     /// Links followed for one name at most: Kubernetes' layout takes two (the file, then `..data`).
     static let linkLimit = 8
 
@@ -24,15 +21,12 @@ public final class SiteFolder: Sendable {
 
     /// Opens the folder at `path`; with `followingLink` false its last component must be the
     /// folder itself, not a link to one (O_NOFOLLOW).
-    public init(path: String, followingLink: Bool = true) throws(OpenFailure) {
-        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW)
-        let fd = Self.retrying { open(path, flags) }
-        guard fd >= 0 else { throw OpenFailure(errno: errno) }
+    public init(path: String, followingLink: Bool = true) throws(SystemError) {
+        descriptor = try Posix.open(path, O_RDONLY | O_DIRECTORY | (followingLink ? 0 : O_NOFOLLOW))
         self.path = path
-        descriptor = fd
     }
 
-    deinit { close(descriptor) }
+    deinit { Posix.close(descriptor) }
 
     /// The folder's entries, without `.` and `..`; nil when it cannot be listed.
     public func entries() -> [FileStatus.Entry]? {
@@ -44,7 +38,7 @@ public final class SiteFolder: Sendable {
     public func read(_ name: String, limit: Int) -> FileRead {
         switch openBeneath(name) {
         case .opened(let fd):
-            defer { close(fd) }
+            defer { Posix.close(fd) }
             return FileStatus.read(descriptor: fd, limit: limit)
         case .failed(let error): return .failed(errno: error, nil)
         case .refused(let reason): return .linkRefused(reason)
@@ -65,30 +59,33 @@ public final class SiteFolder: Sendable {
     func openBeneath(_ name: String) -> Opening {
         // Descriptors of the folders walked into below this one; `..` closes the last.
         var folders: [Int32] = []
-        defer { for fd in folders { close(fd) } }
+        defer { for fd in folders { Posix.close(fd) } }
         var pending = Self.components(name).reversed() as [Substring]
         var links = 0
         var target = ""
         while let component = pending.popLast() {
             if component == ".." {
                 guard let last = folders.popLast() else { return .refused(Self.outside(name, target)) }
-                close(last)
+                Posix.close(last)
                 continue
             }
             let parent = folders.last ?? descriptor
             let isFile = pending.isEmpty
-            let fd = Self.openAt(parent, String(component), file: isFile)
-            if fd >= 0 {
+            let error: SystemError
+            do throws(SystemError) {
+                let fd = try Self.openAt(parent, String(component), file: isFile)
                 guard isFile else {
                     folders.append(fd)
                     continue
                 }
                 return .opened(fd)
+            } catch let failure {
+                error = failure
             }
             // O_NOFOLLOW on a link fails with ELOOP, or ENOTDIR with O_DIRECTORY (open(2)).
-            let error = errno
-            guard error == ELOOP || error == ENOTDIR, let next = Self.target(ofLink: String(component), in: parent)
-            else { return .failed(error) }
+            guard error.errno == ELOOP || error.errno == ENOTDIR,
+                let next = Self.target(ofLink: String(component), in: parent)
+            else { return .failed(error.errno) }
             target = next
             links += 1
             guard links <= Self.linkLimit else {
@@ -112,35 +109,16 @@ public final class SiteFolder: Sendable {
     }
 
     /// openat(2) of one component with O_NOFOLLOW: a folder to walk into, or the file.
-    private static func openAt(_ parent: Int32, _ name: String, file: Bool) -> Int32 {
-        guard file else { return retrying { openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) } }
-        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        #if os(Linux)
-            let fd = retrying { openat(parent, name, flags | FileStatus.noAccessTime) }
-            // O_NOATIME is only for the file's owner (open(2), EPERM).
-            guard fd < 0 && errno == EPERM else { return fd }
-        #endif
-        return retrying { openat(parent, name, flags) }
+    private static func openAt(_ parent: Int32, _ name: String, file: Bool) throws(SystemError) -> Int32 {
+        guard file else { return try Posix.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW) }
+        return try FileStatus.openWithoutAccessTime(O_RDONLY | O_NOFOLLOW | O_NONBLOCK) { flags throws(SystemError) in
+            try Posix.openAt(parent, name, flags)
+        }
     }
 
     /// The target of the link `name` in `parent` (readlinkat(2)); nil when it is not a link.
     private static func target(ofLink name: String, in parent: Int32) -> String? {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
-        let count = buffer.withUnsafeMutableBytes { raw in
-            raw.withMemoryRebound(to: CChar.self) { chars in
-                chars.baseAddress.map { readlinkat(parent, name, $0, chars.count) } ?? -1
-            }
-        }
-        // A target that fills the buffer may be cut short (readlink(2)).
-        guard count > 0 && count < buffer.count else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
-    }
-
-    /// `call` again while it fails with EINTR; errno is that of the last call.
-    private static func retrying(_ call: () -> Int32) -> Int32 {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
-        }
+        guard let target = try? Posix.linkTarget(name, in: parent), !target.isEmpty else { return nil }
+        return String(decoding: target, as: UTF8.self)
     }
 }

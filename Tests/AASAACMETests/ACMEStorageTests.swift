@@ -1,3 +1,4 @@
+import AASASystem
 import Foundation
 @preconcurrency import Glibc
 import Testing
@@ -83,5 +84,48 @@ struct ACMEStorageTests {
         #expect(storage.lock("x.example.com") == nil)
         let fd = try #require(storage.lock("y.example.com"))
         storage.unlock(fd)
+    }
+
+    /// Storing a certificate syncs each of its three files, the staging folder after each, and
+    /// `acme/`: seven fsync(2) calls. Whichever of them fails, the certificate is not reported
+    /// as stored and no staging folder is left; no file system a test can write to fails an
+    /// fsync, so `sync` fails on purpose.
+    @Test("a failed fsync is a failure to store, whichever it is", arguments: 1...7)
+    func failedSync(failing: Int) throws {
+        let storage = ACMEStorage(certificates: try Self.folder())
+        let issued = CertificateIssuer.Issued(keyPEM: Array("key".utf8), chainPEM: Array("chain".utf8))
+        var calls = 0
+        var problem: ACMEProblem?
+        do throws(ACMEProblem) {
+            try storage.store(issued, name: "x.example.com", directory: "https://acme.example/dir") {
+                _, path throws(SystemError) in
+                calls += 1
+                if calls == failing { throw SystemError("fsync", errno: EIO, path: path) }
+            }
+        } catch {
+            problem = error
+        }
+        #expect(calls == failing)
+        #expect(problem?.detail.contains("fsync") == true)
+        #expect(problem?.detail.contains(String(cString: strerror(EIO))) == true)
+        let left = try FileManager.default.contentsOfDirectory(atPath: storage.folder)
+        #expect(!left.contains { $0.hasPrefix(".new-") })
+        // Only the last sync, of `acme/` itself, comes after the folder is in place.
+        #expect(left.contains("x.example.com") == (failing == 7))
+    }
+
+    @Test("a certificate whose every fsync succeeds is stored")
+    func syncedStore() throws {
+        let storage = ACMEStorage(certificates: try Self.folder())
+        let issued = CertificateIssuer.Issued(keyPEM: Array("key".utf8), chainPEM: Array("chain".utf8))
+        var calls = 0
+        try storage.store(issued, name: "x.example.com", directory: "https://acme.example/dir") {
+            fd, path throws(SystemError) in
+            calls += 1
+            try Posix.fsync(fd, path: path)
+        }
+        #expect(calls == 7)
+        let stored = try FileManager.default.contentsOfDirectory(atPath: storage.certificateFolder("x.example.com"))
+        #expect(Set(stored) == ["privkey.pem", "fullchain.pem", "issuer"])
     }
 }

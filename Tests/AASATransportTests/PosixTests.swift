@@ -1,116 +1,110 @@
+import AASASystem
+import Foundation
 @preconcurrency import Glibc
+import Synchronization
 import Testing
 
-@testable import AASATransport
-
-/// The errno-exact wrappers: EINTR is retried, EAGAIN is `.wouldBlock`, any other errno is
-/// reported with its call, read at once (errno(3)); and real calls on loopback sockets.
+/// The portable wrappers (`AASASystem`): each failure is one `SystemError` naming the call,
+/// its errno and its path, read at once; EINTR is retried; EBADF and EFAULT stop the process.
 @Suite("Posix wrappers")
 struct PosixTests {
-    /// A call that fails with each errno of `failures` in turn, then returns `result`.
-    final class Scripted {
-        var failures: [Int32]
-        var calls = 0
-
-        init(_ failures: [Int32]) { self.failures = failures }
-
-        func call(_ result: Int32) -> Int32 {
-            calls += 1
-            guard !failures.isEmpty else { return result }
-            Glibc.errno = failures.removeFirst()
-            return -1
-        }
+    /// A fresh folder with a file, a folder and a link to the file.
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-posix-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/folder", withIntermediateDirectories: true)
+        try Data("bytes".utf8).write(to: URL(fileURLWithPath: path + "/file"))
+        try FileManager.default.createSymbolicLink(atPath: path + "/link", withDestinationPath: "file")
+        return path
     }
 
-    @Test(
-        "check: EINTR retried, other errnos thrown with the call's name",
-        arguments: [
-            ([Int32](), 7, nil as Int32?, 1), ([EINTR], 7, nil, 2), ([EINTR, EINTR, EINTR], 0, nil, 4),
-            ([EACCES], 7, EACCES, 1), ([EINTR, EADDRINUSE], 7, EADDRINUSE, 2), ([EAGAIN], 7, EAGAIN, 1),
-        ])
-    func check(_ failures: [Int32], _ result: Int32, _ thrown: Int32?, _ calls: Int) {
-        let scripted = Scripted(failures)
-        do {
-            let value = try Posix.check("bind") { scripted.call(result) }
-            #expect(thrown == nil && value == result)
-        } catch {
-            #expect(error.errno == thrown && error.call == "bind")
-        }
-        #expect(scripted.calls == calls)
-    }
+    enum Named: Sendable {
+        case nothing
+        /// A name in the test's folder, by its full path.
+        case inFolder(String)
+        /// A name relative to a folder's descriptor (openat(2), readlinkat(2)).
+        case relative(String)
 
-    @Test(
-        "checkNonBlocking: EAGAIN is wouldBlock, EINTR retried, others thrown",
-        arguments: [
-            ([Int32](), "processed 5", 1), ([EAGAIN], "wouldBlock", 1), ([EWOULDBLOCK], "wouldBlock", 1),
-            ([EINTR, EAGAIN], "wouldBlock", 2), ([EINTR], "processed 5", 2), ([ECONNRESET], "read: ECONNRESET", 1),
-        ])
-    func checkNonBlocking(_ failures: [Int32], _ expected: String, _ calls: Int) {
-        let scripted = Scripted(failures)
-        let outcome: String
-        do {
-            switch try Posix.checkNonBlocking("read", { Int(scripted.call(5)) }) {
-            case .processed(let count): outcome = "processed \(count)"
-            case .wouldBlock: outcome = "wouldBlock"
+        func path(root: String) -> String? {
+            switch self {
+            case .nothing: nil
+            case .inFolder(let name): root + "/" + name
+            case .relative(let name): name
             }
-        } catch {
-            outcome = error.errno == ECONNRESET ? "\(error.call): ECONNRESET" : "\(error)"
-        }
-        #expect(outcome == expected)
-        #expect(scripted.calls == calls)
-    }
-
-    @Test("a loopback listener: bound to port 0, its port read back, EADDRINUSE for a second bind")
-    func listener() throws {
-        let fd = try Posix.socket(domain: AF_INET, type: Int32(SOCK_STREAM.rawValue))
-        defer { Posix.close(fd) }
-        try Posix.bind(fd, .loopback(port: 0))
-        try Posix.listen(fd, backlog: 8)
-        let port = Posix.localPort(fd)
-        #expect((1...65535).contains(port))
-        let second = try Posix.socket(domain: AF_INET, type: Int32(SOCK_STREAM.rawValue))
-        defer { Posix.close(second) }
-        #expect {
-            try Posix.bind(second, .loopback(port: port))
-        } throws: { error in
-            (error as? SystemError)?.errno == EADDRINUSE && (error as? SystemError)?.call == "bind"
-        }
-        // Nobody has connected: accept would block instead of waiting.
-        var peer = sockaddr_storage()
-        guard case .wouldBlock = try Posix.accept(fd, peer: &peer) else {
-            Issue.record("accept on an empty queue did not say wouldBlock")
-            return
         }
     }
 
-    @Test("send and read over a socket pair: bytes through, then wouldBlock, then end of file")
-    func socketPair() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0)
-        defer { Posix.close(fds[0]) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let read = { () throws -> IOResult<Int> in
-            try buffer.withUnsafeMutableBytes { raw in try Posix.read(fds[0], into: raw) }
-        }
-        guard case .wouldBlock = try read() else {
-            Issue.record("an empty socket did not say wouldBlock")
-            return
-        }
-        let head = Array("HTTP/1.1 200 OK\r\n\r\n".utf8)
-        let body = Array("{}".utf8)
-        let sent = try head.withUnsafeBytes { first in
-            try body.withUnsafeBytes { second in try Posix.send(fds[1], first, second) }
-        }
-        guard case .processed(let count) = sent, case .processed(let got) = try read() else {
-            Issue.record("nothing sent or read")
-            return
-        }
-        #expect(count == head.count + body.count && got == count)
-        #expect(Array(buffer[..<got]) == head + body)
-        Posix.close(fds[1])
-        guard case .processed(0) = try read() else {
-            Issue.record("no end of file after the peer closed")
-            return
-        }
+    struct Failure: CustomTestStringConvertible, Sendable {
+        let name: String
+        let call: String
+        let errno: Int32
+        /// The path the error must name.
+        let path: Named
+        let operation: @Sendable (String) throws(SystemError) -> Void
+        var testDescription: String { name }
+    }
+
+    static let failures: [Failure] = [
+        Failure(name: "open of a missing file", call: "open", errno: ENOENT, path: .inFolder("missing")) {
+            root throws(SystemError) in
+            _ = try Posix.open(root + "/missing", O_RDONLY)
+        },
+        Failure(name: "open of a folder for writing", call: "open", errno: EISDIR, path: .inFolder("folder")) {
+            root throws(SystemError) in _ = try Posix.open(root + "/folder", O_WRONLY)
+        },
+        Failure(name: "openat of a link with O_NOFOLLOW", call: "openat", errno: ELOOP, path: .relative("link")) {
+            root throws(SystemError) in
+            let folder = try Posix.open(root, O_RDONLY | O_DIRECTORY)
+            defer { Posix.close(folder) }
+            _ = try Posix.openAt(folder, "link", O_RDONLY | O_NOFOLLOW)
+        },
+        Failure(name: "stat of a missing path", call: "stat", errno: ENOENT, path: .inFolder("missing")) {
+            root throws(SystemError) in _ = try Posix.status(root + "/missing", followingLinks: true)
+        },
+        Failure(name: "lstat through a file", call: "lstat", errno: ENOTDIR, path: .inFolder("file/x")) {
+            root throws(SystemError) in _ = try Posix.status(root + "/file/x", followingLinks: false)
+        },
+        Failure(name: "mkdir of an existing folder", call: "mkdir", errno: EEXIST, path: .inFolder("folder")) {
+            root throws(SystemError) in try Posix.makeFolder(root + "/folder", mode: 0o700)
+        },
+        Failure(name: "rename of a missing file", call: "rename", errno: ENOENT, path: .inFolder("target")) {
+            root throws(SystemError) in try Posix.rename(root + "/missing", to: root + "/target")
+        },
+        Failure(name: "unlink of a folder", call: "unlink", errno: EISDIR, path: .inFolder("folder")) {
+            root throws(SystemError) in try Posix.unlink(root + "/folder")
+        },
+        Failure(
+            name: "readlinkat of a file that is no link", call: "readlinkat", errno: EINVAL, path: .relative("file")
+        ) {
+            root throws(SystemError) in
+            let folder = try Posix.open(root, O_RDONLY | O_DIRECTORY)
+            defer { Posix.close(folder) }
+            _ = try Posix.linkTarget("file", in: folder)
+        },
+        Failure(name: "opendir of a file", call: "opendir", errno: ENOTDIR, path: .inFolder("file")) {
+            root throws(SystemError) in _ = try Posix.entries(atPath: root + "/file")
+        },
+        // A character device cannot be synchronized (fsync(2), EINVAL).
+        Failure(name: "fsync of /dev/null", call: "fsync", errno: EINVAL, path: .nothing) { _ throws(SystemError) in
+            let fd = try Posix.open("/dev/null", O_WRONLY)
+            defer { Posix.close(fd) }
+            try Posix.fsync(fd)
+        },
+        // /dev/full fails every write with ENOSPC (null(4)).
+        Failure(name: "write to /dev/full", call: "write", errno: ENOSPC, path: .nothing) { _ throws(SystemError) in
+            let fd = try Posix.open("/dev/full", O_WRONLY)
+            defer { Posix.close(fd) }
+            try Posix.writeAll(fd, Array("x".utf8))
+        },
+    ]
+
+    @Test("a failed call is a SystemError with the call, the errno and the path", arguments: failures)
+    func failure(_ case: Failure) throws {
+        let root = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let error = #expect(throws: SystemError.self) { try `case`.operation(root) }
+        #expect(error?.call == `case`.call)
+        #expect(error?.errno == `case`.errno)
+        #expect(error?.path == `case`.path.path(root: root))
+        #expect(error?.description.hasSuffix(String(cString: strerror(`case`.errno))) == true)
     }
 }

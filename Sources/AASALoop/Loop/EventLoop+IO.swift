@@ -1,3 +1,4 @@
+import AASASystem
 import AASATransport
 import Foundation
 
@@ -256,9 +257,13 @@ extension EventLoop {
     /// RFC 8446 §5.1), peeked without consuming it; nil when nothing has arrived yet.
     private func startsWithHandshakeRecord(_ connection: Connection) -> Bool? {
         var first: UInt8 = 0
-        let count = recv(connection.fd, &first, 1, Int32(MSG_PEEK))
+        let peeked = withUnsafeMutableBytes(of: &first) { try? Posix.peek(connection.fd, into: $0) }
+        switch peeked {
+        case .processed(1)?: return first == 0x16
+        case .wouldBlock?: return nil
         // An error or a close is left for the handshake to find and report.
-        return count == 1 ? first == 0x16 : (count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) ? true : nil)
+        default: return true
+        }
     }
 
     /// Plain HTTP sent to the HTTPS port: a clear-text 400 saying so, then a close, as nginx

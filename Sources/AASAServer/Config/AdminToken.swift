@@ -1,4 +1,5 @@
 import AASALoop
+import AASASystem
 @preconcurrency import Glibc
 
 /// The bearer token of the admin listener, read once at start from `adminTokenFile`
@@ -25,13 +26,20 @@ public struct AdminToken: Sendable {
     }
 
     public init(file path: String) throws(Problem) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw Problem(description: "cannot read the admin token file \(path): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try Posix.open(path, O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw Problem(description: "cannot read the admin token file \(path): \(error.reason)")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        defer { Posix.close(fd) }
+        let info: stat
+        do throws(SystemError) {
+            info = try Posix.status(fd)
+        } catch {
+            throw Problem(description: "cannot read the admin token file \(path): \(error.reason)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
             throw Problem(description: "the admin token file \(path) is not a regular file")
         }
         let mode = String(info.st_mode & 0o777, radix: 8)
@@ -40,22 +48,16 @@ public struct AdminToken: Sendable {
                 description: "the admin token file \(path) is readable or writable by others (mode \(mode)); "
                     + "chmod o-rw it")
         }
-        var bytes = [UInt8](repeating: 0, count: Self.maximumBytes + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw Problem(
-                    description: "cannot read the admin token file \(path): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            filled += count
+        let bytes: [UInt8]
+        do throws(SystemError) {
+            bytes = try Posix.readAll(fd, limit: Self.maximumBytes + 1)
+        } catch {
+            throw Problem(description: "cannot read the admin token file \(path): \(error.reason)")
         }
+        let filled = bytes.count
         guard filled <= Self.maximumBytes else {
             throw Problem(description: "the admin token file \(path) is over \(Self.maximumBytes) bytes")
         }
-        bytes.removeSubrange(filled...)
         self.bytes = try Self.token(bytes, path: path)
         let groupReads = info.st_mode & S_IRGRP != 0
         warning =

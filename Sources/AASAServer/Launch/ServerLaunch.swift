@@ -7,7 +7,7 @@ import Foundation
 /// load, ACME, the shared state, the loops) and runs it until it stops. The command line
 /// only parses flags into a `ServerConfiguration` and calls `run`.
 public enum ServerLaunch {
-    /// Starts and serves; returns the process's exit status (README, "serve"): 0 after a
+    /// Starts and serves; returns the process's exit status (docs/usage.md, "Serve"): 0 after a
     /// clean stop, 1 when the sites or certificates are invalid, 2 when the settings or a
     /// file they name cannot be used.
     public static func run(_ settings: ServerConfiguration, configFile: String?) -> Int32 {

@@ -1,4 +1,5 @@
 import AASASites
+import AASASystem
 import AASATransport
 import CSystemShims
 import Foundation
@@ -46,16 +47,18 @@ public final class FileWatcher: Sendable {
         self.sites = sites
         self.certificates = certificates
         self.logger = logger
-        fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-        if fd < 0 {
-            logger.warning("cannot watch the sites folder (inotify_init1: errno \(errno)); reload with SIGHUP")
+        do throws(SystemError) {
+            fd = try Posix.inotify()
+        } catch {
+            fd = -1
+            logger.warning("cannot watch the sites folder (\(error)); reload with SIGHUP")
             return
         }
         targets.withLock { watchEverything(&$0) }
     }
 
     deinit {
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { Posix.close(fd) }
     }
 
     func stop() {
@@ -74,8 +77,15 @@ public final class FileWatcher: Sendable {
         var lastAt: UInt64 = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopping.load(ordering: .acquiring) {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 100) > 0, let changes = readChanges(&buffer, &targets) {
+            let ready: Int16
+            do throws(SystemError) {
+                ready = try Posix.poll(fd, events: Int16(POLLIN), milliseconds: { 100 })
+            } catch {
+                // Only a broken descriptor or no memory fails here: waiting again would spin.
+                logger.warning("stopped watching the sites folder (\(error)); reload with SIGHUP")
+                return
+            }
+            if ready != 0, let changes = readChanges(&buffer, &targets) {
                 let now = MonotonicClock.now()
                 if pending == nil { firstAt = now }
                 lastAt = now
@@ -102,8 +112,8 @@ public final class FileWatcher: Sendable {
         var changes: ChangeSet?
         func add(_ change: ChangeSet) { changes = changes?.merged(with: change) ?? change }
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return changes }
+            let result = buffer.withUnsafeMutableBytes { try? Posix.read(fd, into: $0) }
+            guard case .processed(let count)? = result, count > 0 else { return changes }
             var offset = 0
             buffer.withUnsafeBytes { raw in
                 while offset + MemoryLayout<inotify_event>.size <= count {
@@ -151,38 +161,39 @@ public final class FileWatcher: Sendable {
     private func watchEverything(_ targets: inout [Int32: Target]) {
         targets = [:]
         let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
-        let wd = inotify_add_watch(fd, sites, mask)
-        if wd >= 0 { targets[wd] = .sitesFolder }
+        if let wd = try? Posix.addWatch(fd, sites, mask: mask) { targets[wd] = .sitesFolder }
         var failures = 0
-        var reason: Int32 = 0
+        var reason: SystemError?
         for entry in FileStatus.entries(in: sites) ?? [] {
-            if let code = watchSite(entry.name, root, &targets, kind: entry.kind) {
-                (failures, reason) = (failures + 1, code)
+            if let error = watchSite(entry.name, root, &targets, kind: entry.kind) {
+                (failures, reason) = (failures + 1, error)
             }
         }
-        if failures > 0 {
+        if failures > 0, let reason {
             let advice =
                 "raise fs.inotify.max_user_watches (sysctl) for changes inside them to be seen; new and removed "
                 + "folders are still seen, and SIGHUP reloads everything"
             logger.warning(
-                "\(failures) site folders are not watched (inotify_add_watch: \(String(cString: strerror(reason)))); \(advice)"
+                "\(failures) site folders are not watched (\(reason.call): \(reason.reason)); \(advice)"
             )
         }
         watchCertificates(&targets)
     }
 
-    /// Watches the site folder `entry`; the errno when it is one and the watch failed.
+    /// Watches the site folder `entry`; the error when it is one and the watch failed.
     @discardableResult
     private func watchSite(
         _ entry: String, _ root: SiteLoader.Folder, _ targets: inout [Int32: Target], kind: FileStatus.Kind? = nil
-    ) -> Int32? {
+    ) -> SystemError? {
         guard case .site(let site) = SiteDirectory.examine(entry, in: root.path, realRoot: root.realPath, kind: kind),
             site.aliasOf == nil
         else { return nil }
-        let wd = inotify_add_watch(fd, site.folderPath, mask)
-        guard wd >= 0 else { return errno }
-        targets[wd] = .site(entry)
-        return nil
+        do throws(SystemError) {
+            targets[try Posix.addWatch(fd, site.folderPath, mask: mask)] = .site(entry)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// The certificates folder and every folder below it (links followed).
@@ -197,8 +208,7 @@ public final class FileWatcher: Sendable {
             if FileStatus(resolved)?.kind == .directory { folders.insert(resolved) }
         }
         for folder in folders {
-            let wd = inotify_add_watch(fd, folder, mask)
-            if wd >= 0 { targets[wd] = .certificates }
+            if let wd = try? Posix.addWatch(fd, folder, mask: mask) { targets[wd] = .certificates }
         }
     }
 }

@@ -1,5 +1,6 @@
 import AASAACME
 import AASALoop
+import AASASystem
 import AASATransport
 import Dispatch
 import Foundation

@@ -1,3 +1,4 @@
+import AASASystem
 import COpenSSL
 import COpenSSLShims
 import Foundation
@@ -70,7 +71,7 @@ public struct HTTPSClient: Sendable {
         case .success(let socket): fd = socket
         case .failure(let failure): return .failure(failure)
         }
-        defer { Glibc.close(fd) }
+        defer { Posix.close(fd) }
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             return .failure(HTTPClientFailure(stage: .tls, message: "SSL_CTX_new failed"))
         }
@@ -202,22 +203,32 @@ public struct HTTPSClient: Sendable {
         }
     }
 
-    private enum Readiness { case ready, timedOut, failed }
+    private enum Readiness {
+        case ready, timedOut
+        case failed(SystemError)
+    }
 
     /// poll(2) for `events` until `deadline`. EINTR waits again for the time that remains
-    /// (poll(2): a signal ends the wait early, it is no timeout); another error is a failure,
-    /// never a loop that spins.
+    /// (`Posix.poll`; poll(2): a signal ends the wait early, it is no timeout); another error
+    /// is a failure, never a loop that spins.
     private func wait(_ fd: Int32, events: Int16, until deadline: UInt64) -> Readiness {
-        while true {
-            let now = MonotonicClock.now()
-            guard now < deadline else { return .timedOut }
-            var poller = pollfd(fd: fd, events: events, revents: 0)
-            let milliseconds = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
-            let result = poll(&poller, 1, milliseconds)
-            if result > 0 { return .ready }
-            if result == 0 { continue }  // the deadline is checked at the top
-            if errno != EINTR { return .failed }
+        while MonotonicClock.now() < deadline {
+            do throws(SystemError) {
+                if try Posix.poll(fd, events: events, milliseconds: { Self.milliseconds(until: deadline) }) != 0 {
+                    return .ready
+                }
+            } catch {
+                return .failed(error)
+            }
         }
+        return .timedOut
+    }
+
+    /// The time left until `deadline` in whole milliseconds, rounded up so a wait never ends
+    /// just short of it; 0 once it has passed.
+    static func milliseconds(until deadline: UInt64) -> Int32 {
+        let now = MonotonicClock.now()
+        return now >= deadline ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
     }
 
     /// The end of a step that starts now (each step, connect, handshake and response, has
@@ -240,26 +251,27 @@ public struct HTTPSClient: Sendable {
             return .failure(HTTPClientFailure(stage: .resolve, message: "cannot resolve \(host)"))
         }
         defer { freeaddrinfo(list) }
-        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else {
-            return .failure(HTTPClientFailure(stage: .tcp, message: "socket: \(String(cString: strerror(errno)))"))
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try Posix.socket(domain: first.pointee.ai_family, type: Int32(SOCK_STREAM.rawValue))
+        } catch {
+            return .failure(HTTPClientFailure(stage: .tcp, message: error.description))
         }
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        if Glibc.connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 && errno != EINPROGRESS {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
+        let reason: String
+        do throws(SystemError) {
+            // A non-blocking connect(2) goes on in the background: EINPROGRESS (connect(2)).
+            if try !Posix.connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) {
+                switch wait(fd, events: Int16(POLLOUT), until: deadline()) {
+                case .ready: try Posix.checkConnected(fd)
+                case .timedOut: throw SystemError("connect", errno: ETIMEDOUT)
+                case .failed(let error): throw error
+                }
+            }
+            return .success(fd)
+        } catch {
+            reason = error.errno == ETIMEDOUT ? "timed out after \(seconds) s" : String(cString: strerror(error.errno))
         }
-        var socketError: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard wait(fd, events: Int16(POLLOUT), until: deadline()) == .ready,
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) == 0, socketError == 0
-        else {
-            let reason = socketError != 0 ? String(cString: strerror(socketError)) : "timed out after \(seconds) s"
-            Glibc.close(fd)
-            return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
-        }
-        return .success(fd)
+        Posix.close(fd)
+        return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
     }
 }

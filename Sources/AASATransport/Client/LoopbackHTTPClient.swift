@@ -1,3 +1,4 @@
+import AASASystem
 import Glibc
 
 /// A plain HTTP/1.1 GET to a server of ours on this machine (the admin listener, for
@@ -23,31 +24,48 @@ public struct LoopbackHTTPClient: Sendable {
             return .failure(HTTPClientFailure(stage: .tcp, message: "\(error)"))
         }
         defer { Posix.close(fd) }
-        guard wait(fd, events: Int16(POLLOUT), until: deadline, connecting: address) else {
-            return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(address)"))
+        do throws(SystemError) {
+            try connect(fd, to: address, until: deadline)
+        } catch {
+            return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(address): \(error)"))
         }
         var head = "GET \(path) HTTP/1.1\r\nHost: \(address)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         var request = Array((head + "Connection: close\r\n\r\n").utf8)[...]
-        while !request.isEmpty {
-            let sent = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent > 0 {
-                request = request.dropFirst(sent)
-            } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
-                guard wait(fd, events: Int16(POLLOUT), until: deadline) else { return .failure(late()) }
-            } else {
-                return .failure(HTTPClientFailure(stage: .http, message: "the request could not be sent"))
+        do throws(SystemError) {
+            while !request.isEmpty {
+                let sent = request.withUnsafeBytes { bytes in
+                    Result { () throws(SystemError) in try Posix.send(fd, bytes) }
+                }
+                switch try sent.get() {
+                case .processed(let count): request = request.dropFirst(count)
+                case .wouldBlock:
+                    guard try wait(fd, events: Int16(POLLOUT), until: deadline) else { return .failure(late()) }
+                }
             }
+        } catch {
+            return .failure(HTTPClientFailure(stage: .http, message: "the request could not be sent: \(error)"))
         }
         var reader = HTTPResponseReader()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            guard wait(fd, events: Int16(POLLIN), until: deadline) else { return .failure(late()) }
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+            do throws(SystemError) {
+                guard try wait(fd, events: Int16(POLLIN), until: deadline) else { return .failure(late()) }
+            } catch {
+                return .failure(HTTPClientFailure(stage: .http, message: "\(error)"))
+            }
+            let received = buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(SystemError) in try Posix.read(fd, into: bytes) }
+            }
             do {
-                if count > 0, let response = try reader.feed(buffer[..<count]) { return .success(response) }
-                if count <= 0 { return .success(try reader.finish()) }
+                switch received {
+                case .success(.wouldBlock): continue
+                case .success(.processed(0)), .failure:
+                    // A close, clean or not, ends the response; what arrived is judged as it is.
+                    return .success(try reader.finish())
+                case .success(.processed(let count)):
+                    if let response = try reader.feed(buffer[..<count]) { return .success(response) }
+                }
             } catch {
                 return .failure(error)
             }
@@ -58,25 +76,26 @@ public struct LoopbackHTTPClient: Sendable {
         HTTPClientFailure(stage: .http, message: "no complete answer within \(timeout) s")
     }
 
-    /// poll(2) for `events` until `deadline`, after connect(2) to `connecting` when given (the
-    /// socket is non-blocking, `Posix.socket`); false when the deadline passed or the socket failed (EINTR waits again).
-    private func wait(_ fd: Int32, events: Int16, until deadline: UInt64, connecting: SocketAddress? = nil) -> Bool {
-        if let address = connecting {
-            let result = address.withSockAddr { Glibc.connect(fd, $0, $1) }
-            if result != 0 && errno != EINPROGRESS { return false }
+    /// connect(2) of the non-blocking socket (`Posix.socket`) to `address`, within `deadline`.
+    private func connect(_ fd: Int32, to address: SocketAddress, until deadline: UInt64) throws(SystemError) {
+        let connected = address.withSockAddr { pointer, length in
+            Result { () throws(SystemError) in try Posix.connect(fd, pointer, length) }
         }
-        while true {
-            let now = MonotonicClock.now()
-            guard now < deadline else { return false }
-            var poller = pollfd(fd: fd, events: events, revents: 0)
-            let result = poll(&poller, 1, Int32(clamping: (deadline - now + 999_999) / 1_000_000))
-            if result > 0 {
-                guard connecting != nil else { return true }
-                var socketError: Int32 = 0
-                var length = socklen_t(MemoryLayout<Int32>.size)
-                return getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) == 0 && socketError == 0
+        guard try !connected.get() else { return }
+        guard try wait(fd, events: Int16(POLLOUT), until: deadline) else {
+            throw SystemError("connect", errno: ETIMEDOUT)
+        }
+        try Posix.checkConnected(fd)
+    }
+
+    /// poll(2) for `events` until `deadline`; false when it passed (EINTR waits again for the
+    /// time that remains, `Posix.poll`).
+    private func wait(_ fd: Int32, events: Int16, until deadline: UInt64) throws(SystemError) -> Bool {
+        while MonotonicClock.now() < deadline {
+            if try Posix.poll(fd, events: events, milliseconds: { HTTPSClient.milliseconds(until: deadline) }) != 0 {
+                return true
             }
-            if result < 0 && errno != EINTR { return false }
         }
+        return false
     }
 }

@@ -1,3 +1,4 @@
+import AASASystem
 @preconcurrency import Glibc
 
 /// Listening sockets. Every loop has its own, bound to the same address with SO_REUSEPORT,

@@ -1,3 +1,4 @@
+import AASASystem
 import CSystemShims
 @preconcurrency import Glibc
 
@@ -44,8 +45,8 @@ package struct Epoll: ~Copyable {
     package func wait(into events: UnsafeMutableBufferPointer<epoll_event>, timeout: Int32) throws(SystemError) -> Int {
         let count = epoll_wait(fd, events.baseAddress, Int32(events.count), timeout)
         if count >= 0 { return Int(count) }
-        let code = Glibc.errno
+        let code = errno
         if code == EINTR { return 0 }
-        throw SystemError("epoll_wait", errno: code)
+        throw Posix.failure("epoll_wait", code, path: nil)
     }
 }

@@ -1,3 +1,4 @@
+import AASASystem
 import CSystemShims
 @preconcurrency import Glibc
 
@@ -13,13 +14,16 @@ package final class WakeUpEvent: Sendable {
         Posix.close(fd)
     }
 
+    /// Adds one to the counter. EAGAIN (the counter at its maximum, eventfd(2)) still wakes
+    /// the loop, so it is no failure; nothing else can fail on an eventfd this loop owns.
     package func signal() {
         var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { Glibc.write(fd, $0.baseAddress, 8) }
+        _ = withUnsafeBytes(of: &one) { try? Posix.write(fd, $0) }
     }
 
+    /// Resets the counter; EAGAIN when nothing was signalled.
     package func drain() {
         var value: UInt64 = 0
-        _ = withUnsafeMutableBytes(of: &value) { Glibc.read(fd, $0.baseAddress, 8) }
+        _ = withUnsafeMutableBytes(of: &value) { try? Posix.read(fd, into: $0) }
     }
 }

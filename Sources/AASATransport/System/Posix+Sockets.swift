@@ -1,34 +1,11 @@
+import AASASystem
 import CSystemShims
 @preconcurrency import Glibc
 
-/// Thin, errno-exact wrappers over the system calls the server uses (swift-nio's
-/// `System.swift` is the model). Each reads `errno` right after a failed call, retries
-/// EINTR, and turns EAGAIN into `.wouldBlock`. `close` is never retried: after EINTR the
-/// descriptor is already released on Linux and may belong to someone else (close(2) NOTES).
-package enum Posix {
-    @inline(never)
-    package static func check(_ call: String, _ body: () -> Int32) throws(SystemError) -> Int32 {
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            throw SystemError(call, errno: code)
-        }
-    }
-
-    @inline(never)
-    package static func checkNonBlocking(_ call: String, _ body: () -> Int) throws(SystemError) -> IOResult<Int> {
-        while true {
-            let result = body()
-            if result >= 0 { return .processed(result) }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-            throw SystemError(call, errno: code)
-        }
-    }
-
+/// Sockets: socket(2), setsockopt(2), bind(2), listen(2), accept4(2), send(2), sendmsg(2) and
+/// getsockname(2), with the Linux flags the server relies on (SOCK_NONBLOCK, SOCK_CLOEXEC,
+/// MSG_NOSIGNAL, MSG_MORE), so they stay in the Linux-only layer.
+extension Posix {
     package static func socket(domain: Int32, type: Int32) throws(SystemError) -> Int32 {
         try check("socket") {
             Glibc.socket(domain, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -65,13 +42,6 @@ package enum Posix {
         }
     }
 
-    /// read(2); `.processed(0)` is end of file.
-    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<
-        Int
-    > {
-        try checkNonBlocking("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
-    }
-
     /// send(2) with MSG_NOSIGNAL, so a closed peer is EPIPE, never SIGPIPE. `more` adds
     /// MSG_MORE: the kernel holds the bytes so the close that follows sends them and the FIN
     /// in one segment (nginx gets the same with TCP_CORK).
@@ -104,8 +74,27 @@ package enum Posix {
         }
     }
 
-    package static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)
+    /// connect(2) of a non-blocking socket: true when connected at once, false while it goes
+    /// on (EINPROGRESS, or EALREADY after an interrupted call: connect(2)); then poll(2) for
+    /// POLLOUT and `checkConnected`.
+    package static func connect(
+        _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t
+    ) throws(SystemError) -> Bool {
+        do throws(SystemError) {
+            _ = try check("connect") { Glibc.connect(fd, address, length) }
+            return true
+        } catch let error where error.errno == EINPROGRESS || error.errno == EALREADY {
+            return false
+        }
+    }
+
+    /// The outcome of a non-blocking connect(2) once the socket is writable: SO_ERROR, as
+    /// connect(2) says to read it.
+    package static func checkConnected(_ fd: Int32) throws(SystemError) {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = try check("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) }
+        if code != 0 { throw SystemError("connect", errno: code) }
     }
 
     package static func localPort(_ fd: Int32) -> Int {

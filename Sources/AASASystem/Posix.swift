@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Thin, errno-exact wrappers over the system calls the program uses (swift-nio's
+/// `System.swift` is the model). Each reads `errno` right after a failed call, retries
+/// EINTR, and turns EAGAIN into `.wouldBlock`. `close` is never retried: after EINTR the
+/// descriptor is already released on Linux and may belong to someone else (close(2) NOTES).
+/// This part is portable (POSIX, Linux and macOS); what only Linux has (epoll, eventfd,
+/// inotify, accept4) extends it in AASATransport.
+package enum Posix {
+    @inline(never)
+    package static func check(_ call: String, path: String? = nil, _ body: () -> Int32) throws(SystemError) -> Int32 {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let code = errno
+            if code == EINTR { continue }
+            throw failure(call, code, path: path)
+        }
+    }
+
+    /// `check` for calls that return a count (ssize_t).
+    @inline(never)
+    package static func check(_ call: String, path: String? = nil, _ body: () -> Int) throws(SystemError) -> Int {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let code = errno
+            if code == EINTR { continue }
+            throw failure(call, code, path: path)
+        }
+    }
+
+    @inline(never)
+    package static func checkNonBlocking(_ call: String, _ body: () -> Int) throws(SystemError) -> IOResult<Int> {
+        while true {
+            let result = body()
+            if result >= 0 { return .processed(result) }
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+            throw failure(call, code, path: nil)
+        }
+    }
+
+    /// The error for `code`. EBADF (a descriptor not open, or not open for this) and EFAULT
+    /// (a bad pointer) are bugs, not conditions: carrying on could act on a descriptor that
+    /// has since been given to another connection or file, so the process stops, as
+    /// swift-nio's `System.swift` does.
+    @inline(never)
+    package static func failure(_ call: String, _ code: Int32, path: String?) -> SystemError {
+        if code == EBADF || code == EFAULT {
+            preconditionFailure("\(call) failed with \(code == EBADF ? "EBADF" : "EFAULT"): a bug in the program")
+        }
+        return SystemError(call, errno: code, path: path)
+    }
+
+    /// close(2), never retried (above). Its other errors are not the caller's to act on: the
+    /// descriptor is released whatever it returns, and a written file's durability is
+    /// fsync(2)'s to report, before the close.
+    package static func close(_ fd: Int32) {
+        if closeDescriptor(fd) != 0 && errno == EBADF { _ = failure("close", EBADF, path: nil) }
+    }
+}
+
+/// close(2) under another name: inside `Posix`, `close` is the wrapper itself.
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

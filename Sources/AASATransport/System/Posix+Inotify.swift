@@ -1,0 +1,15 @@
+import AASASystem
+@preconcurrency import Glibc
+
+/// inotify(7), which only Linux has.
+extension Posix {
+    /// inotify_init1(2), non-blocking and close-on-exec.
+    package static func inotify() throws(SystemError) -> Int32 {
+        try check("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
+    }
+
+    /// inotify_add_watch(2) of `path` for `mask`; the watch descriptor.
+    package static func addWatch(_ fd: Int32, _ path: String, mask: UInt32) throws(SystemError) -> Int32 {
+        try check("inotify_add_watch", path: path) { inotify_add_watch(fd, path, mask) }
+    }
+}
