@@ -97,8 +97,9 @@ let package = Package(
         .target(
             name: "AASACommands",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASAServer",
-                "AASAProbe", "AASAFileCommands", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AssociationKit", "AASASites", "AASASignedData", "AASASystem", "AASATransport", "AASAACME",
+                "AASAServer", "AASAProbe", "AASAFileCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // Release builds link GCC's runtime into the binary, as --static-swift-stdlib does
@@ -115,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "AASASitesTests", dependencies: ["AssociationKit", "AASASystem", "AASASites"], swiftSettings: strict),
         .testTarget(
-            name: "AASATransportTests", dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport"],
+            name: "AASATransportTests",
+            dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport"],
             swiftSettings: strict),
         .testTarget(
             name: "AASAACMETests",

@@ -1,5 +1,6 @@
 import AASAFileCommands
 import AASAProbe
+import AASASystem
 import AASATransport
 import ArgumentParser
 import Foundation
@@ -47,7 +48,7 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         // OpenSSL writes through the socket; a server that closes early must not kill us.
-        signal(SIGPIPE, SIG_IGN)
+        try? Posix.ignore(signal: SIGPIPE)
         let prober = Prober(
             client: HTTPSClient(caFile: cacert, timeout: timeout), connectTo: connectTo.flatMap(Self.parseHostPort),
             checkCDN: cdn)

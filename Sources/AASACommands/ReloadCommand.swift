@@ -1,5 +1,6 @@
 import AASAFileCommands
 import AASAServer
+import AASASystem
 import AASATransport
 import ArgumentParser
 import Foundation
@@ -38,8 +39,10 @@ struct ReloadCommand: ParsableCommand {
         let (address, headers) = try adminEndpoint()
         let client = LoopbackHTTPClient(timeout: 5)
         let before = try counts(client, address, headers)
-        guard kill(pid, SIGHUP) == 0 else {
-            StandardStreams.writeError("error: cannot signal process \(pid): \(String(cString: strerror(errno)))\n")
+        do {
+            try Posix.send(signal: SIGHUP, to: pid)
+        } catch {
+            StandardStreams.writeError("error: cannot signal process \(pid): \(error.reason)\n")
             throw CommandFailure.unreadable
         }
         let deadline = Date().addingTimeInterval(timeout)

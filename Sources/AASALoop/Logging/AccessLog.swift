@@ -1,3 +1,4 @@
+import AASASystem
 @preconcurrency import Glibc
 
 /// The access log of one event loop: a line per request appended to a buffer as bytes (no
@@ -94,16 +95,15 @@ struct AccessLog {
         buffer.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             while offset < bytes.count {
-                let written = Glibc.write(1, base + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    // EAGAIN: try again next iteration. Anything else (stdout closed): drop
-                    // the log rather than block or crash the server.
-                    gone = !(written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-                    break
+                let rest = UnsafeRawBufferPointer(start: base + offset, count: bytes.count - offset)
+                switch Posix.writeStandardStream(1, rest) {
+                case .processed(let written) where written > 0: offset += written
+                // Try again next iteration.
+                case .wouldBlock: return
+                // stdout closed or its reader gone: drop the log rather than block or crash.
+                case .processed, nil:
+                    gone = true
+                    return
                 }
             }
         }

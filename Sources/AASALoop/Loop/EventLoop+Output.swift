@@ -154,7 +154,8 @@ extension EventLoop {
     /// nginx's lingering close). Ends when the client closes, or past the budget or deadline.
     func startLingering(_ connection: Connection, now: UInt64) {
         connection.tls?.shutdown()
-        Glibc.shutdown(connection.fd, Int32(SHUT_WR))
+        // A failure (the peer reset meanwhile) leaves lingering to find the end of file.
+        try? Posix.shutdownWrite(connection.fd)
         connection.phase = .lingering
         connection.lingerBudget = settings.lingerBytes
         schedule(connection, .linger, now: now)

@@ -33,15 +33,18 @@ public final class Server {
         let configuration = state.configuration
         // SIGPIPE: plain sockets use MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring
         // the signal covers every path (signal(7)).
-        signal(SIGPIPE, SIG_IGN)
-        Self.raiseDescriptorLimit()
-        Self.makeStdoutNonBlocking()
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
         // Blocked before any thread starts, so every thread inherits the mask and only this
         // thread's sigwait sees them.
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let signals: sigset_t
+        do {
+            try Posix.ignore(signal: SIGPIPE)
+            signals = try Posix.block(signals: [SIGTERM, SIGINT, SIGHUP])
+        } catch {
+            throw StartFailure(description: "cannot set up signals: \(error)")
+        }
+        // Each connection is a descriptor: take the hard limit; without it the soft one serves.
+        do { try Posix.raiseDescriptorLimit() } catch { logger.warning("\(error); serving with the soft limit") }
+        Self.makeStdoutNonBlocking()
 
         guard configuration.http != nil || configuration.https != nil else {
             throw StartFailure(description: "no listener: give --http or --https ADDR:PORT")
@@ -192,8 +195,14 @@ public final class Server {
         }
 
         while true {
-            var received: Int32 = 0
-            guard sigwait(&signals, &received) == 0 else { continue }
+            let received: Int32
+            do {
+                received = try Posix.waitForSignal(in: signals)
+            } catch {
+                // sigwait fails only for an invalid set (EINVAL): stop rather than spin.
+                logger.critical("\(error)")
+                received = SIGTERM
+            }
             if received == SIGHUP {
                 reloader.reload(reason: "SIGHUP")
                 continue
@@ -230,18 +239,7 @@ public final class Server {
     /// keeps what it could not write, up to `AccessLog.bufferLimit`. A terminal or a file is
     /// left as it is (a terminal's flags are shared with the shell; a file never waits long).
     static func makeStdoutNonBlocking() {
-        var status = stat()
-        guard fstat(1, &status) == 0 else { return }
-        let type = status.st_mode & S_IFMT
-        guard type == S_IFIFO || type == S_IFSOCK else { return }
-        _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK)
-    }
-
-    /// Each connection is a descriptor: take the hard limit (getrlimit(2)).
-    static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        guard let type = Posix.standardStreamType(1), type == S_IFIFO || type == S_IFSOCK else { return }
+        try? Posix.setNonBlocking(1)
     }
 }

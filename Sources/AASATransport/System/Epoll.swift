@@ -29,9 +29,11 @@ package struct Epoll: ~Copyable {
         try control(EPOLL_CTL_MOD, descriptor, events: events, data: data)
     }
 
+    /// ENOENT (never added) is no error for a caller about to close the descriptor; EBADF
+    /// still stops the process (`Posix.failure`).
     package func remove(_ descriptor: Int32) {
         var event = epoll_event()
-        _ = epoll_ctl(fd, EPOLL_CTL_DEL, descriptor, &event)
+        _ = try? Posix.check("epoll_ctl") { epoll_ctl(fd, EPOLL_CTL_DEL, descriptor, &event) }
     }
 
     private func control(_ operation: Int32, _ descriptor: Int32, events: UInt32, data: UInt64) throws(SystemError) {

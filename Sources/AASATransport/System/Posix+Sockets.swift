@@ -54,6 +54,13 @@ extension Posix {
         return try checkNonBlocking("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, flags) }
     }
 
+    /// shutdown(2) of the sending side: the peer reads an end of file after what was sent.
+    /// ENOTCONN (the peer already reset the connection) is no error here: there is nothing
+    /// left to end.
+    package static func shutdownWrite(_ fd: Int32) throws(SystemError) {
+        if Glibc.shutdown(fd, Int32(SHUT_WR)) != 0 && errno != ENOTCONN { throw failure("shutdown", errno, path: nil) }
+    }
+
     /// sendmsg(2) of `first` then `second` (a response head and a body kept elsewhere) in
     /// one call, with MSG_NOSIGNAL and, with `more`, MSG_MORE as in `send`.
     package static func send(

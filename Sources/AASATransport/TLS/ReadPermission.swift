@@ -1,3 +1,4 @@
+import AASASystem
 @preconcurrency import Glibc
 
 /// Why this process cannot read a file it must, in the operator's terms: the user the server
@@ -6,13 +7,12 @@ package enum ReadPermission {
     /// Nil when the file can be read (or does not exist: the caller reports that); else the reason,
     /// from access(2) with the real IDs the server runs under and stat(2)'s owner and mode.
     package static func problem(reading path: String, what: String) -> String? {
-        guard access(path, R_OK) != 0, errno == EACCES else { return nil }
-        var status = stat()
+        guard (try? Posix.mayRead(path)) == false else { return nil }
         let found =
-            stat(path, &status) == 0
-            ? "it is owned by \(userName(status.st_uid)):\(groupName(status.st_gid)) with mode "
-                + String(status.st_mode & 0o7777, radix: 8).leftPadded(to: 4)
-            : "its folder cannot be searched"
+            (try? Posix.status(path, followingLinks: true)).map { status in
+                "it is owned by \(userName(status.st_uid)):\(groupName(status.st_gid)) with mode "
+                    + String(status.st_mode & 0o7777, radix: 8).leftPadded(to: 4)
+            } ?? "its folder cannot be searched"
         let user = userName(getuid())
         return "cannot read \(what) \(path): permission denied for the user the server runs as, \(user) "
             + "(uid \(getuid()), gid \(getgid())); \(found); make it readable by \(user) (chown it, or give its "
