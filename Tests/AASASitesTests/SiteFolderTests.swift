@@ -1,9 +1,8 @@
+import AASASystem
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 import Testing
-
-import AASASystem
 
 @testable import AASASites
 

@@ -1,7 +1,6 @@
+import AASASystem
 @preconcurrency import Glibc
 import Testing
-
-import AASASystem
 
 @testable import AASATransport
 
