@@ -1,15 +1,18 @@
 // swift-tools-version:6.0
 // aasa-server: a web host for apple-app-site-association and assetlinks.json.
 // Layers, bottom up (docs/ARCHITECTURE.md): C modules (system libraries and shims) →
-// AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASites (site
-// folders on disk → checked files and typed problems) → AASASignedData (CMS-signed files read and
-// verified with OpenSSL, injected into the pure layers) → AASATransport (system calls, epoll,
-// TLS, zlib, the HTTPS client) → AASAACME (certificates from an ACME CA) → AASAServer (HTTP serving, reload, admin) → AASAProbe (the HTTPS client of
-// `probe`) → AASACommands (the command line) → the thin `aasa-server` executable.
+// AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASystem (portable
+// errno-exact system calls) → AASASites (site folders on disk → checked files and typed
+// problems) → AASASignedData (CMS-signed files read and verified with OpenSSL, injected into
+// the pure layers) → AASATransport (sockets, epoll, TLS, zlib, the HTTPS client) → AASAACME
+// (certificates from an ACME CA) → AASALoop (the event loop and what runs on its thread) →
+// AASAServer (the composition root, reload, admin, CDN watch) → AASAProbe (`probe`'s checks)
+// → AASAFileCommands (validate, match, diff: portable) and AASACommands (the rest, Linux) →
+// the thin `aasa-server` executable.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-// The event loops' state is owned by one thread each (docs/ARCHITECTURE.md), so the run-time
+// The event loops' state is owned by one thread each (docs/ARCHITECTURE.md, "Threads"), so the run-time
 // exclusivity checks on their class properties (a thread-local lookup per access, 17 % of a
 // keep-alive request's instructions under callgrind) guard nothing; they stay on in every
 // other module, and debug builds and the sanitizer runs keep them everywhere.
