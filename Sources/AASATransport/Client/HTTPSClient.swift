@@ -269,7 +269,7 @@ public struct HTTPSClient: Sendable {
             }
             return .success(fd)
         } catch {
-            reason = error.errno == ETIMEDOUT ? "timed out after \(seconds) s" : String(cString: strerror(error.errno))
+            reason = error.errno == ETIMEDOUT ? "timed out after \(seconds) s" : error.reason
         }
         Posix.close(fd)
         return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))

@@ -58,7 +58,7 @@ public enum Listener {
             return (fds, port)
         } catch {
             fds.forEach(Posix.close)
-            throw ListenError(address: address, errno: error.errno)
+            throw ListenError(address: address, cause: error)
         }
     }
 }
