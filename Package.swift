@@ -29,7 +29,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C modules: includes and one-line wrappers for what Swift cannot see.
@@ -62,7 +61,6 @@ let package = Package(
             dependencies: [
                 "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "CSystemShims",
                 "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: loopSettings),
         .target(
