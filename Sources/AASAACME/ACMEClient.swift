@@ -123,7 +123,8 @@ final class ACMEClient {
 
     /// A signed POST (`payload` nil: POST-as-GET). A `badNonce` is retried with the nonce
     /// that came with it; any other error answer is thrown as the CA's problem.
-    func post(_ url: String, payload: String?, accept: String = "application/json") throws(ACMEProblem) -> ACMEResponse
+    func post(_ url: String, payload: JSONNode?, accept: String = "application/json") throws(ACMEProblem)
+        -> ACMEResponse
     {
         var last: ACMEProblem?
         for _ in 0..<Self.nonceAttempts {
@@ -150,13 +151,11 @@ final class ACMEClient {
     /// registers nothing new. With external account binding, its JWS goes along (§7.3.4).
     func register() throws(ACMEProblem) {
         guard accountURL == nil else { return }
-        var fields = ["\"termsOfServiceAgreed\":true"]
-        if let email { fields.append("\"contact\":[\(JSONValue.quoted("mailto:" + email))]") }
+        var fields: [(key: String, value: JSONNode)] = [("termsOfServiceAgreed", .bool(true))]
+        if let email { fields.append(("contact", .array([.string("mailto:" + email)]))) }
         let url = try endpoint("newAccount")
-        if let binding {
-            fields.append("\"externalAccountBinding\":" + binding.binding(accountJWK: key.jwk, url: url))
-        }
-        let response = try post(url, payload: "{" + fields.joined(separator: ",") + "}")
+        if let binding { fields.append(("externalAccountBinding", binding.binding(accountJWK: key.jwkNode, url: url))) }
+        let response = try post(url, payload: .object(fields))
         guard let location = response.location else {
             throw ACMEProblem.malformed("newAccount answered without the account's URL")
         }
@@ -167,15 +166,15 @@ final class ACMEClient {
     /// against `meta.profiles`) and the CertID of the certificate it replaces (RFC 9773 §5).
     func newOrder(_ names: [String], profile: String? = nil, replaces: String? = nil) throws(ACMEProblem) -> Order {
         try register()
-        let identifiers = names.map { "{\"type\":\"dns\",\"value\":\(JSONValue.quoted($0))}" }.joined(separator: ",")
-        var payload = "{\"identifiers\":[\(identifiers)]"
+        let identifiers = names.map { JSONNode.object([("type", .string("dns")), ("value", .string($0))]) }
+        var payload: [(key: String, value: JSONNode)] = [("identifiers", .array(identifiers))]
         if let profile {
             let offered = try profiles()
             guard offered[profile] != nil else { throw ACMEProblem.unknownProfile(profile, offered: offered) }
-            payload += ",\"profile\":\(JSONValue.quoted(profile))"
+            payload.append(("profile", .string(profile)))
         }
-        if let replaces { payload += ",\"replaces\":\(JSONValue.quoted(replaces))" }
-        let response = try post(try endpoint("newOrder"), payload: payload + "}")
+        if let replaces { payload.append(("replaces", .string(replaces))) }
+        let response = try post(try endpoint("newOrder"), payload: .object(payload))
         guard let url = response.location else { throw ACMEProblem.malformed("newOrder answered without a Location") }
         return try order(response, url: url)
     }
@@ -203,11 +202,11 @@ final class ACMEClient {
 
     /// Tells the CA the challenge is ready (RFC 8555 §7.5.1: an empty object).
     func respond(to challenge: Challenge) throws(ACMEProblem) {
-        _ = try post(challenge.url, payload: "{}")
+        _ = try post(challenge.url, payload: .object([]))
     }
 
     func finalize(_ order: Order, csr: [UInt8]) throws(ACMEProblem) -> Order {
-        let response = try post(order.finalize, payload: "{\"csr\":\"\(Base64URL.encode(csr))\"}")
+        let response = try post(order.finalize, payload: .object([("csr", .string(Base64URL.encode(csr)))]))
         return try self.order(response, url: order.url)
     }
 
