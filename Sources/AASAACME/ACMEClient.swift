@@ -38,7 +38,7 @@ final class ACMEClient {
     let userAgent: String
     /// Sent with newAccount when the CA requires it (RFC 8555 §7.3.4).
     let binding: ExternalAccountBinding?
-    private var directory: [String: Any]?
+    private var directory: ACMEObject?
     private var nonce: String?
     private(set) var accountURL: String?
     /// Attempts per request when the CA rejects the nonce (RFC 8555 §6.5: retry with the
@@ -81,18 +81,19 @@ final class ACMEClient {
     }
 
     /// The directory, fetched once per client.
-    private func loadDirectory() throws(ACMEProblem) -> [String: Any] {
+    private func loadDirectory() throws(ACMEProblem) -> ACMEObject {
         if let directory { return directory }
         let response = try exchange(directoryURL)
-        guard response.status == 200, let json = response.json else {
-            throw ACMEProblem.malformed("the directory \(directoryURL) answered \(response.status), not JSON")
+        guard response.status == 200 else {
+            throw ACMEProblem.malformed("the directory \(directoryURL) answered \(response.status)")
         }
-        directory = json
-        return json
+        let object = try response.object("the directory \(directoryURL)")
+        directory = object
+        return object
     }
 
     private func optionalEndpoint(_ name: String) throws(ACMEProblem) -> String? {
-        try loadDirectory()[name] as? String
+        try loadDirectory().optionalString(name)
     }
 
     /// The renewalInfo URL when the CA offers ACME Renewal Information (RFC 9773 §3), nil
@@ -103,8 +104,10 @@ final class ACMEClient {
 
     /// The profiles the directory offers (`meta.profiles`: name → description), empty when none.
     func profiles() throws(ACMEProblem) -> [String: String] {
-        let meta = try loadDirectory()["meta"] as? [String: Any]
-        return (meta?["profiles"] as? [String: Any] ?? [:]).mapValues { $0 as? String ?? "" }
+        let profiles = try loadDirectory().object("meta")?.object("profiles")
+        var offered: [String: String] = [:]
+        for member in profiles?.value.members ?? [] { offered[member.key] = member.value.stringValue ?? "" }
+        return offered
     }
 
     /// A certificate's renewal window (RFC 9773 §4.2: an unauthenticated GET of the
@@ -186,17 +189,24 @@ final class ACMEClient {
 
     func fetchAuthorization(_ url: String) throws(ACMEProblem) -> (Authorization, retryAfter: Int?) {
         let response = try post(url, payload: nil)
-        guard let json = response.json, let status = json["status"] as? String,
-            let identifier = json["identifier"] as? [String: Any], let name = identifier["value"] as? String
-        else { throw ACMEProblem.malformed("an authorization without status or identifier") }
-        let entries = json["challenges"] as? [[String: Any]] ?? []
-        let challenges = entries.compactMap { entry -> Challenge? in
-            guard let type = entry["type"] as? String, let url = entry["url"] as? String else { return nil }
-            return Challenge(
-                type: type, url: url, token: entry["token"] as? String ?? "", status: entry["status"] as? String ?? "")
+        let json = try response.object("the authorization \(url)")
+        let status = try json.string("status")
+        guard let identifier = try json.object("identifier") else {
+            throw ACMEProblem.malformed("the authorization \(url) has no \"identifier\"")
+        }
+        let name = try identifier.string("value")
+        let entries = try json.objects("challenges")
+        var challenges: [Challenge] = []
+        for entry in entries {
+            challenges.append(
+                Challenge(
+                    type: try entry.string("type"), url: try entry.string("url"),
+                    token: try entry.optionalString("token") ?? "", status: try entry.optionalString("status") ?? ""))
         }
         // A failed validation's problem is on its challenge (RFC 8555 §7.1.5).
-        let error = entries.lazy.compactMap { $0["error"] as? [String: Any] }.first.map { ACMEProblem(json: $0) }
+        let error = entries.lazy.compactMap { $0.value["error"] }.first { $0.members != nil }.map {
+            ACMEProblem(json: $0)
+        }
         return (Authorization(status: status, name: name, challenges: challenges, error: error), response.retryAfter)
     }
 
@@ -221,12 +231,10 @@ final class ACMEClient {
     }
 
     private func order(_ response: ACMEResponse, url: String) throws(ACMEProblem) -> Order {
-        guard let json = response.json, let status = json["status"] as? String,
-            let finalize = json["finalize"] as? String
-        else { throw ACMEProblem.malformed("an order without status or finalize URL") }
+        let json = try response.object("the order \(url)")
         return Order(
-            url: url, status: status, authorizations: json["authorizations"] as? [String] ?? [], finalize: finalize,
-            certificate: json["certificate"] as? String,
-            error: (json["error"] as? [String: Any]).map { ACMEProblem(json: $0) })
+            url: url, status: try json.string("status"), authorizations: try json.strings("authorizations"),
+            finalize: try json.string("finalize"), certificate: try json.optionalString("certificate"),
+            error: try json.object("error").map { ACMEProblem(json: $0.value) })
     }
 }
