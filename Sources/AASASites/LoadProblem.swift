@@ -18,6 +18,10 @@ public struct LoadProblem: Sendable, Hashable {
         case aliasWithoutSite = "SITE006"
         /// Diagnostics past the per-file cap, counted rather than listed.
         case diagnosticsOmitted = "SITE007"
+        /// A folder whose name is not a host name (`HostName.siteKey`): no request reaches it.
+        case folderNotAHost = "SITE008"
+        /// A folder whose normalized name is another folder's (`Example.COM.`, `example.com`).
+        case folderCollides = "SITE009"
         case certificateExpired = "CERT001"
         case certificateExpiring = "CERT002"
         case certificateWithoutNames = "CERT003"

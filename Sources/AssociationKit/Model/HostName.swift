@@ -32,6 +32,20 @@ public enum HostName {
         }
     }
 
+    /// The site key of a sites-folder entry named `name`: the host it serves, normalized as a
+    /// Host header is (`key`: lower case, no trailing dot), or `*.` and one for a wildcard;
+    /// nil for a name that is neither, or that has a port (a folder never names one), so a
+    /// folder no request can reach is reported rather than never matched.
+    public static func siteKey(folder name: String) -> String? {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard !bytes.contains(UInt8(ascii: ":")) else { return nil }
+            let wildcard = bytes.count > 2 && bytes[0] == UInt8(ascii: "*") && bytes[1] == UInt8(ascii: ".")
+            guard let key = key(bytes, (wildcard ? 2 : 0)..<bytes.count) else { return nil }
+            return wildcard ? "*." + key : key
+        }
+    }
+
     /// The site key of the host in `buffer[range]` (a Host header, an authority): ASCII
     /// letters lower-cased, digits, `-`, `_` and `.`, without a `:port` and without a trailing
     /// dot, at most 253 bytes (RFC 1035 §2.3.4). Nil for anything else (empty labels, an IPv6
