@@ -28,7 +28,9 @@ public enum HostName {
     public static func normalize(_ raw: String) -> String? {
         var raw = raw
         return raw.withUTF8 { bytes in
-            bytes.first == UInt8(ascii: "[") ? ipv6Literal(bytes) : key(bytes, 0..<bytes.count)
+            guard let authority = AuthoritySplit(bytes, 0..<bytes.count) else { return nil }
+            guard authority.isIPLiteral else { return key(bytes, 0..<bytes.count) }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[authority.host]), as: UTF8.self).lowercased()
         }
     }
 
@@ -61,15 +63,10 @@ public enum HostName {
     public static func withKey<Result>(
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result? {
-        var start = range.lowerBound
-        var end = range.upperBound
-        guard start < end, buffer[start] != UInt8(ascii: "[") else { return nil }
-        var colon = start
-        while colon < end, buffer[colon] != UInt8(ascii: ":") { colon += 1 }
-        if colon < end {
-            for index in (colon + 1)..<end where !isDigit(buffer[index]) { return nil }
-            end = colon
-        }
+        // The port goes (RFC 3986 §3.2.3); no site folder is named after an IP literal.
+        guard let authority = AuthoritySplit(buffer, range), !authority.isIPLiteral else { return nil }
+        var start = authority.host.lowerBound
+        var end = authority.host.upperBound
         if end > start, buffer[end - 1] == UInt8(ascii: ".") { end -= 1 }
         guard end > start, end - start <= 253 else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { bytes -> Result? in
@@ -90,16 +87,6 @@ public enum HostName {
             }
             return body(UnsafeBufferPointer(rebasing: bytes[..<count]))
         }
-    }
-
-    /// `[::1]` or `[::1]:8443`: the address between the brackets, lower-cased.
-    private static func ipv6Literal(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return nil }
-        let inside = UnsafeBufferPointer(rebasing: bytes[1..<close])
-        let allowed = inside.allSatisfy {
-            isDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || (0x41...0x46).contains($0 & ~0x20)
-        }
-        return allowed ? String(decoding: inside, as: UTF8.self).lowercased() : nil
     }
 
     @usableFromInline
