@@ -91,4 +91,26 @@ struct JSONWriterTests {
             #expect(JSONWriter(sortedKeys: true, pretty: pretty).text(node) == expected)
         }
     }
+
+    struct Twice: Encodable {
+        enum Keys: String, CodingKey { case a, b }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .a)
+            try container.encode(2, forKey: .b)
+            try container.encode("again", forKey: .a)
+            var nested = encoder.container(keyedBy: Keys.self)
+            try nested.encodeNil(forKey: .b)
+        }
+    }
+
+    @Test("a key encoded twice keeps its last value, as JSONEncoder does")
+    func repeatedKey() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let expected = String(decoding: try encoder.encode(Twice()), as: UTF8.self)
+        #expect(JSONWriter(sortedKeys: true).text(try JSONNodeEncoder.node(Twice())) == expected)
+        #expect(expected == #"{"a":"again","b":null}"#)
+    }
 }
