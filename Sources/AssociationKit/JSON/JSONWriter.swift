@@ -1,7 +1,7 @@
 /// The one writer of JSON text (RFC 8259) in the program: commands' `--json` and SARIF
 /// output, `/sites.json`, log events, the access log and ACME's request bodies. Strings are
 /// escaped by Unicode scalars (§7), written as UTF-8 (§8.1); bytes from the wire go through
-/// `appendString(bytes:to:)`, which appends without allocating.
+/// `appendStringContents(bytes:to:)`, which appends without allocating.
 public struct JSONWriter: Sendable {
     /// Keys sorted by their UTF-8 bytes, as `JSONEncoder`'s `.sortedKeys` did, rather than in
     /// the order given.
