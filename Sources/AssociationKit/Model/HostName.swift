@@ -23,8 +23,9 @@ public enum HostName {
     /// `match --domain` alike. Lower-cased, without a port and without a trailing dot
     /// (RFC 3986 §3.2.2: host names are case-insensitive; `example.com.` names the same host);
     /// nil for a value that cannot be a host name: empty, or holding characters a DNS name or
-    /// an IP literal never has (`/`, `\`, spaces, control characters, `..`). An IPv6 literal keeps its brackets' content (no site folder is
-    /// named after one, so it finds none).
+    /// an IP literal never has (`/`, `\`, `@`, spaces, control characters, `..`). Split by
+    /// `AuthoritySplit`; an IPv6 literal keeps its brackets' content (no site folder is named
+    /// after one, so it finds none).
     public static func normalize(_ raw: String) -> String? {
         var raw = raw
         return raw.withUTF8 { bytes in
