@@ -34,7 +34,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C modules: includes and one-line wrappers for what Swift cannot see.
@@ -79,7 +78,6 @@ let package = Package(
                 "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
                 "CSystemShims",
                 "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict),
         .target(
@@ -124,7 +122,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "AASAACMETests",
-            dependencies: ["AASATransport", "AASAACME", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AssociationKit", "AASATransport", "AASAACME", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "AASAServerTests",

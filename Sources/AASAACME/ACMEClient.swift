@@ -38,7 +38,7 @@ final class ACMEClient {
     let userAgent: String
     /// Sent with newAccount when the CA requires it (RFC 8555 §7.3.4).
     let binding: ExternalAccountBinding?
-    private var directory: [String: Any]?
+    private var directory: ACMEObject?
     private var nonce: String?
     private(set) var accountURL: String?
     /// Attempts per request when the CA rejects the nonce (RFC 8555 §6.5: retry with the
@@ -81,18 +81,19 @@ final class ACMEClient {
     }
 
     /// The directory, fetched once per client.
-    private func loadDirectory() throws(ACMEProblem) -> [String: Any] {
+    private func loadDirectory() throws(ACMEProblem) -> ACMEObject {
         if let directory { return directory }
         let response = try exchange(directoryURL)
-        guard response.status == 200, let json = response.json else {
-            throw ACMEProblem.malformed("the directory \(directoryURL) answered \(response.status), not JSON")
+        guard response.status == 200 else {
+            throw ACMEProblem.malformed("the directory \(directoryURL) answered \(response.status)")
         }
-        directory = json
-        return json
+        let object = try response.object("the directory \(directoryURL)")
+        directory = object
+        return object
     }
 
     private func optionalEndpoint(_ name: String) throws(ACMEProblem) -> String? {
-        try loadDirectory()[name] as? String
+        try loadDirectory().optionalString(name)
     }
 
     /// The renewalInfo URL when the CA offers ACME Renewal Information (RFC 9773 §3), nil
@@ -103,8 +104,10 @@ final class ACMEClient {
 
     /// The profiles the directory offers (`meta.profiles`: name → description), empty when none.
     func profiles() throws(ACMEProblem) -> [String: String] {
-        let meta = try loadDirectory()["meta"] as? [String: Any]
-        return (meta?["profiles"] as? [String: Any] ?? [:]).mapValues { $0 as? String ?? "" }
+        let profiles = try loadDirectory().object("meta")?.object("profiles")
+        var offered: [String: String] = [:]
+        for member in profiles?.value.members ?? [] { offered[member.key] = member.value.stringValue ?? "" }
+        return offered
     }
 
     /// A certificate's renewal window (RFC 9773 §4.2: an unauthenticated GET of the
@@ -123,7 +126,8 @@ final class ACMEClient {
 
     /// A signed POST (`payload` nil: POST-as-GET). A `badNonce` is retried with the nonce
     /// that came with it; any other error answer is thrown as the CA's problem.
-    func post(_ url: String, payload: String?, accept: String = "application/json") throws(ACMEProblem) -> ACMEResponse
+    func post(_ url: String, payload: JSONNode?, accept: String = "application/json") throws(ACMEProblem)
+        -> ACMEResponse
     {
         var last: ACMEProblem?
         for _ in 0..<Self.nonceAttempts {
@@ -150,13 +154,11 @@ final class ACMEClient {
     /// registers nothing new. With external account binding, its JWS goes along (§7.3.4).
     func register() throws(ACMEProblem) {
         guard accountURL == nil else { return }
-        var fields = ["\"termsOfServiceAgreed\":true"]
-        if let email { fields.append("\"contact\":[\(JSONValue.quoted("mailto:" + email))]") }
+        var fields: [(key: String, value: JSONNode)] = [("termsOfServiceAgreed", .bool(true))]
+        if let email { fields.append(("contact", .array([.string("mailto:" + email)]))) }
         let url = try endpoint("newAccount")
-        if let binding {
-            fields.append("\"externalAccountBinding\":" + binding.binding(accountJWK: key.jwk, url: url))
-        }
-        let response = try post(url, payload: "{" + fields.joined(separator: ",") + "}")
+        if let binding { fields.append(("externalAccountBinding", binding.binding(accountJWK: key.jwkNode, url: url))) }
+        let response = try post(url, payload: .object(fields))
         guard let location = response.location else {
             throw ACMEProblem.malformed("newAccount answered without the account's URL")
         }
@@ -167,15 +169,15 @@ final class ACMEClient {
     /// against `meta.profiles`) and the CertID of the certificate it replaces (RFC 9773 §5).
     func newOrder(_ names: [String], profile: String? = nil, replaces: String? = nil) throws(ACMEProblem) -> Order {
         try register()
-        let identifiers = names.map { "{\"type\":\"dns\",\"value\":\(JSONValue.quoted($0))}" }.joined(separator: ",")
-        var payload = "{\"identifiers\":[\(identifiers)]"
+        let identifiers = names.map { JSONNode.object([("type", .string("dns")), ("value", .string($0))]) }
+        var payload: [(key: String, value: JSONNode)] = [("identifiers", .array(identifiers))]
         if let profile {
             let offered = try profiles()
             guard offered[profile] != nil else { throw ACMEProblem.unknownProfile(profile, offered: offered) }
-            payload += ",\"profile\":\(JSONValue.quoted(profile))"
+            payload.append(("profile", .string(profile)))
         }
-        if let replaces { payload += ",\"replaces\":\(JSONValue.quoted(replaces))" }
-        let response = try post(try endpoint("newOrder"), payload: payload + "}")
+        if let replaces { payload.append(("replaces", .string(replaces))) }
+        let response = try post(try endpoint("newOrder"), payload: .object(payload))
         guard let url = response.location else { throw ACMEProblem.malformed("newOrder answered without a Location") }
         return try order(response, url: url)
     }
@@ -187,27 +189,34 @@ final class ACMEClient {
 
     func fetchAuthorization(_ url: String) throws(ACMEProblem) -> (Authorization, retryAfter: Int?) {
         let response = try post(url, payload: nil)
-        guard let json = response.json, let status = json["status"] as? String,
-            let identifier = json["identifier"] as? [String: Any], let name = identifier["value"] as? String
-        else { throw ACMEProblem.malformed("an authorization without status or identifier") }
-        let entries = json["challenges"] as? [[String: Any]] ?? []
-        let challenges = entries.compactMap { entry -> Challenge? in
-            guard let type = entry["type"] as? String, let url = entry["url"] as? String else { return nil }
-            return Challenge(
-                type: type, url: url, token: entry["token"] as? String ?? "", status: entry["status"] as? String ?? "")
+        let json = try response.object("the authorization \(url)")
+        let status = try json.string("status")
+        guard let identifier = try json.object("identifier") else {
+            throw ACMEProblem.malformed("the authorization \(url) has no \"identifier\"")
+        }
+        let name = try identifier.string("value")
+        let entries = try json.objects("challenges")
+        var challenges: [Challenge] = []
+        for entry in entries {
+            challenges.append(
+                Challenge(
+                    type: try entry.string("type"), url: try entry.string("url"),
+                    token: try entry.optionalString("token") ?? "", status: try entry.optionalString("status") ?? ""))
         }
         // A failed validation's problem is on its challenge (RFC 8555 §7.1.5).
-        let error = entries.lazy.compactMap { $0["error"] as? [String: Any] }.first.map { ACMEProblem(json: $0) }
+        let error = entries.lazy.compactMap { $0.value["error"] }.first { $0.members != nil }.map {
+            ACMEProblem(json: $0)
+        }
         return (Authorization(status: status, name: name, challenges: challenges, error: error), response.retryAfter)
     }
 
     /// Tells the CA the challenge is ready (RFC 8555 §7.5.1: an empty object).
     func respond(to challenge: Challenge) throws(ACMEProblem) {
-        _ = try post(challenge.url, payload: "{}")
+        _ = try post(challenge.url, payload: .object([]))
     }
 
     func finalize(_ order: Order, csr: [UInt8]) throws(ACMEProblem) -> Order {
-        let response = try post(order.finalize, payload: "{\"csr\":\"\(Base64URL.encode(csr))\"}")
+        let response = try post(order.finalize, payload: .object([("csr", .string(Base64URL.encode(csr)))]))
         return try self.order(response, url: order.url)
     }
 
@@ -222,12 +231,10 @@ final class ACMEClient {
     }
 
     private func order(_ response: ACMEResponse, url: String) throws(ACMEProblem) -> Order {
-        guard let json = response.json, let status = json["status"] as? String,
-            let finalize = json["finalize"] as? String
-        else { throw ACMEProblem.malformed("an order without status or finalize URL") }
+        let json = try response.object("the order \(url)")
         return Order(
-            url: url, status: status, authorizations: json["authorizations"] as? [String] ?? [], finalize: finalize,
-            certificate: json["certificate"] as? String,
-            error: (json["error"] as? [String: Any]).map { ACMEProblem(json: $0) })
+            url: url, status: try json.string("status"), authorizations: try json.strings("authorizations"),
+            finalize: try json.string("finalize"), certificate: try json.optionalString("certificate"),
+            error: try json.object("error").map { ACMEProblem(json: $0.value) })
     }
 }

@@ -1,3 +1,5 @@
+import AssociationKit
+
 /// What went wrong talking to the CA: the server's problem document (RFC 7807, RFC 8555
 /// §6.7) with its `type` and `detail`, or a failure below HTTP. `retryAfter` is the CA's own
 /// wish (a 429's or a `rateLimited` problem's Retry-After, RFC 8555 §6.6), in seconds.
@@ -31,10 +33,11 @@ public struct ACMEProblem: Error, Sendable, CustomStringConvertible {
     }
 
     /// A problem document's fields (RFC 7807 §3.1); `fallback` is the detail when it has none.
-    init(json: [String: Any]?, status: Int? = nil, retryAfter: Int? = nil, fallback: String = "") {
+    /// A field of the wrong type counts as absent: the problem is already the answer.
+    init(json: JSONValue?, status: Int? = nil, retryAfter: Int? = nil, fallback: String = "") {
         self.init(
-            type: json?["type"] as? String ?? "about:blank", detail: json?["detail"] as? String ?? fallback,
-            status: status ?? json?["status"] as? Int, retryAfter: retryAfter)
+            type: json?["type"]?.stringValue ?? "about:blank", detail: json?["detail"]?.stringValue ?? fallback,
+            status: status ?? json?["status"]?.intValue, retryAfter: retryAfter)
     }
 
     static func transport(_ detail: String) -> ACMEProblem {

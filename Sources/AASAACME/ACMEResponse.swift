@@ -1,4 +1,5 @@
 import AASATransport
+import AssociationKit
 import Foundation
 
 /// One answer of the CA: status, the headers ACME reads, and the body as JSON when it is.
@@ -10,7 +11,8 @@ struct ACMEResponse {
     /// `0...longestRetryAfter`.
     let retryAfter: Int?
     let body: [UInt8]
-    let json: [String: Any]?
+    /// The body read by AssociationKit's strict parser; nil when it is not JSON.
+    let json: JSONValue?
 
     init(_ response: HTTPClientResponse, now: Int) {
         status = response.status
@@ -18,7 +20,7 @@ struct ACMEResponse {
         nonce = response.header("replay-nonce")
         retryAfter = response.header("retry-after").flatMap { Self.delay($0, now: now) }
         body = response.body
-        json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+        json = JSONDocument.parse(response.body).root
     }
 
     /// The longest wait a CA may ask for: a day, the longest backoff (docs/acme.md, "Numbers
@@ -48,5 +50,8 @@ struct ACMEResponse {
             fallback: "HTTP \(status): \(String(decoding: body.prefix(200), as: UTF8.self))")
     }
 
-    func string(_ key: String) -> String? { json?[key] as? String }
+    func string(_ key: String) -> String? { json?[key]?.stringValue }
+
+    /// The body as the object `what` (RFC 8555 §7.1), or the problem saying how it is not one.
+    func object(_ what: String) throws(ACMEProblem) -> ACMEObject { try ACMEObject(json, what) }
 }

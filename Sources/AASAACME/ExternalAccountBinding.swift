@@ -52,12 +52,14 @@ struct ExternalAccountBinding: Sendable {
 
     /// The `externalAccountBinding` member of newAccount: a flattened JWS (HS256) over the
     /// account's public JWK, its protected header naming `kid` and the newAccount URL.
-    func binding(accountJWK: String, url: String) -> String {
-        let header = "{\"alg\":\"HS256\",\"kid\":\(JSONValue.quoted(kid)),\"url\":\(JSONValue.quoted(url))}"
-        let protected = Base64URL.encode(header)
-        let payload = Base64URL.encode(accountJWK)
+    func binding(accountJWK: JSONNode, url: String) -> JSONNode {
+        let header = JSONNode.object([("alg", .string("HS256")), ("kid", .string(kid)), ("url", .string(url))])
+        let protected = Base64URL.encode(JSONWriter().text(header))
+        let payload = Base64URL.encode(JSONWriter().text(accountJWK))
         let signature = HMACSHA256.authenticate(Array("\(protected).\(payload)".utf8), key: key)
-        return "{\"protected\":\"\(protected)\",\"payload\":\"\(payload)\","
-            + "\"signature\":\"\(Base64URL.encode(signature))\"}"
+        return .object([
+            ("protected", .string(protected)), ("payload", .string(payload)),
+            ("signature", .string(Base64URL.encode(signature))),
+        ])
     }
 }

@@ -12,26 +12,30 @@ enum JWS {
 
     /// The request body; `payload` nil is a POST-as-GET (an empty payload, RFC 8555 §6.3).
     static func sign(
-        payload: String?, url: String, nonce: String, key: ECKey, signer: Signer
+        payload: JSONNode?, url: String, nonce: String, key: ECKey, signer: Signer
     ) throws(ACMEProblem) -> [UInt8] {
-        let identity =
+        let identity: (key: String, value: JSONNode) =
             switch signer {
-            case .jwk: "\"jwk\":\(key.jwk)"
-            case .kid(let kid): "\"kid\":\(JSONValue.quoted(kid))"
+            case .jwk: ("jwk", key.jwkNode)
+            case .kid(let kid): ("kid", .string(kid))
             }
-        let header =
-            "{\"alg\":\"ES256\",\(identity),\"nonce\":\(JSONValue.quoted(nonce)),\"url\":\(JSONValue.quoted(url))}"
-        let protected = Base64URL.encode(header)
-        let encodedPayload = payload.map { Base64URL.encode($0) } ?? ""
+        let header = JSONNode.object([
+            ("alg", .string("ES256")), identity, ("nonce", .string(nonce)), ("url", .string(url)),
+        ])
+        let protected = Base64URL.encode(JSONWriter().text(header))
+        let encodedPayload = payload.map { Base64URL.encode(JSONWriter().text($0)) } ?? ""
         let signature: [UInt8]
         do {
             signature = try key.signES256(Array("\(protected).\(encodedPayload)".utf8))
         } catch {
             throw ACMEProblem.transport("cannot sign the request: \(error)")
         }
-        let body =
-            "{\"protected\":\"\(protected)\",\"payload\":\"\(encodedPayload)\","
-            + "\"signature\":\"\(Base64URL.encode(signature))\"}"
-        return Array(body.utf8)
+        var body: [UInt8] = []
+        JSONWriter().append(
+            .object([
+                ("protected", .string(protected)), ("payload", .string(encodedPayload)),
+                ("signature", .string(Base64URL.encode(signature))),
+            ]), to: &body)
+        return body
     }
 }

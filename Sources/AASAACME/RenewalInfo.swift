@@ -1,4 +1,5 @@
 import AASATransport
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 
@@ -37,9 +38,9 @@ public struct RenewalInfo: Sendable, Equatable {
 
     /// The `suggestedWindow` of a RenewalInfo object (§4.2), nil when it has none or an
     /// unreadable or empty one.
-    init?(json: [String: Any]) {
-        guard let window = json["suggestedWindow"] as? [String: Any], let start = window["start"] as? String,
-            let end = window["end"] as? String, let from = Self.timestamp(start), let to = Self.timestamp(end)
+    init?(json: JSONValue) {
+        guard let window = json["suggestedWindow"], let start = window["start"]?.stringValue,
+            let end = window["end"]?.stringValue, let from = Self.timestamp(start), let to = Self.timestamp(end)
         else { return nil }
         self.init(start: from, end: to)
     }

@@ -3,6 +3,7 @@ import AASAProbe
 import AASASystem
 import AASATransport
 import ArgumentParser
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 
@@ -60,12 +61,11 @@ struct ProbeCommand: ParsableCommand {
         if reports.contains(where: \.failed) { throw CommandFailure.invalid }
     }
 
+    /// `HOST:PORT` (an IPv6 host in brackets), split by `URLParts` as every authority is.
     static func parseHostPort(_ text: String) -> (String, Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (1...65535).contains(port)
+        guard let parts = URLParts(text), parts.scheme == nil, parts.pathAndQuery.isEmpty, let port = parts.port,
+            port > 0
         else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.isEmpty ? nil : (host, port)
+        return (parts.host, port)
     }
 }

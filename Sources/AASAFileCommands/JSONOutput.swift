@@ -1,12 +1,10 @@
-import Foundation
+import AssociationKit
 
-/// `--json` output: sorted keys and unescaped slashes, so JSON pointers read as written.
+/// `--json` output: sorted keys and slashes as they are, so JSON pointers read as written,
+/// written by AssociationKit's one JSON writer.
 package enum JSONOutput {
     package static func encode<T: Encodable>(_ value: T, pretty: Bool = true) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        guard let node = try? JSONNodeEncoder.node(value) else { return "{}" }
+        return JSONWriter(sortedKeys: true, pretty: pretty).text(node)
     }
 }

@@ -145,7 +145,7 @@ package struct MatchCommand: ParsableCommand {
             throw CommandFailure.unreadable
         }
         guard let site = directory.site(forHost: domain) else {
-            let reason = HostName.normalize(domain).flatMap { directory.skipped[$0] }
+            let reason = HostName.normalize(domain).flatMap { directory.skipped[$0]?.reason }
             StandardStreams.writeError(
                 "\(sites): error: "
                     + (reason ?? "no site folder serves \(domain) (no exact folder, no matching *.domain folder)")

@@ -27,16 +27,14 @@ public struct Prober: Sendable {
 
     /// `target` is a domain or a URL; its host and port are probed.
     public func probe(_ target: String) -> ProbeReport {
-        var host = target
-        var port = 443
-        if let schemeEnd = target.range(of: "://") {
-            host = String(target[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        // Split as every URL and Host header is (AssociationKit's `URLParts`); the path is not probed.
+        guard let parts = URLParts(target), !parts.host.isEmpty else {
+            var report = ProbeReport(domain: target)
+            report.add("target", .fail, "not a domain, HOST:PORT or URL: \(target)")
+            return report
         }
-        if let colon = host.lastIndex(of: ":"), let number = Int(host[host.index(after: colon)...]) {
-            port = number
-            host = String(host[..<colon])
-        }
-        host = host.lowercased()
+        let host = parts.host.lowercased()
+        let port = parts.port ?? 443
         var report = ProbeReport(domain: host)
         let address = connectTo ?? (host, port)
         let apple = fetch(host, port, address, "/.well-known/apple-app-site-association", Self.userAgent)

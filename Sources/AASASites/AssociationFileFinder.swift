@@ -1,3 +1,4 @@
+import AssociationKit
 import Foundation
 
 /// Turns a command-line path into the association files to check: a file as is, a site
@@ -52,7 +53,7 @@ package enum AssociationFileFinder {
             let directory = try SiteDirectory(root: url)
             var listing = Listing()
             for site in directory.sites where site.aliasOf == nil {
-                let shown = (path as NSString).appendingPathComponent(site.name)
+                let shown = (path as NSString).appendingPathComponent(site.entry)
                 let found = Self.site(site.folder, shownAs: shown)
                 listing.files += found.files
                 listing.warnings += found.warnings
@@ -65,9 +66,10 @@ package enum AssociationFileFinder {
                                 + "\(SiteDirectory.androidFileName); it answers 404", site: site.name))
                 }
             }
-            for (name, reason) in directory.skipped.sorted(by: { $0.key < $1.key }) {
+            for (name, skipped) in directory.skipped.sorted(by: { $0.key < $1.key }) {
                 listing.warnings.append(
-                    LoadProblem((path as NSString).appendingPathComponent(name), .linkNotFollowed, .warning, reason))
+                    LoadProblem(
+                        (path as NSString).appendingPathComponent(name), skipped.code, .warning, skipped.reason))
             }
             if listing.files.isEmpty {
                 return .failure(
@@ -90,7 +92,8 @@ package enum AssociationFileFinder {
             listing.files.append(
                 Found(
                     path: (shown as NSString).appendingPathComponent(kind.rawValue), kind: kind,
-                    domain: folder.lastPathComponent.lowercased()))
+                    domain: HostName.siteKey(folder: folder.lastPathComponent)
+                        ?? folder.lastPathComponent.lowercased()))
         }
         for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {
             listing.warnings.append(

@@ -187,7 +187,8 @@ public struct FileCheck: Sendable {
             let site =
                 siblings ?? folder.map { Self.siblings(in: $0, shownAs: shownFolder, signing: signing) } ?? Siblings()
             // A wildcard site's URLs may have any host below it; an exact site's must be it.
-            let name = (shownFolder as NSString).lastPathComponent.lowercased()
+            let folderName = (shownFolder as NSString).lastPathComponent
+            let name = HostName.siteKey(folder: folderName) ?? folderName.lowercased()
             let report = ExpectationChecker.check(
                 content, apple: site.apple, android: site.android, domain: name.hasPrefix("*.") ? nil : name)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)

@@ -18,6 +18,10 @@ public struct LoadProblem: Sendable, Hashable {
         case aliasWithoutSite = "SITE006"
         /// Diagnostics past the per-file cap, counted rather than listed.
         case diagnosticsOmitted = "SITE007"
+        /// A folder whose name is not a host name (`HostName.siteKey`): no request reaches it.
+        case folderNotAHost = "SITE008"
+        /// A folder whose normalized name is another folder's (`Example.COM.`, `example.com`).
+        case folderCollides = "SITE009"
         case certificateExpired = "CERT001"
         case certificateExpiring = "CERT002"
         case certificateWithoutNames = "CERT003"
@@ -61,10 +65,33 @@ public struct LoadProblem: Sendable, Hashable {
         pointer = diagnostic.pointer
     }
 
-    /// `PATH[:LINE:COLUMN]: error|warning: MESSAGE [CODE]`, the `validate` format.
+    /// `PATH[:LINE:COLUMN]: error|warning: MESSAGE [CODE]`, the `validate` format, on one line
+    /// whatever a folder's name holds (`SITE008` names a folder named with a line break).
     public var rendered: String {
         let position = lineNumber.map { ":\($0):\(column ?? 1)" } ?? ""
-        return "\(path)\(position): \(severity.rawValue): \(message) [\(code)]"
+        return "\(Self.oneLine(path))\(position): \(severity.rawValue): \(Self.oneLine(message)) [\(code)]"
+    }
+
+    /// `text` with line breaks and other controls (C0, DEL, C1, U+2028, U+2029) escaped by
+    /// Unicode scalar as the text log writes them (`\n`, `\r`, `\t`, `\u{HH}`), so a name
+    /// cannot end the line and forge the next one.
+    static func oneLine(_ text: String) -> String {
+        let breaks = { (scalar: Unicode.Scalar) in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                || scalar.value == 0x2029
+        }
+        guard text.unicodeScalars.contains(where: breaks) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where breaks(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

@@ -9,7 +9,7 @@ public struct SiteDirectory: Sendable {
     public static let androidFileName = "assetlinks.json"
 
     public struct Site: Sendable, Hashable {
-        /// The folder name, lower-cased: a domain or `*.domain`.
+        /// The folder name as a site key (`HostName.siteKey`): a domain or `*.domain`.
         public var name: String
         /// The entry's name as it is in the sites folder.
         public var entry: String
@@ -26,35 +26,42 @@ public struct SiteDirectory: Sendable {
         case site(Site)
         /// Looks like a site but is not served: why, in a sentence (a link leading outside
         /// the sites folder, a dangling link).
-        case skipped(String)
+        case skipped(SkippedEntry)
         /// Not a site: gone, a file, or hidden.
         case none
     }
 
     public let root: URL
     public let sites: [Site]
-    /// Entries that look like sites but are not served, by lower-cased name: why, in a
-    /// sentence.
-    public let skipped: [String: String]
+    /// Entries that look like sites but are not served, by site key (by entry name when it
+    /// has none, or when it lost to another folder for its key): why.
+    public let skipped: [String: SkippedEntry]
     private let map: SiteMap<Site>
 
     public init(root: URL) throws {
         self.root = root
         let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         let realRoot = Self.realPath(of: root)
-        var sites: [Site] = []
-        var skipped: [String: String] = [:]
+        var sites: [String: Site] = [:]
+        var skipped: [String: SkippedEntry] = [:]
         for name in names {
             switch Self.examine(name, in: root.path, realRoot: realRoot) {
-            case .site(let site): sites.append(site)
-            case .skipped(let reason): skipped[name.lowercased()] = reason
+            case .site(let site):
+                guard let other = sites[site.name] else {
+                    sites[site.name] = site
+                    break
+                }
+                let (kept, lost) = Self.prefers(site, over: other) ? (site, other) : (other, site)
+                sites[site.name] = kept
+                skipped[lost.entry] = Self.collision(lost, kept: kept)
+            case .skipped(let entry): skipped[HostName.siteKey(folder: name) ?? name] = entry
             case .none: break
             }
         }
-        self.sites = sites
+        self.sites = sites.values.sorted { $0.entry < $1.entry }
         self.skipped = skipped
         var map = SiteMap<Site>()
-        for site in sites { map.insert(site, named: site.name) }
+        for site in self.sites { map.insert(site, named: site.name) }
         self.map = map
     }
 
@@ -74,9 +81,9 @@ public struct SiteDirectory: Sendable {
         guard let kind = known ?? FileStatus(path, followingLinks: false)?.kind else { return .none }
         switch kind {
         case .directory:
-            // The lower-cased name shares the entry's storage when they are equal.
-            let lower = name.lowercased()
-            return .site(Site(name: lower == name ? name : lower, entry: name, folderPath: realRoot + "/" + name))
+            guard let key = HostName.siteKey(folder: name) else { return .skipped(notAHost(name)) }
+            // The key shares the entry's storage when they are equal.
+            return .site(Site(name: key == name ? name : key, entry: name, folderPath: realRoot + "/" + name))
         case .symbolicLink:
             break
         case .regular, .other:
@@ -84,7 +91,8 @@ public struct SiteDirectory: Sendable {
         }
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
         guard let followed = FileStatus(path) else {
-            return .skipped("the link \(name) -> \(target) is dangling, so \(name) is not served")
+            return .skipped(
+                SkippedEntry(.linkNotFollowed, "the link \(name) -> \(target) is dangling, so \(name) is not served"))
         }
         guard followed.kind == .directory else { return .none }
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL
@@ -95,13 +103,40 @@ public struct SiteDirectory: Sendable {
         let isAlias = parent == realRoot && !resolved.lastPathComponent.hasPrefix(".")
         if !isAlias && !resolved.path.hasPrefix(realRoot + "/") {
             return .skipped(
-                "the link \(name) leads outside the sites folder (to \(resolved.path)), so \(name) is not served; "
-                    + "move the folder into the sites folder, or link to a site folder there")
+                SkippedEntry(
+                    .linkNotFollowed,
+                    "the link \(name) leads outside the sites folder (to \(resolved.path)), so \(name) is not served; "
+                        + "move the folder into the sites folder, or link to a site folder there"))
         }
+        guard let key = HostName.siteKey(folder: name) else { return .skipped(notAHost(name)) }
+        let targetName = resolved.lastPathComponent
         return .site(
             Site(
-                name: name.lowercased(), entry: name, folderPath: resolved.path,
-                aliasOf: isAlias ? resolved.lastPathComponent.lowercased() : nil))
+                name: key, entry: name, folderPath: resolved.path,
+                aliasOf: isAlias ? HostName.siteKey(folder: targetName) ?? targetName.lowercased() : nil))
+    }
+
+    /// `SITE008`: a folder (or link) no Host header can name.
+    static func notAHost(_ name: String) -> SkippedEntry {
+        SkippedEntry(
+            .folderNotAHost,
+            "\(name) is not a host name (letters, digits, -, _ and dots, or *. and those; no port), so no request "
+                + "reaches it; rename the folder to the host it serves")
+    }
+
+    /// Of two entries with one site key, the one named as the key itself, else the first by
+    /// name: the same whichever a listing or an inotify event gives first.
+    public static func prefers(_ site: Site, over other: Site) -> Bool {
+        if (site.entry == site.name) != (other.entry == other.name) { return site.entry == site.name }
+        return site.entry < other.entry
+    }
+
+    /// `SITE009`: `lost` names the same host as `kept`, which serves it.
+    public static func collision(_ lost: Site, kept: Site) -> SkippedEntry {
+        SkippedEntry(
+            .folderCollides,
+            "\(lost.entry) names the same host as \(kept.entry) (\(kept.name)), which is served; "
+                + "remove or merge \(lost.entry)")
     }
 
     /// The site for a request's host: the exact folder, else the longest matching wildcard;

@@ -1,4 +1,5 @@
 import AASATransport
+import AssociationKit
 import Foundation
 import Testing
 
@@ -22,14 +23,16 @@ struct ACMERenewalTests {
     }
 
     @Test("a window: start before end, read from suggestedWindow; any other is no answer")
-    func windows() {
-        let good: [String: Any] = ["suggestedWindow": ["start": "2025-01-02T04:00:00Z", "end": "2025-01-03T04:00:00Z"]]
+    func windows() throws {
+        func json(_ text: String) throws -> JSONValue { try #require(JSONDocument.parse(Array(text.utf8)).root) }
+        let good = try json(#"{"suggestedWindow": {"start": "2025-01-02T04:00:00Z", "end": "2025-01-03T04:00:00Z"}}"#)
         #expect(RenewalInfo(json: good) == RenewalInfo(start: 1_735_790_400, end: 1_735_876_800))
-        let reversed: [String: Any] = [
-            "suggestedWindow": ["start": "2025-01-03T04:00:00Z", "end": "2025-01-02T04:00:00Z"]
-        ]
+        let reversed = try json(
+            #"{"suggestedWindow": {"start": "2025-01-03T04:00:00Z", "end": "2025-01-02T04:00:00Z"}}"#)
         #expect(RenewalInfo(json: reversed) == nil)
-        #expect(RenewalInfo(json: ["suggestedWindow": "soon"]) == nil)
+        #expect(RenewalInfo(json: try json(#"{"suggestedWindow": "soon"}"#)) == nil)
+        #expect(RenewalInfo(json: try json(#"{"suggestedWindow": {"start": 1, "end": 2}}"#)) == nil)
+        #expect(RenewalInfo(json: try json("[1]")) == nil)
         let window = RenewalInfo(start: 100, end: 200)!
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 { #expect((100..<200).contains(window.randomMoment(using: &generator))) }

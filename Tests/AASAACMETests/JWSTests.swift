@@ -1,3 +1,4 @@
+import AssociationKit
 import Foundation
 import Testing
 
@@ -16,17 +17,22 @@ struct JWSTests {
     @Test(
         "signed, verified by openssl, read back",
         arguments: [
-            nil, "{}", #"{"identifiers": [{"type": "dns", "value": "shop.example.com"}]}"#,
-            #"{"contact": ["mailto:ops+\"acme\"@example.com"], "note": "é \\ \u{1}"}"#,
-        ] as [String?], [JWS.Signer.jwk, .kid("https://ca.test/acct/1"), .kid(#"https://ca.test/a"c\d"#)])
-    func signAndVerify(_ payload: String?, _ signer: JWS.Signer) throws {
+            nil, .object([]),
+            .object([
+                ("identifiers", .array([.object([("type", .string("dns")), ("value", .string("shop.example.com"))])]))
+            ]),
+            .object([
+                ("contact", .array([.string("mailto:ops+\"acme\"@example.com")])), ("note", .string("é \\ \u{1}")),
+            ]),
+        ] as [JSONNode?], [JWS.Signer.jwk, .kid("https://ca.test/acct/1"), .kid(#"https://ca.test/a"c\d"#)])
+    func signAndVerify(_ payload: JSONNode?, _ signer: JWS.Signer) throws {
         let key = try ECKey.generate()
         let url = "https://ca.test/new-order?x=\"1\""
         let body = try JWS.sign(payload: payload, url: url, nonce: "n-_0", key: key, signer: signer)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])
         let protected = try #require(json["protected"])
         let encodedPayload = try #require(json["payload"])
-        #expect(try Self.decode(encodedPayload) == Data((payload ?? "").utf8))
+        #expect(try Self.decode(encodedPayload) == Data((payload.map { JSONWriter().text($0) } ?? "").utf8))
         let header = try #require(
             try JSONSerialization.jsonObject(with: try Self.decode(protected)) as? [String: Any])
         #expect(header["url"] as? String == url && header["nonce"] as? String == "n-_0")

@@ -49,4 +49,25 @@ struct AdminEscapingTests {
         #expect(text.text == "aasa_x{site=\"\(expected)\"} 1\n")
         #expect(text.text.utf8.filter { $0 == UInt8(ascii: "\n") }.count == 1)
     }
+
+    @Test("HELP text escapes backslash and line feed, not quotes; a family's HELP and TYPE are one line each")
+    func escapesHelp() {
+        #expect(PrometheusText.escapeHelp(#"a\b "q""#) == #"a\\b "q""#)
+        #expect(PrometheusText.escapeHelp("one\ntwo\r\nthree") == #"one\ntwo\#r\nthree"#)
+        var text = PrometheusText()
+        text.family("aasa_x_total", type: .counter, help: "forged\naasa_x_total 99")
+        #expect(text.text == "# HELP aasa_x_total forged\\naasa_x_total 99\n# TYPE aasa_x_total counter\n")
+        #expect(text.families == ["aasa_x_total"])
+    }
+
+    @Test("samples: integers as integers, `real` values as Swift writes a Double, non-finite as the format spells them")
+    func sampleValues() {
+        var text = PrometheusText()
+        text.sample("a", [], 3)
+        text.sample("b", [], 0.5)
+        text.sample("c", [], real: 2)
+        text.sample("d", [], real: .infinity)
+        text.sample("e", [], real: .nan)
+        #expect(text.text == "a 3\nb 0.5\nc 2.0\nd +Inf\ne NaN\n")
+    }
 }

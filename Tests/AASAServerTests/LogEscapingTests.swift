@@ -53,7 +53,7 @@ struct LogEscapingTests {
             (String(decoding: [0x61, 0xFF], as: UTF8.self), "\"a\u{FFFD}\""),
         ])
     func jsonEvents(value: String, expected: String) throws {
-        let quoted = JSONValue.quoted(value)
+        let quoted = JSONWriter.quoted(value, lineSafe: true)
         #expect(quoted == expected)
         let decoded = try JSONSerialization.jsonObject(with: Data(quoted.utf8), options: .fragmentsAllowed)
         #expect(decoded as? String == value)
@@ -89,7 +89,7 @@ struct LogEscapingTests {
                 #"x\u000a2026-01-01T00:00:00Z info reloaded; changed: nothing"#
             ),
             (Array("café".utf8), #"caf\xc3\xa9"#, "café"),
-            (Array("\"\u{301}".utf8), #"\x22\xcc\x81"#, "\\u0022\u{301}"),
+            (Array("\"\u{301}".utf8), #"\x22\xcc\x81"#, "\\\"\u{301}"),
             ([0x61, 0xFF, 0x62], #"a\xffb"#, #"a\ufffdb"#),
             // Overlong `/`, a surrogate, a truncated sequence, past U+10FFFF.
             (

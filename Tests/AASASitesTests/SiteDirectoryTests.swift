@@ -53,8 +53,8 @@ struct SiteDirectoryTests {
         #expect(directory.sites.first { $0.name == "upper.example" }?.entry == "Upper.Example")
         #expect(directory.sites.allSatisfy { $0.name == "www.example.com" || $0.aliasOf == nil })
         #expect(directory.skipped.keys.sorted() == ["escape.example", "gone.example"])
-        #expect(directory.skipped["gone.example"]?.contains("dangling") == true)
-        #expect(directory.skipped["escape.example"]?.contains("leads outside the sites folder") == true)
+        #expect(directory.skipped["gone.example"]?.reason.contains("dangling") == true)
+        #expect(directory.skipped["escape.example"]?.reason.contains("leads outside the sites folder") == true)
     }
 
     @Test(

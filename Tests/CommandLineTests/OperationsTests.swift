@@ -208,6 +208,24 @@ final class OperationsTests {
         #expect(parsed.contains("aasa_site_files"))
         // Two site folders and one alias (docs/serving.md, "Counting sites"); it said 3 names before.
         #expect(text.contains("\naasa_sites 2.0\n") && text.contains("\naasa_site_aliases 1.0\n"))
+        // One writer: each family's TYPE once, counters ending in _total, and every family the
+        // alert rules and dashboards name still there (docker/prometheus-rules.yml).
+        let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ") }
+        let names = types.map { String($0[2]) }
+        #expect(Set(names).count == names.count && names.count == text.components(separatedBy: "# HELP ").count - 1)
+        #expect(types.allSatisfy { $0[3] != "counter" || $0[2].hasSuffix("_total") }, "\(types)")
+        let expected = [
+            "aasa_requests_total", "aasa_response_body_bytes_total", "aasa_responses_encoded_total",
+            "aasa_tls_handshakes_total", "aasa_access_log_dropped_total", "aasa_fallback_responses_total",
+            "aasa_open_connections", "aasa_reloads_total", "aasa_last_reload_timestamp_seconds",
+            "aasa_last_reload_success_timestamp_seconds", "aasa_site_files", "aasa_sites", "aasa_site_aliases",
+            "aasa_certificate_expiry_timestamp_seconds", "aasa_certificate_lifetime_seconds",
+            "aasa_apple_fetches_total", "aasa_apple_fetches_unknown_host_total",
+            "aasa_process_resident_memory_bytes", "aasa_process_start_time_seconds",
+        ]
+        #expect(Set(expected).subtracting(names).isEmpty, "\(names)")
+        #expect(text.contains(#"aasa_responses_encoded_total{encoding="gzip"} "#))
+        #expect(text.contains(#"aasa_reloads_total{result="ok"} "#))
     }
 
     @Test("--metrics-per-site on: per-site series for the 1,000 busiest sites and every invalid one, no more")

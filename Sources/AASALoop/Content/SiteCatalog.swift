@@ -1,8 +1,9 @@
 import AASASites
+import AssociationKit
 import Foundation
 
 /// Every entry of the sites folder as the last load found it: the site folders' records,
-/// the aliases, and the entries skipped, each keyed by lower-cased name. A reload changes
+/// the aliases, and the entries skipped, each keyed by site key (`HostName.siteKey`). A reload changes
 /// only the entries it re-read and shares every other record (and so every other prepared
 /// file) with the snapshot before (docs/serving.md, "Many sites").
 public struct SiteCatalog: Sendable {
@@ -13,7 +14,10 @@ public struct SiteCatalog: Sendable {
     /// Alias name → the name of the site folder it points to.
     public package(set) var aliases: [String: String] = [:]
     /// Entries that look like sites but are not served: why.
-    public package(set) var skipped: [String: String] = [:]
+    public package(set) var skipped: [String: SkippedEntry] = [:]
+    /// Each alias's entry (a record keeps its own), to settle two entries with one site key
+    /// (`Example.COM.` and `example.com`).
+    private var aliasEntries: [String: SiteDirectory.Site] = [:]
 
     /// Counts over every site and file, for the status page, `/metrics` and `/readyz`.
     public struct Counts: Sendable, Equatable {
@@ -31,19 +35,53 @@ public struct SiteCatalog: Sendable {
     /// What one entry of the sites folder adds: only what the catalog keeps.
     package enum Entry: Sendable {
         case record(SiteRecord)
-        case alias(String, target: String)
-        case skipped(String, reason: String)
+        case alias(SiteDirectory.Site, target: String)
+        case skipped(String, SkippedEntry)
         case none
     }
 
     /// Adds what one entry became (`SiteLoader.read`).
     package mutating func insert(_ entry: Entry) {
         switch entry {
-        case .record(let record): records[record.name] = record
-        case .alias(let name, let target): aliases[name] = target
-        case .skipped(let name, let reason): skipped[name] = reason
+        case .record(let record):
+            guard let kept = keep(record.site) else { return }
+            aliases[kept.name] = nil
+            aliasEntries[kept.name] = nil
+            records[kept.name] = record
+        case .alias(let site, let target):
+            guard let kept = keep(site) else { return }
+            records[kept.name] = nil
+            aliases[kept.name] = target
+            aliasEntries[kept.name] = kept
+        case .skipped(let name, let entry): skipped[name] = entry
         case .none: break
         }
+    }
+
+    /// `site` when it serves its key: no other entry holds the key, or it is preferred to the
+    /// one that does (`SiteDirectory.prefers`); the other is then skipped as a collision
+    /// (`SITE009`), keyed by its entry name. Nil when `site` itself loses.
+    private mutating func keep(_ site: SiteDirectory.Site) -> SiteDirectory.Site? {
+        guard let other = holder(of: site.name), other.entry != site.entry else { return site }
+        guard SiteDirectory.prefers(site, over: other) else {
+            skipped[site.entry] = SiteDirectory.collision(site, kept: other)
+            return nil
+        }
+        skipped[other.entry] = SiteDirectory.collision(other, kept: site)
+        return site
+    }
+
+    /// The entry serving `name` now.
+    private func holder(of name: String) -> SiteDirectory.Site? { records[name]?.site ?? aliasEntries[name] }
+
+    /// The entries of the sites folder that hold or lost the key `name`: read again with it.
+    package func entries(named name: String) -> [String] {
+        var found: [String] = []
+        if let holder = holder(of: name) { found.append(holder.entry) }
+        for (entry, skip) in skipped where skip.code == .folderCollides && HostName.siteKey(folder: entry) == name {
+            found.append(entry)
+        }
+        return found
     }
 
     /// Removes whatever the entry `name` was.
@@ -51,6 +89,7 @@ public struct SiteCatalog: Sendable {
         records[name] = nil
         aliases[name] = nil
         skipped[name] = nil
+        aliasEntries[name] = nil
     }
 
     /// The content served for `name` (a folder or an alias).
@@ -91,9 +130,9 @@ public struct SiteCatalog: Sendable {
     package func problems(root: URL) -> [LoadProblem] {
         var problems = records.values.lazy.filter { !$0.checks.allSatisfy(\.isClean) || !$0.folderProblems.isEmpty }
             .sorted { $0.name < $1.name }.flatMap(\.problems)
-        for (name, reason) in skipped.sorted(by: { $0.key < $1.key }) {
+        for (name, skip) in skipped.sorted(by: { $0.key < $1.key }) {
             problems.append(
-                LoadProblem(root.appendingPathComponent(name).path, .linkNotFollowed, .warning, reason, site: name))
+                LoadProblem(root.appendingPathComponent(name).path, skip.code, .warning, skip.reason, site: name))
         }
         for (alias, target) in aliases.sorted(by: { $0.key < $1.key }) where records[target] == nil {
             problems.append(

@@ -1,4 +1,5 @@
 import AASASystem
+import AssociationKit
 @preconcurrency import Glibc
 
 /// The access log of one event loop: a line per request appended to a buffer as bytes (no
@@ -122,67 +123,26 @@ struct AccessLog {
 
     /// Request bytes are untrusted: quotes, backslashes and control bytes are escaped so a
     /// client cannot forge log lines. Text writes every other byte outside printable ASCII as
-    /// `\xHH`. JSON passes well-formed UTF-8 through (RFC 8259 §8.1) and writes a byte that
-    /// is not part of one as `\ufffd` (U+FFFD, the replacement character): `\u00HH` per byte
-    /// would read back as Latin-1, `é` as `Ã©`. C1 controls and U+2028/U+2029 are escaped
-    /// too, since some readers break lines at them.
+    /// `\xHH`. JSON goes through AssociationKit's writer: well-formed UTF-8 as it is (RFC 8259
+    /// §8.1), a byte that is not part of one as `\ufffd` (U+FFFD) — `\u00HH` per byte would
+    /// read back as Latin-1, `é` as `Ã©` — appending to the buffer without allocating.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool) {
-        if bytes.isEmpty && !json {
+        if json {
+            JSONWriter.appendStringContents(bytes: bytes, to: &buffer)
+            return
+        }
+        if bytes.isEmpty {
             buffer.append(UInt8(ascii: "-"))
             return
         }
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
+        for byte in bytes {
             if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 buffer.append(byte)
-                index += 1
-            } else if !json {
+            } else {
                 append("\\x")
                 appendHex(byte)
-                index += 1
-            } else if byte < 0x80 {
-                append("\\u00")
-                appendHex(byte)
-                index += 1
-            } else if let length = Self.sequenceLength(bytes, at: index) {
-                let second = bytes[index + 1]
-                if byte == 0xC2 && second < 0xA0 {
-                    append("\\u00")
-                    appendHex(second)
-                } else if byte == 0xE2 && second == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) {
-                    append("\\u20")
-                    appendHex(bytes[index + 2] - 0x80)
-                } else {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
-                }
-                index += length
-            } else {
-                append("\\ufffd")
-                index += 1
             }
         }
-    }
-
-    /// The length of the well-formed UTF-8 sequence starting at `index` (RFC 3629 §4: no
-    /// overlong forms, no surrogates, nothing past U+10FFFF); nil when none starts there.
-    static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
-        let length: Int
-        let second: ClosedRange<UInt8>
-        switch bytes[index] {
-        case 0x00...0x7F: return 1
-        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
-        case 0xE0: (length, second) = (3, 0xA0...0xBF)
-        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
-        case 0xED: (length, second) = (3, 0x80...0x9F)
-        case 0xF0: (length, second) = (4, 0x90...0xBF)
-        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
-        case 0xF4: (length, second) = (4, 0x80...0x8F)
-        default: return nil
-        }
-        guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return nil }
-        for continuation in bytes[(index + 2)..<(index + length)] where continuation & 0xC0 != 0x80 { return nil }
-        return length
     }
 
     private mutating func append(_ literal: StaticString) {

@@ -9,7 +9,7 @@ extension MetricsReport {
             ("aasa_acme_orders_total", "order", "ACME orders for certificates not held before, by issuer and result."),
             ("aasa_acme_renewals_total", "renewal", "ACME orders renewing a held certificate, by issuer and result."),
         ] {
-            text.family(family, type: "counter", help: help)
+            text.family(family, type: .counter, help: help)
             for issuer in manager.issuers.map(\.label) {
                 for result in ["valid", "failed"] {
                     text.sample(
@@ -19,7 +19,7 @@ extension MetricsReport {
             }
         }
         text.family(
-            "aasa_acme_on_demand_refused_total", type: "counter",
+            "aasa_acme_on_demand_refused_total", type: .counter,
             help: "On-demand names not ordered: the hourly rate or the weekly budget spent, or dropped after failures.")
         for refusal in ACMEManager.Refusal.allCases {
             text.sample(
@@ -27,7 +27,7 @@ extension MetricsReport {
                 Double(results["on_demand_\(refusal.rawValue)"] ?? 0))
         }
         let managed = manager.managed()
-        text.family("aasa_acme_certificates", type: "gauge", help: "Certificates ACME keeps, by state.")
+        text.family("aasa_acme_certificates", type: .gauge, help: "Certificates ACME keeps, by state.")
         for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped] {
             text.sample(
                 "aasa_acme_certificates", [("state", state.rawValue)],

@@ -51,7 +51,7 @@ struct SiteCDNStatus: Encodable {
         case state, checkedAt, reason, details, outOfSyncSince, lastAppleFetch, appleFetchedHosts
     }
 
-    /// Every key present, `null` when absent (JSONEncoder would leave nil optionals out).
+    /// Every key present, `null` when absent (the synthesized encoding would leave nil optionals out).
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(state.rawValue, forKey: .state)

@@ -59,8 +59,8 @@ public enum SiteLoader {
                 let previous = previous?.records[site.name]
                 return .record(load(site, root: root, cacheControl: cacheControl, previous: previous))
             }
-            return .alias(site.name, target: target)
-        case .skipped(let reason): return .skipped(name.lowercased(), reason: reason)
+            return .alias(site, target: target)
+        case .skipped(let skipped): return .skipped(HostName.siteKey(folder: name) ?? name, skipped)
         case .none: return .none
         }
     }
@@ -74,10 +74,19 @@ public enum SiteLoader {
         var next = catalog
         var affected: Set<String> = []
         let folder = Folder(root)
+        // Entries sharing a site key are read again together, so which one serves it does not
+        // depend on the order of events (`SiteDirectory.prefers`).
+        var reread: Set<String> = []
         for entry in entries {
-            let name = entry.lowercased()
+            let name = HostName.siteKey(folder: entry) ?? entry
+            reread.insert(entry)
+            reread.formUnion(catalog.entries(named: name))
             next.remove(name)
             affected.insert(name)
+        }
+        for entry in reread.sorted() {
+            // A loser is kept by entry name; a record by key was removed above.
+            next.skipped[entry] = nil
             next.insert(read(entry, root: folder, cacheControl: cacheControl, previous: catalog))
         }
         affected.formUnion(next.aliases(of: affected))

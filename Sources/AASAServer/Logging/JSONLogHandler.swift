@@ -20,16 +20,16 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var fields: [(String, String)] = [
+        var fields: [(key: String, value: JSONNode)] = [
             ("time", HTTPDate.iso8601(Int(time(nil)))), ("level", event.level.rawValue), ("label", label),
             ("message", "\(event.message)"),
-        ].map { ($0.0, JSONValue.quoted($0.1)) }
+        ].map { (key: $0.0, value: .string($0.1)) }
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).sorted(by: {
             $0.key < $1.key
         }) {
-            fields.append((key, LogValue.json(value)))
+            fields.append((key: key, value: LogValue.json(value)))
         }
-        let line = "{" + fields.map { JSONValue.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n"
-        fputs(line, stderr)
+        // Line-safe: a value cannot end the event's line or start a forged one.
+        fputs(JSONWriter(lineSafe: true).text(.object(fields)) + "\n", stderr)
     }
 }

@@ -7,19 +7,20 @@ import Logging
 /// and dictionaries as objects (RFC 8259 §3); text writes a list as its count and its items
 /// on the same line (`LogText` escapes them), a dictionary as `key=value` pairs.
 enum LogValue {
-    static func json(_ value: Logger.MetadataValue) -> String {
+    static func json(_ value: Logger.MetadataValue) -> JSONNode {
         switch value {
-        case .string(let text): return JSONValue.quoted(text)
+        case .string(let text): return .string(text)
         case .stringConvertible(let item):
-            if let flag = item as? Bool { return flag ? "true" : "false" }
-            if item is any BinaryInteger { return item.description }
-            if let number = item as? Double, number.isFinite { return number.description }
-            return JSONValue.quoted(item.description)
-        case .array(let items): return "[" + items.map(json).joined(separator: ",") + "]"
+            if let flag = item as? Bool { return .bool(flag) }
+            if let integer = item as? any BinaryInteger, let exact = Int64(exactly: integer) { return .integer(exact) }
+            if let integer = item as? any BinaryInteger, let exact = UInt64(exactly: integer) {
+                return .unsigned(exact)
+            }
+            if let number = item as? Double, number.isFinite { return .number(number) }
+            return .string(item.description)
+        case .array(let items): return .array(items.map(json))
         case .dictionary(let members):
-            return "{"
-                + members.sorted { $0.key < $1.key }.map { JSONValue.quoted($0.key) + ":" + json($0.value) }
-                .joined(separator: ",") + "}"
+            return .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: json($0.value)) })
         }
     }
 

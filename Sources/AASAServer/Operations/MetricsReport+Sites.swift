@@ -11,7 +11,7 @@ extension MetricsReport {
 
     /// `aasa_requests_total{path,status}`: requests summed over sites.
     static func requests(_ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
-        text.family("aasa_requests_total", type: "counter", help: "Requests answered, by path and status.")
+        text.family("aasa_requests_total", type: .counter, help: "Requests answered, by path and status.")
         for (path, status, count) in totals.requests.nonZero.sorted(by: { ($0.path, $0.status) < ($1.path, $1.status) })
         {
             text.sample("aasa_requests_total", [("path", path), ("status", String(status))], Double(count))
@@ -22,7 +22,7 @@ extension MetricsReport {
     /// are not (each of those keeps its last good copy serving).
     static func files(_ snapshot: ServingSnapshot, into text: inout PrometheusText) {
         text.family(
-            "aasa_site_files", type: "gauge",
+            "aasa_site_files", type: .gauge,
             help: "Site files on disk, by file and validity (an invalid file's last good copy serves).")
         for kind in [FileCheck.Kind.apple, .android, .expectations, .fallback] {
             let (valid, invalid) = (snapshot.counts.validFiles[kind] ?? 0, snapshot.counts.invalidFiles[kind] ?? 0)
@@ -43,7 +43,7 @@ extension MetricsReport {
         let chosen = Set(busiest).union(invalid)
 
         text.family(
-            "aasa_site_requests_total", type: "counter",
+            "aasa_site_requests_total", type: .counter,
             help: "Requests answered, by site, path and status (the busiest sites and every invalid one).")
         for (key, count) in totals.siteRequests.sorted(by: {
             ($0.key.site, $0.key.path, $0.key.status) < ($1.key.site, $1.key.path, $1.key.status)
@@ -57,12 +57,12 @@ extension MetricsReport {
             (records[name]?.checks ?? []).map { check in (check, [("site", name), ("file", check.kind.rawValue)]) }
         }
         text.family(
-            "aasa_site_file_valid", type: "gauge",
+            "aasa_site_file_valid", type: .gauge,
             help: "1 when the site's file on disk is valid, 0 when not (the last good copy serves).")
         for (check, labels) in files { text.sample("aasa_site_file_valid", labels, check.isValid ? 1 : 0) }
-        text.family("aasa_site_file_bytes", type: "gauge", help: "Size of the site's file on disk.")
+        text.family("aasa_site_file_bytes", type: .gauge, help: "Size of the site's file on disk.")
         for (check, labels) in files { text.sample("aasa_site_file_bytes", labels, Double(check.byteCount)) }
-        text.family("aasa_site_file_age_seconds", type: "gauge", help: "Seconds since the site's file was modified.")
+        text.family("aasa_site_file_age_seconds", type: .gauge, help: "Seconds since the site's file was modified.")
         for (check, labels) in files {
             text.sample("aasa_site_file_age_seconds", labels, max(0, now - Double(check.modified)))
         }

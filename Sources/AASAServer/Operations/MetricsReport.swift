@@ -2,79 +2,60 @@ import AASALoop
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
-import Prometheus
 
 /// /metrics in the Prometheus text exposition format, from a snapshot taken at scrape time
-/// (the serving path only ever adds to plain per-loop totals): swift-prometheus renders the
-/// fixed families, `PrometheusText` the labelled ones. By default every family's cardinality
-/// is independent of the number of sites (docs/usage.md, "Admin listener"); per-site series come
-/// only with `--metrics-per-site on`, and capped (`MetricsReport+Sites.swift`).
+/// (the serving path only ever adds to plain per-loop totals), all written by `PrometheusText`.
+/// By default every family's cardinality is independent of the number of sites (docs/usage.md,
+/// "Admin listener"); per-site series come only with `--metrics-per-site on`, and capped
+/// (`MetricsReport+Sites.swift`).
 enum MetricsReport {
     static func render(_ state: ServerState) -> String {
-        let registry = PrometheusCollectorRegistry()
         var text = PrometheusText()
         let totals = LoopStatistics.sum(state.statistics)
         let snapshot = state.snapshots.current
         requests(totals, into: &text)
-        registry.makeCounter(name: "aasa_response_body_bytes_total", help: "Body bytes sent.").increment(
-            by: Int64(totals.bodyBytes))
-        registry.makeCounter(
-            name: "aasa_responses_encoded_total", labels: [("encoding", "gzip")],
-            help: "200 responses with a body, by content encoding."
-        )
-        .increment(by: Int64(totals.gzipResponses))
-        registry.makeCounter(
-            name: "aasa_responses_encoded_total", labels: [("encoding", "identity")],
-            help: "200 responses with a body, by content encoding."
-        )
-        .increment(by: Int64(totals.identityResponses))
-        registry.makeCounter(name: "aasa_tls_handshakes_total", help: "Completed TLS handshakes.").increment(
-            by: Int64(totals.handshakes))
-        registry.makeCounter(
-            name: "aasa_access_log_dropped_total", help: "Access-log lines dropped because stdout did not keep up."
-        )
-        .increment(by: Int64(totals.accessLogDropped))
+        counter("aasa_response_body_bytes_total", "Body bytes sent.", totals.bodyBytes, into: &text)
+        text.family(
+            "aasa_responses_encoded_total", type: .counter, help: "200 responses with a body, by content encoding.")
+        text.sample("aasa_responses_encoded_total", [("encoding", "gzip")], Double(totals.gzipResponses))
+        text.sample("aasa_responses_encoded_total", [("encoding", "identity")], Double(totals.identityResponses))
+        counter("aasa_tls_handshakes_total", "Completed TLS handshakes.", totals.handshakes, into: &text)
+        counter(
+            "aasa_access_log_dropped_total", "Access-log lines dropped because stdout did not keep up.",
+            totals.accessLogDropped, into: &text)
+        // Present once a handshake has failed, so the reasons seen bound its cardinality.
+        if !totals.handshakeFailures.isEmpty {
+            text.family("aasa_tls_handshake_failures_total", type: .counter, help: "Failed TLS handshakes, by reason.")
+        }
         for (reason, count) in totals.handshakeFailures.sorted(by: { $0.key < $1.key }) {
-            registry.makeCounter(
-                name: "aasa_tls_handshake_failures_total", labels: [("reason", reason)],
-                help: "Failed TLS handshakes, by reason."
-            )
-            .increment(by: Int64(count))
+            text.sample("aasa_tls_handshake_failures_total", [("reason", reason)], Double(count))
         }
+        text.family("aasa_fallback_responses_total", type: .counter, help: "Answers of fallback.json, by kind.")
         for kind in FallbackDecision.Kind.allCases {
-            registry.makeCounter(
-                name: "aasa_fallback_responses_total", labels: [("kind", kind.rawValue)],
-                help: "Answers of fallback.json, by kind."
-            )
-            .increment(by: Int64(totals.fallback[kind.slot]))
+            text.sample("aasa_fallback_responses_total", [("kind", kind.rawValue)], Double(totals.fallback[kind.slot]))
         }
-        registry.makeGauge(name: "aasa_open_connections", help: "Client connections open now.").set(
-            Double(totals.openConnections))
+        gauge("aasa_open_connections", "Client connections open now.", totals.openConnections, into: &text)
 
         let reloads = state.reloads
-        registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "ok")], help: "Reloads, by result.")
-            .increment(by: Int64(reloads.succeeded))
-        registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "partial")], help: "Reloads, by result.")
-            .increment(by: Int64(reloads.partial))
-        registry.makeCounter(name: "aasa_reloads_total", labels: [("result", "failed")], help: "Reloads, by result.")
-            .increment(by: Int64(reloads.failed))
-        registry.makeGauge(name: "aasa_last_reload_timestamp_seconds", help: "When the last reload was attempted.").set(
-            Double(reloads.lastAttempt))
-        registry.makeGauge(
-            name: "aasa_last_reload_success_timestamp_seconds",
-            help: "When the last reload succeeded (or the server started)."
-        )
-        .set(Double(reloads.lastSuccess))
+        text.family("aasa_reloads_total", type: .counter, help: "Reloads, by result.")
+        text.sample("aasa_reloads_total", [("result", "ok")], Double(reloads.succeeded))
+        text.sample("aasa_reloads_total", [("result", "partial")], Double(reloads.partial))
+        text.sample("aasa_reloads_total", [("result", "failed")], Double(reloads.failed))
+        gauge(
+            "aasa_last_reload_timestamp_seconds", "When the last reload was attempted.", reloads.lastAttempt,
+            into: &text)
+        gauge(
+            "aasa_last_reload_success_timestamp_seconds", "When the last reload succeeded (or the server started).",
+            reloads.lastSuccess, into: &text)
         files(snapshot, into: &text)
         // The same two numbers as the log, the status page and /sites.json (docs/serving.md, "Counting sites").
-        registry.makeGauge(
-            name: "aasa_sites", help: "Site folders (one per domain or *.domain), in any state; aliases not included."
-        ).set(Double(snapshot.counts.sites))
-        registry.makeGauge(name: "aasa_site_aliases", help: "Aliases: links naming another site folder.").set(
-            Double(snapshot.counts.aliases))
+        gauge(
+            "aasa_sites", "Site folders (one per domain or *.domain), in any state; aliases not included.",
+            snapshot.counts.sites, into: &text)
+        gauge("aasa_site_aliases", "Aliases: links naming another site folder.", snapshot.counts.aliases, into: &text)
         if state.configuration.metricsPerSite { perSite(snapshot, totals, into: &text) }
         text.family(
-            "aasa_certificate_expiry_timestamp_seconds", type: "gauge", help: "When each certificate expires.")
+            "aasa_certificate_expiry_timestamp_seconds", type: .gauge, help: "When each certificate expires.")
         for certificate in snapshot.certificates?.certificates ?? [] {
             let labels = [
                 ("certificate", (certificate.folder as NSString).lastPathComponent),
@@ -84,7 +65,7 @@ enum MetricsReport {
         }
         // The lifetime makes expiry alerts proportional (docker/prometheus-rules.yml).
         text.family(
-            "aasa_certificate_lifetime_seconds", type: "gauge",
+            "aasa_certificate_lifetime_seconds", type: .gauge,
             help: "Each certificate's lifetime, notBefore to notAfter.")
         for certificate in snapshot.certificates?.certificates ?? [] {
             let labels = [
@@ -97,17 +78,31 @@ enum MetricsReport {
         cdn(state, into: &text)
         // One series per code and severity seen, so cardinality is bounded by the code table.
         let problemCounts = Dictionary(grouping: snapshot.problems, by: { [$0.code, $0.severity.rawValue] })
-        for (key, problems) in problemCounts.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            registry.makeGauge(
-                name: "aasa_load_problems", labels: [("code", key[0]), ("severity", key[1])],
-                help: "Problems the last load found in the sites and certificates, by code and severity."
-            ).set(Double(problems.count))
+        if !problemCounts.isEmpty {
+            text.family(
+                "aasa_load_problems", type: .gauge,
+                help: "Problems the last load found in the sites and certificates, by code and severity.")
         }
-        registry.makeGauge(name: "aasa_process_resident_memory_bytes", help: "Resident memory of the process.").set(
-            Double(residentMemory()))
-        registry.makeGauge(name: "aasa_process_start_time_seconds", help: "When the process started.").set(
-            Double(state.started))
-        return registry.emitToString() + text.text
+        for (key, problems) in problemCounts.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            text.sample("aasa_load_problems", [("code", key[0]), ("severity", key[1])], real: Double(problems.count))
+        }
+        gauge("aasa_process_resident_memory_bytes", "Resident memory of the process.", residentMemory(), into: &text)
+        gauge("aasa_process_start_time_seconds", "When the process started.", state.started, into: &text)
+        return text.text
+    }
+
+    /// A counter family of one unlabelled sample.
+    static func counter(_ name: String, _ help: String, _ value: Int, into text: inout PrometheusText) {
+        text.family(name, type: .counter, help: help)
+        text.sample(name, [], Double(value))
+    }
+
+    /// A gauge family of one unlabelled sample, written `2.0` as these gauges always were.
+    static func gauge<Value: BinaryInteger>(
+        _ name: String, _ help: String, _ value: Value, into text: inout PrometheusText
+    ) {
+        text.family(name, type: .gauge, help: help)
+        text.sample(name, [], real: Double(value))
     }
 
     /// From /proc/self/statm (proc(5)): resident pages times the page size.

@@ -1,6 +1,6 @@
 import AASALoop
 import AASASites
-import Foundation
+import AssociationKit
 
 /// `/sites.json?q=…&page=N`: the status page's counts and one page of sites, for scripts.
 struct SitesDocument: Encodable {
@@ -73,8 +73,12 @@ struct SitesDocument: Encodable {
     }
 
     var encoded: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [0x0A]
+        var bytes: [UInt8] = []
+        if let node = try? JSONNodeEncoder.node(self) {
+            JSONWriter(sortedKeys: true).append(node, to: &bytes)
+        } else {
+            bytes = Array("{}".utf8)
+        }
+        return bytes + [0x0A]
     }
 }

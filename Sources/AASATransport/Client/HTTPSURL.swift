@@ -1,7 +1,7 @@
-import Foundation
+import AssociationKit
 
-/// An https URL taken apart for `HTTPSClient`: host, port, and path with query. The one
-/// parser of the URLs the server fetches (ACME's, the CDN watch's).
+/// An https URL taken apart for `HTTPSClient`: host, port, and path with query. The URLs the
+/// server fetches (ACME's, the CDN watch's), split by AssociationKit's `URLParts`.
 public struct HTTPSURL: Sendable, Equatable {
     public let host: String
     public let port: Int
@@ -9,12 +9,9 @@ public struct HTTPSURL: Sendable, Equatable {
 
     /// nil unless `url` is https with a host.
     public init?(_ url: String) {
-        guard let components = URLComponents(string: url), components.scheme?.lowercased() == "https",
-            let host = components.host, !host.isEmpty
-        else { return nil }
-        self.host = host
-        port = components.port ?? 443
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        self.path = path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+        guard let parts = URLParts(url), parts.scheme == "https", !parts.host.isEmpty else { return nil }
+        host = parts.host
+        port = parts.port ?? 443
+        path = parts.target
     }
 }

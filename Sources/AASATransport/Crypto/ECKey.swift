@@ -1,3 +1,4 @@
+import AssociationKit
 import COpenSSL
 
 /// An ECDSA P-256 private key (EVP_PKEY), as ACME uses for accounts and certificates
@@ -60,9 +61,16 @@ public final class ECKey: @unchecked Sendable {
     }
 
     /// The public key as a JWK (RFC 7517) with its members in the order RFC 7638 §3.3 hashes.
-    public var jwk: String {
+    public var jwk: String { JSONWriter().text(jwkNode) }
+
+    /// The public JWK with its required members in lexicographic order, as the thumbprint's
+    /// canonical form needs them (RFC 7638 §3.3).
+    public var jwkNode: JSONNode {
         let (x, y) = publicCoordinates
-        return "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"\(Base64URL.encode(x))\",\"y\":\"\(Base64URL.encode(y))\"}"
+        return .object([
+            ("crv", .string("P-256")), ("kty", .string("EC")), ("x", .string(Base64URL.encode(x))),
+            ("y", .string(Base64URL.encode(y))),
+        ])
     }
 
     /// The JWK thumbprint (RFC 7638 §3): base64url(SHA-256(canonical JWK)).

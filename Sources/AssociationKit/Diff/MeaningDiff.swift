@@ -96,7 +96,7 @@ public enum MeaningDiff {
             }
             return (detail.paths ?? []).map { path in
                 WrittenRule(
-                    canonical: JSONValue.quoted(path.text), written: JSONValue.quoted(path.text),
+                    canonical: JSONWriter.quoted(path.text), written: JSONWriter.quoted(path.text),
                     place: "details[\(detail.index)].paths[\(path.index)]")
             }
         }
@@ -114,7 +114,7 @@ public enum MeaningDiff {
 
     static func variables(_ old: [SubstitutionVariable], _ new: [SubstitutionVariable]) -> [MeaningChange] {
         func values(_ variable: SubstitutionVariable) -> String {
-            "[" + variable.values.map { JSONValue.quoted($0.value) }.joined(separator: ", ") + "]"
+            "[" + variable.values.map { JSONWriter.quoted($0.value) }.joined(separator: ", ") + "]"
         }
         var changes: [MeaningChange] = []
         for variable in new {

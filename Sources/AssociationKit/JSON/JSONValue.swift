@@ -78,6 +78,22 @@ public struct JSONValue: Sendable {
         return nil
     }
 
+    public var isNull: Bool {
+        if case .null = kind { return true }
+        return false
+    }
+
+    public var numberValue: Double? {
+        if case .number(let value, _) = kind { return value }
+        return nil
+    }
+
+    /// The number when it is a whole number an `Int` holds exactly.
+    public var intValue: Int? {
+        guard case .number(let value, _) = kind, value == value.rounded(), abs(value) < 0x1p63 else { return nil }
+        return Int(value)
+    }
+
     public var arrayValue: [JSONValue]? {
         if case .array(let values) = kind { return values }
         return nil

@@ -23,12 +23,29 @@ public enum HostName {
     /// `match --domain` alike. Lower-cased, without a port and without a trailing dot
     /// (RFC 3986 §3.2.2: host names are case-insensitive; `example.com.` names the same host);
     /// nil for a value that cannot be a host name: empty, or holding characters a DNS name or
-    /// an IP literal never has (`/`, `\`, spaces, control characters, `..`). An IPv6 literal keeps its brackets' content (no site folder is
-    /// named after one, so it finds none).
+    /// an IP literal never has (`/`, `\`, `@`, spaces, control characters, `..`). Split by
+    /// `AuthoritySplit`; an IPv6 literal keeps its brackets' content (no site folder is named
+    /// after one, so it finds none).
     public static func normalize(_ raw: String) -> String? {
         var raw = raw
         return raw.withUTF8 { bytes in
-            bytes.first == UInt8(ascii: "[") ? ipv6Literal(bytes) : key(bytes, 0..<bytes.count)
+            guard let authority = AuthoritySplit(bytes, 0..<bytes.count) else { return nil }
+            guard authority.isIPLiteral else { return key(bytes, 0..<bytes.count) }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[authority.host]), as: UTF8.self).lowercased()
+        }
+    }
+
+    /// The site key of a sites-folder entry named `name`: the host it serves, normalized as a
+    /// Host header is (`key`: lower case, no trailing dot), or `*.` and one for a wildcard;
+    /// nil for a name that is neither, or that has a port (a folder never names one), so a
+    /// folder no request can reach is reported rather than never matched.
+    public static func siteKey(folder name: String) -> String? {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard !bytes.contains(UInt8(ascii: ":")) else { return nil }
+            let wildcard = bytes.count > 2 && bytes[0] == UInt8(ascii: "*") && bytes[1] == UInt8(ascii: ".")
+            guard let key = key(bytes, (wildcard ? 2 : 0)..<bytes.count) else { return nil }
+            return wildcard ? "*." + key : key
         }
     }
 
@@ -47,15 +64,10 @@ public enum HostName {
     public static func withKey<Result>(
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result? {
-        var start = range.lowerBound
-        var end = range.upperBound
-        guard start < end, buffer[start] != UInt8(ascii: "[") else { return nil }
-        var colon = start
-        while colon < end, buffer[colon] != UInt8(ascii: ":") { colon += 1 }
-        if colon < end {
-            for index in (colon + 1)..<end where !isDigit(buffer[index]) { return nil }
-            end = colon
-        }
+        // The port goes (RFC 3986 §3.2.3); no site folder is named after an IP literal.
+        guard let authority = AuthoritySplit(buffer, range), !authority.isIPLiteral else { return nil }
+        var start = authority.host.lowerBound
+        var end = authority.host.upperBound
         if end > start, buffer[end - 1] == UInt8(ascii: ".") { end -= 1 }
         guard end > start, end - start <= 253 else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { bytes -> Result? in
@@ -76,16 +88,6 @@ public enum HostName {
             }
             return body(UnsafeBufferPointer(rebasing: bytes[..<count]))
         }
-    }
-
-    /// `[::1]` or `[::1]:8443`: the address between the brackets, lower-cased.
-    private static func ipv6Literal(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return nil }
-        let inside = UnsafeBufferPointer(rebasing: bytes[1..<close])
-        let allowed = inside.allSatisfy {
-            isDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || (0x41...0x46).contains($0 & ~0x20)
-        }
-        return allowed ? String(decoding: inside, as: UTF8.self).lowercased() : nil
     }
 
     @usableFromInline
