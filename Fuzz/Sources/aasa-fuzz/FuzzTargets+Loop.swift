@@ -14,7 +14,7 @@ extension FuzzTargets {
     /// One loop serving `example.com` (a file of about 100 KiB, so a few answers reach the
     /// high-water mark), driven on the fuzzer's thread: `run()` is never called.
     final class LoopHarness: @unchecked Sendable {
-        let loop: EventLoop
+        let loop: EventLoop<SiteHandler>
         let limits = HTTPLimits()
 
         init() {
@@ -96,7 +96,7 @@ extension FuzzTargets {
 
     /// One wake-up's work for the connection, as `run()` does it: readiness, then the
     /// turns it put off.
-    private static func step(_ loop: EventLoop, _ connection: Connection) {
+    private static func step(_ loop: EventLoop<SiteHandler>, _ connection: Connection) {
         let now = MonotonicClock.now()
         loop.handle(Epoll.readable | Epoll.writable, data: connection.eventData, now: now)
         let carried = loop.yielded

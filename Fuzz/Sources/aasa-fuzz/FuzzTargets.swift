@@ -96,7 +96,7 @@ enum FuzzTargets {
         }
     }
 
-    /// What `EventLoop.respond` computes from a parsed head before it looks at any site.
+    /// What `SiteHandler.respond` computes from a parsed head before it looks at any site.
     private static func serve(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ log: inout AccessLog) {
         guard let target = RequestTarget(buffer, head: head) else { return }
         let host = target.hostRange.flatMap { HostName.key(buffer, $0) }
