@@ -11,7 +11,9 @@
 /// This part is portable (POSIX, Linux and macOS); what only Linux has (epoll, eventfd,
 /// inotify, accept4) extends it in AASATransport.
 package enum Posix {
-    @inline(never)
+    // Inlinable, so that each caller's closure is folded into it, in other targets too: the
+    // loop's reads and sends go through here on every request.
+    @inlinable
     package static func check(_ call: String, path: String? = nil, _ body: () -> Int32) throws(SystemError) -> Int32 {
         while true {
             let result = body()
@@ -23,7 +25,7 @@ package enum Posix {
     }
 
     /// `check` for calls that return a count (ssize_t).
-    @inline(never)
+    @inlinable
     package static func check(_ call: String, path: String? = nil, _ body: () -> Int) throws(SystemError) -> Int {
         while true {
             let result = body()
@@ -34,7 +36,7 @@ package enum Posix {
         }
     }
 
-    @inline(never)
+    @inlinable
     package static func checkNonBlocking(_ call: String, _ body: () -> Int) throws(SystemError) -> IOResult<Int> {
         while true {
             let result = body()
@@ -50,7 +52,7 @@ package enum Posix {
     /// (a bad pointer) are bugs, not conditions: carrying on could act on a descriptor that
     /// has since been given to another connection or file, so the process stops, as
     /// swift-nio's `System.swift` does.
-    @inline(never)
+    @usableFromInline @inline(never)
     package static func failure(_ call: String, _ code: Int32, path: String?) -> SystemError {
         if code == EBADF || code == EFAULT {
             preconditionFailure("\(call) failed with \(code == EBADF ? "EBADF" : "EFAULT"): a bug in the program")
