@@ -15,6 +15,7 @@ aasa-server answers with its 302 to the web, nginx with `return 302` (h2o and th
 
 Every server has 2 workers; wrk -t1 -c64; rounds alternate the servers; medians. Loopback
 only, every run bounded in time. Installs nginx, h2o and wrk with apt when missing.
+SCENARIOS="keep-alive fallback" runs some; AASA_BINARY=PATH measures another build.
 """
 import os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
@@ -91,7 +92,7 @@ def main():
     need("h2o", "h2o")
     need("wrk", "wrk")
     subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    binary = os.path.join(ROOT, ".build/release/aasa-server")
+    binary = os.environ.get("AASA_BINARY") or os.path.join(ROOT, ".build/release/aasa-server")
     work = tempfile.mkdtemp(prefix="aasa-http-bench-")
     os.chmod(work, 0o755)  # nginx workers run as another user
     processes = {}

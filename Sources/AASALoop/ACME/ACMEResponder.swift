@@ -2,7 +2,7 @@ import AASAACME
 import AASATransport
 
 /// What the listeners answer for ACME (docs/ARCHITECTURE.md, "Automatic certificates"):
-/// HTTP-01 key authorizations (`EventLoop+ACME.swift`), TLS-ALPN-01 validation certificates
+/// HTTP-01 key authorizations (`SiteHandler+ACME.swift`), TLS-ALPN-01 validation certificates
 /// and on-demand certificates for names a wildcard site serves, asked by the ClientHello
 /// callback. The sites are the allow-list: a name no wildcard site serves never causes an
 /// order.

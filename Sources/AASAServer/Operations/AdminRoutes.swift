@@ -3,7 +3,7 @@ import AASALoop
 /// What the admin listener (loopback by default) answers: `/healthz`, `/readyz`, `/metrics`,
 /// the status page at `/` and its JSON form at `/sites.json`. It is served by an event loop
 /// of its own, with the same parser, limits and deadlines as the public listeners
-/// (`EventLoop+Admin.swift`), so a slow scraper or a status page being rendered never delays
+/// (`AdminHandler.swift`), so a slow scraper or a status page being rendered never delays
 /// an association file.
 struct AdminRoutes: Sendable {
     let state: ServerState
