@@ -21,7 +21,9 @@ release:
 # Then the citations: comments and docs cite only docs/ of this repository (which must have the
 # file and the section named), the README, RFCs, man pages and public sources by name
 # (scripts/check-citations.py); its own check runs first, on a fixture that must pass and one
-# whose every bad citation must be reported.
+# whose every bad citation must be reported. Last, the layers of docs/ARCHITECTURE.md on the
+# package graph and the portable targets' imports (scripts/check-layers.py, which first checks
+# that a graph broken on purpose is caught).
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 	python3 scripts/check-citations.py scripts/citation-fixtures/good
@@ -30,6 +32,7 @@ lint:
 	    echo "scripts/check-citations.py missed bad citations of scripts/citation-fixtures/bad (exit $$status):"; \
 	    echo "$$found" | diff scripts/citation-fixtures/bad/expected.txt - ; exit 1; fi
 	python3 scripts/check-citations.py
+	python3 scripts/check-layers.py --self-test
 
 # Every test: the style gate, the deployment files (hadolint, systemd-analyze, kubernetes-validate), then unit
 # tables for the pure library and the real binary over real files and sockets.
