@@ -25,7 +25,7 @@ struct SocketAddressTests {
         "anything else is a parse error, never a name lookup",
         arguments: [
             "", "8080", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "example.com:80",
-            "256.0.0.1:80", "[::1:80", "::1]:80", "[::1]:80x", "127.0.0.1:８０",
+            "256.0.0.1:80", "[::1:80", "::1]:80", "[::1]:80x", "127.0.0.1:８０", "127.0.0.1:+80",
         ])
     func refused(_ text: String) {
         #expect(throws: SocketAddress.ParseError.self) { try SocketAddress(parsing: text) }

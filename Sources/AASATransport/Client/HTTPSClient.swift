@@ -123,8 +123,7 @@ public struct HTTPSClient: Sendable {
             return .failure(
                 HTTPClientFailure(stage: .tls, message: "the certificate of \(host) does not verify: \(problem)"))
         }
-        let hostHeader = port == 443 ? host : "\(host):\(port)"
-        var head = "\(request.method) \(request.path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+        var head = "\(request.method) \(request.path) HTTP/1.1\r\nHost: \(Self.hostField(host, port: port))\r\n"
         for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
         if !request.body.isEmpty || request.method == "POST" { head += "Content-Length: \(request.body.count)\r\n" }
         let bytes = Array((head + "Connection: close\r\n\r\n").utf8) + request.body
@@ -273,5 +272,12 @@ public struct HTTPSClient: Sendable {
         }
         Posix.close(fd)
         return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(host):\(port): \(reason)"))
+    }
+
+    /// The Host field's value: the port only when it is not 443, and an IPv6 literal in
+    /// brackets (RFC 9110 §7.2, RFC 3986 §3.2.2).
+    static func hostField(_ host: String, port: Int) -> String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return port == 443 ? shown : "\(shown):\(port)"
     }
 }

@@ -32,7 +32,9 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(ParseError) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+        // Digits only: Int("+80") would read a sign, and a port is never written with one.
+        guard let colon = text.lastIndex(of: ":"), case let digits = text[text.index(after: colon)...],
+            !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let port = Int(digits),
             (0...65535).contains(port)
         else {
             throw ParseError(description: "\"\(text)\" is not ADDRESS:PORT (for example 127.0.0.1:8080 or [::1]:8080)")
