@@ -2,7 +2,7 @@ import AASATransport
 import AssociationKit
 
 /// HTTP/1.1 framing every handler on a loop shares (docs/ARCHITECTURE.md, "The path of a
-/// request"): the status lines, the end of a head, the server's own error responses, and
+/// request"): a head begun and ended through `ResponseHead`, the server's own error responses, and
 /// the request's count and access-log line.
 extension EventLoop {
     /// Begins a response head in the output: the status line and Date (`ResponseHead`).
