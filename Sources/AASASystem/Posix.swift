@@ -11,22 +11,13 @@
 /// This part is portable (POSIX, Linux and macOS); what only Linux has (epoll, eventfd,
 /// inotify, accept4) extends it in AASATransport.
 package enum Posix {
-    // Inlinable, so that each caller's closure is folded into it, in other targets too: the
-    // loop's reads and sends go through here on every request.
+    /// A call that returns -1 and sets errno on failure: its result (a descriptor, a count,
+    /// 0), EINTR retried, any other errno thrown. Inlinable, so that each caller's closure is
+    /// folded into it, in other targets too: the loop's reads and sends go through here.
     @inlinable
-    package static func check(_ call: String, path: String? = nil, _ body: () -> Int32) throws(SystemError) -> Int32 {
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let code = errno
-            if code == EINTR { continue }
-            throw failure(call, code, path: path)
-        }
-    }
-
-    /// `check` for calls that return a count (ssize_t).
-    @inlinable
-    package static func check(_ call: String, path: String? = nil, _ body: () -> Int) throws(SystemError) -> Int {
+    package static func check<Result: BinaryInteger>(
+        _ call: String, path: String? = nil, _ body: () -> Result
+    ) throws(SystemError) -> Result {
         while true {
             let result = body()
             if result >= 0 { return result }
