@@ -100,21 +100,7 @@ extension EventLoop {
             }
             return sent
         }
-        var sent = 0
-        while sent < bytes.count {
-            do {
-                switch try Posix.send(
-                    connection.fd, UnsafeRawBufferPointer(rebasing: bytes[sent...]), more: connection.closeAfterWrite)
-                {
-                case .processed(let count): sent += count
-                case .wouldBlock: return sent
-                }
-            } catch {
-                close(connection)
-                return -1
-            }
-        }
-        return sent
+        return sendPlain(bytes, then: nil, on: connection)
     }
 
     /// `send` of `bytes`, then `body` (a response's head and a file's body): plain sockets
@@ -128,14 +114,28 @@ extension EventLoop {
             let second = send(body, on: connection)
             return second < 0 ? -1 : first + second
         }
-        let total = bytes.count + body.count
+        return sendPlain(bytes, then: body, on: connection)
+    }
+
+    /// Sends `bytes` and then `body` on a plain socket until done or EAGAIN: one sendmsg(2)
+    /// while both are left, send(2) for what remains of one (`Posix.send`).
+    private func sendPlain(
+        _ bytes: UnsafeRawBufferPointer, then body: UnsafeRawBufferPointer?, on connection: Connection
+    )
+        -> Int
+    {
+        let total = bytes.count + (body?.count ?? 0)
         var sent = 0
         while sent < total {
-            let first =
-                sent < bytes.count
-                ? UnsafeRawBufferPointer(rebasing: bytes[sent...])
-                : UnsafeRawBufferPointer(rebasing: body[(sent - bytes.count)...])
-            let second = sent < bytes.count ? body : nil
+            let first: UnsafeRawBufferPointer
+            let second: UnsafeRawBufferPointer?
+            if sent < bytes.count {
+                (first, second) = (UnsafeRawBufferPointer(rebasing: bytes[sent...]), body)
+            } else if let body {
+                (first, second) = (UnsafeRawBufferPointer(rebasing: body[(sent - bytes.count)...]), nil)
+            } else {
+                break
+            }
             do {
                 switch try Posix.send(connection.fd, first, second, more: connection.closeAfterWrite) {
                 case .processed(let count): sent += count
