@@ -79,7 +79,7 @@ package struct DiffCommand: ParsableCommand {
                 oldMatcher.decideAll(try Self.anyURL()).map(\.appID),
                 newMatcher.decideAll(try Self.anyURL()).map(\.appID))
             for text in urlTexts {
-                let url = try parse(text)
+                let url = try MatchURL.fromArgument(text)
                 for package in packages {
                     decisions += DecisionChange.between(
                         text, oldMatcher.decide(url, package: package), newMatcher.decide(url, package: package),
@@ -96,7 +96,7 @@ package struct DiffCommand: ParsableCommand {
             changes = MeaningDiff.compare(before, after)
             let (oldMatcher, newMatcher) = (AssociationMatcher(file: before), AssociationMatcher(file: after))
             for text in urlTexts {
-                let url = try parse(text)
+                let url = try MatchURL.fromArgument(text)
                 for app in Self.union(oldMatcher.appIDs, newMatcher.appIDs) {
                     decisions += DecisionChange.between(
                         text, oldMatcher.decide(url, appID: app), newMatcher.decide(url, appID: app), android: false)
@@ -146,15 +146,6 @@ package struct DiffCommand: ParsableCommand {
             + text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                 !$0.isEmpty && !$0.hasPrefix("#")
             }
-    }
-
-    private func parse(_ text: String) throws -> MatchURL {
-        do {
-            return try MatchURL(text)
-        } catch {
-            StandardStreams.writeError("error: \(error.description)\n")
-            throw CommandFailure.unreadable
-        }
     }
 
     /// Any URL: Android's `decideAll` lists every package a file names, whatever the URL.

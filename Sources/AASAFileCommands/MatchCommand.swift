@@ -73,13 +73,7 @@ package struct MatchCommand: ParsableCommand {
         let fallback = fallbackPlan(beside: path)
         var allOpened = true
         for text in urls {
-            let url: MatchURL
-            do {
-                url = try MatchURL(text)
-            } catch {
-                StandardStreams.writeError("error: \(error.description)\n")
-                throw CommandFailure.unreadable
-            }
+            let url = try MatchURL.fromArgument(text)
             let decisions = decider(url)
             if !decisions.contains(where: { $0.outcome == .match }) { allOpened = false }
             // What a browser without the app gets, when the site has a fallback.json.
@@ -116,13 +110,7 @@ package struct MatchCommand: ParsableCommand {
         guard sites != nil else { return nil }
         var hosts: [String] = []
         for text in urls {
-            let url: MatchURL
-            do {
-                url = try MatchURL(text)
-            } catch {
-                StandardStreams.writeError("error: \(error.description)\n")
-                throw CommandFailure.unreadable
-            }
+            let url = try MatchURL.fromArgument(text)
             if !hosts.contains(url.host) { hosts.append(url.host) }
         }
         guard hosts.count <= 1 else {
