@@ -4,8 +4,11 @@
 /// included, is framed by these two calls.
 package enum ResponseHead {
     static let crlf: [UInt8] = [0x0D, 0x0A]
+    // The status lines of the request path, looked up once rather than per response.
     static let ok = statusLine(.ok)
+    static let found = statusLine(.found)
     static let notModified = statusLine(.notModified)
+    static let notFound = statusLine(.notFound)
 
     private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
         uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLine($0.rawValue, $0.reason)) })

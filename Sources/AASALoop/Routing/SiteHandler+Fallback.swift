@@ -1,8 +1,6 @@
 import AssociationKit
 
 extension SiteHandler {
-    static let found = ResponseHead.statusLine(.found)
-    static let notFoundLine = ResponseHead.statusLine(.notFound)
 
     /// A GET or HEAD for a path of a site with `fallback.json` (README, "The link domain for
     /// people without the app"): the decision, then a 302, a page or a 404, each with
@@ -26,7 +24,7 @@ extension SiteHandler {
         let sendsBody = head.method == .get
         switch decision.kind {
         case .redirect:
-            loop.startHead(Self.found)
+            loop.startHead(ResponseHead.found)
             loop.out.append(SiteFallback.redirectHeaders)
             decision.destination.expand(path: path, query: query) { loop.out.append($0) }
             loop.out.append(ResponseHead.crlf)
@@ -34,7 +32,7 @@ extension SiteHandler {
             loop.count(site: site, path: nil, status: .found)
             return (.found, 0)
         case .notFound:
-            loop.startHead(Self.notFoundLine)
+            loop.startHead(ResponseHead.notFound)
             loop.out.append(SiteFallback.commonHeaders)
             loop.out.append(SiteFallback.notFoundHeaders)
             loop.endHead(connectionHeader, on: connection)
@@ -68,8 +66,8 @@ extension SiteHandler {
     ) -> [UInt8] {
         let host = hostRange.flatMap { HostName.key(buffer, $0) } ?? site?.name ?? ""
         var link: [UInt8] = []
-        guard let template = try? URLTemplate("https://" + host + "{path}{query}") else { return link }
-        template.expand(path: path, query: query) { link += $0 }
+        guard !host.isEmpty else { return link }
+        URLTemplate.expandLink(origin: Array("https://\(host)".utf8), path: path, query: query) { link += $0 }
         return link
     }
 }

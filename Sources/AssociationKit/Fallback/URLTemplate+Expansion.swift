@@ -33,18 +33,40 @@ extension URLTemplate {
             switch part {
             case .literal(let bytes):
                 bytes.withUnsafeBytes(put)
-            case .path:
-                if path.isEmpty {
-                    Self.slash.withUnsafeBytes(put)
-                } else {
-                    Self.encode(path, Self.pathBytes, put)
-                }
-            case .query:
-                guard let query else { continue }
-                Self.questionMark.withUnsafeBytes(put)
-                Self.encode(query, Self.queryBytes, put)
+            case .path: Self.expandPath(path, put)
+            case .query: Self.expandQuery(query, put)
             }
         }
+    }
+
+    /// A request's own URL on `origin` (`https://HOST`): its path and query encoded as a
+    /// template's placeholders are, with no template to parse.
+    @inline(__always)
+    public static func expandLink(
+        origin: [UInt8], path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>?,
+        _ put: (UnsafeRawBufferPointer) -> Void
+    ) {
+        origin.withUnsafeBytes(put)
+        expandPath(path, put)
+        expandQuery(query, put)
+    }
+
+    /// `{path}`: an empty path (an absolute-form target without one) is `/`.
+    @inline(__always)
+    static func expandPath(_ path: UnsafeBufferPointer<UInt8>, _ put: (UnsafeRawBufferPointer) -> Void) {
+        if path.isEmpty {
+            slash.withUnsafeBytes(put)
+        } else {
+            encode(path, pathBytes, put)
+        }
+    }
+
+    /// `{query}`: `?` and the query, or nothing without one.
+    @inline(__always)
+    static func expandQuery(_ query: UnsafeBufferPointer<UInt8>?, _ put: (UnsafeRawBufferPointer) -> Void) {
+        guard let query else { return }
+        questionMark.withUnsafeBytes(put)
+        encode(query, queryBytes, put)
     }
 
     /// The destination as text, for `match` and the status page.
