@@ -17,7 +17,8 @@ import http.server
 import json
 import ssl
 import sys
-import threading
+
+import loopback_https
 
 PEBBLE_PORT = int(sys.argv[3])
 MODE_FILE = sys.argv[4]
@@ -98,15 +99,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(sys.argv[1], sys.argv[2])
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    print(server.server_port, flush=True)
-    timer = threading.Timer(300, server.shutdown)
-    timer.daemon = True
-    timer.start()
-    server.serve_forever()
+    loopback_https.serve_http(sys.argv[1], sys.argv[2], Handler, 300)
 
 
 if __name__ == "__main__":

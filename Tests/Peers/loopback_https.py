@@ -1,7 +1,9 @@
 """The part the test peers share: an HTTPS listener on a free loopback port that prints
 its port, reads one request head per connection (in a thread of its own) and hands it to
 the peer's `respond(connection, head)`, until killed, until `seconds` pass, or, with
-`stop_on_stdin`, until its standard input closes."""
+`stop_on_stdin`, until its standard input closes. `serve_http` is the same listener for
+peers written as an `http.server` handler (keep-alive, request bodies)."""
+import http.server
 import socket
 import ssl
 import sys
@@ -46,3 +48,15 @@ def serve(cert, key, respond, seconds, timeout, stop_on_stdin=False):
         except OSError:
             return
         threading.Thread(target=_serve_one, args=(raw, context, respond, timeout), daemon=True).start()
+
+
+def serve_http(cert, key, handler, seconds):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    print(server.server_port, flush=True)
+    timer = threading.Timer(seconds, server.shutdown)
+    timer.daemon = True
+    timer.start()
+    server.serve_forever()

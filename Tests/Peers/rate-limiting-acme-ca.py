@@ -6,9 +6,9 @@ CERT KEY [RETRY_AFTER]; prints its port, then one line per request ("METHOD PATH
 serves until killed or for two minutes at most."""
 import http.server
 import json
-import ssl
 import sys
-import threading
+
+import loopback_https
 
 RETRY_AFTER = sys.argv[3] if len(sys.argv) > 3 else "3600"
 
@@ -53,15 +53,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(sys.argv[1], sys.argv[2])
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    print(server.server_port, flush=True)
-    timer = threading.Timer(120, server.shutdown)
-    timer.daemon = True
-    timer.start()
-    server.serve_forever()
+    loopback_https.serve_http(sys.argv[1], sys.argv[2], Handler, 120)
 
 
 if __name__ == "__main__":
