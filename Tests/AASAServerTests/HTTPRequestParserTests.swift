@@ -51,7 +51,9 @@ struct HTTPRequestParserTests {
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", status: .contentTooLarge),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", status: .notImplemented),
         Rejected(request: "GET / HTTP/2.0\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
-        Rejected(request: "GET / HTTP/1.2\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
+        Rejected(request: "GET / HTTP/3.1\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
+        Rejected(request: "GET / HTTP/1.x\r\nHost: a\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.10\r\nHost: a\r\n\r\n", status: .badRequest),
         Rejected(request: "GET / HTTQ/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
         Rejected(
             request: "GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n", status: .uriTooLong
@@ -113,6 +115,47 @@ struct HTTPRequestParserTests {
         }
     }
 
+    @Test("HTTP/1 with a minor version above 1 is read as HTTP/1.1 (RFC 9112 §2.3), with 1.1's Host rule")
+    func higherMinorVersion() {
+        for minor in ["2", "9"] {
+            let (result, head) = Self.parseHead("GET / HTTP/1.\(minor)\r\nHost: a\r\n\r\n")
+            guard case .complete = result else {
+                Issue.record("HTTP/1.\(minor) was refused: \(result)")
+                continue
+            }
+            #expect(head.isHTTP11 && head.wantsKeepAlive)
+            #expect(Self.status("GET / HTTP/1.\(minor)\r\n\r\n") == .badRequest)
+        }
+    }
+
+    @Test("If-None-Match on several field lines is one list; other fields between are passed over")
+    func ifNoneMatchLines() {
+        let text =
+            "GET / HTTP/1.1\r\nIf-None-Match: \"a\", \"b\"\r\nHost: x\r\nX-Tag: \"c\"\r\n"
+            + "if-none-match:W/\"c\" \r\nIF-NONE-MATCH:   \r\nAccept: */*\r\n\r\n"
+        let bytes = Array(text.utf8)
+        var head = HTTPRequestHead()
+        bytes.withUnsafeBufferPointer { buffer in
+            guard case .complete = HTTPRequestParser(limits: HTTPLimits()).parse(buffer, from: 0, into: &head),
+                let range = head.ifNoneMatchRange
+            else {
+                Issue.record("not parsed")
+                return
+            }
+            #expect(head.ifNoneMatchLines == 3)
+            var values: [String] = []
+            RequestConditions.forEachValue(named: "if-none-match", buffer, range) {
+                values.append(String(decoding: buffer[$0], as: UTF8.self))
+            }
+            #expect(values == [#""a", "b""#, #"W/"c""#, ""])
+            func matches(_ tag: String) -> Bool {
+                RequestConditions.noneMatch(buffer, range, lines: 3, identity: Array(tag.utf8)[...], gzip: nil)
+            }
+            #expect(matches(#""a""#) && matches(#""b""#) && matches(#""c""#))
+            #expect(!matches(#""d""#))
+        }
+    }
+
     @Test("bare LF line endings are accepted (RFC 9112 §2.2)")
     func bareLineFeeds() {
         let (result, head) = Self.parseHead("GET / HTTP/1.1\nHost: a\n\n")
@@ -161,7 +204,7 @@ struct RequestConditionsTests {
         ] {
             let bytes = Array(header.utf8)
             let matched = bytes.withUnsafeBufferPointer {
-                RequestConditions.noneMatch($0, 0..<bytes.count, identity: identity, gzip: gzip)
+                RequestConditions.noneMatch($0, 0..<bytes.count, lines: 1, identity: identity, gzip: gzip)
             }
             #expect(matched == expected, "\(header)")
         }

@@ -164,6 +164,27 @@ final class ServerTests {
             ).status == 200)
     }
 
+    @Test("If-None-Match split over field lines, a future If-Modified-Since, HTTP/1.2")
+    func conditionalEdges() throws {
+        let first = try Curl.request(base + "/apple-app-site-association", ["-H", "Host: example.com"])
+        let etag = try #require(first.headers["etag"])
+        func exchange(_ fields: String, version: String = "HTTP/1.1") throws -> [String] {
+            try RawClient.exchange(
+                port: server.port,
+                "GET /apple-app-site-association \(version)\r\nHost: example.com\r\n\(fields)Connection: close\r\n\r\n"
+            ).statusLines
+        }
+        // RFC 9110 §5.3: two field lines are one list, whichever holds the tag.
+        #expect(try exchange("If-None-Match: \(etag)\r\nIf-None-Match: \"other\"\r\n") == ["HTTP/1.1 304 Not Modified"])
+        #expect(try exchange("If-None-Match: \"other\"\r\nIf-None-Match: \(etag)\r\n") == ["HTTP/1.1 304 Not Modified"])
+        #expect(try exchange("If-None-Match: \"a\"\r\nIf-None-Match: \"b\"\r\n") == ["HTTP/1.1 200 OK"])
+        // RFC 9110 §13.1.3: a date after the server's clock is invalid, so the field is ignored.
+        #expect(try exchange("If-Modified-Since: Fri, 31 Dec 9999 23:59:59 GMT\r\n") == ["HTTP/1.1 200 OK"])
+        // RFC 9112 §2.3: a higher minor version of HTTP/1 is answered as HTTP/1.1.
+        #expect(try exchange("", version: "HTTP/1.2") == ["HTTP/1.1 200 OK"])
+        #expect(try exchange("", version: "HTTP/2.0") == ["HTTP/1.1 505 HTTP Version Not Supported"])
+    }
+
     @Test("out-of-range dates in If-Modified-Since are ignored, and the server lives on")
     func hostileConditionalDates() throws {
         for date in [

@@ -16,7 +16,10 @@ package struct HTTPRequestHead {
     var userAgentRange: Range<Int>?
     /// `X-Forwarded-For`, believed only from a trusted proxy (`EventLoop.clientAddress`).
     var forwardedForRange: Range<Int>?
+    /// From the first If-None-Match value to the end of the last: a list sent on several
+    /// field lines is one list (RFC 9110 §5.3), read line by line when `ifNoneMatchLines > 1`.
     var ifNoneMatchRange: Range<Int>?
+    var ifNoneMatchLines = 0
     var ifModifiedSinceRange: Range<Int>?
     /// The admin listener's credentials (RFC 9110 §11.6.2); more than one is refused there.
     package var authorizationRange: Range<Int>?

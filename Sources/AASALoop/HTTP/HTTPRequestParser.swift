@@ -135,8 +135,18 @@ struct HTTPRequestParser {
             ? .get : HTTPToken.equals(buffer, methodRange, "HEAD") ? .head : .other
         head.methodRange = methodRange
         head.targetRange = targetRange
-        head.isHTTP11 = HTTPToken.equals(buffer, versionRange, "HTTP/1.1")
+        head.isHTTP11 = Self.isHTTP11(buffer, versionRange)
         return true
+    }
+
+    /// HTTP/1.1, or HTTP/1 with a higher minor version: a server answers those as the highest
+    /// 1.x it speaks, and the client, being conformant to 1.1, understands (RFC 9112 §2.3,
+    /// RFC 9110 §2.5).
+    private static func isHTTP11(_ buffer: UnsafeBufferPointer<UInt8>, _ version: Range<Int>) -> Bool {
+        guard version.count == 8, HTTPToken.equals(buffer, version.lowerBound..<(version.lowerBound + 7), "HTTP/1.")
+        else { return false }
+        let minor = buffer[version.lowerBound + 7]
+        return minor >= UInt8(ascii: "1") && minor <= UInt8(ascii: "9")
     }
 
     private func versionCheck(_ buffer: UnsafeBufferPointer<UInt8>, _ head: HTTPRequestHead) -> HTTPParseResult? {
@@ -183,7 +193,8 @@ struct HTTPRequestParser {
                 if HTTPToken.equalsIgnoringCase(buffer, element, "keep-alive") { head.connectionKeepAlive = true }
             }
         case 13 where HTTPToken.equalsIgnoringCase(buffer, name, "if-none-match"):
-            head.ifNoneMatchRange = value
+            head.ifNoneMatchRange = head.ifNoneMatchRange.map { $0.lowerBound..<value.upperBound } ?? value
+            head.ifNoneMatchLines += 1
         case 13 where HTTPToken.equalsIgnoringCase(buffer, name, "authorization"):
             head.authorizationRange = value
             head.authorizationCount += 1

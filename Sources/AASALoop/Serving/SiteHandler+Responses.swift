@@ -67,7 +67,7 @@ extension SiteHandler {
         let gzip = head.acceptEncoding.acceptsGzip ? file.gzip : nil
         let useGzip = gzip != nil
         let variant = gzip ?? file.identity
-        let status: HTTPStatus = isNotModified(head, buffer, file) ? .notModified : .ok
+        let status: HTTPStatus = isNotModified(head, buffer, file, now: loop.dates.second) ? .notModified : .ok
         let sendsBody = status == .ok && head.method == .get
         let connectionHeader = ConnectionHeader(keepAlive: keepAlive, isHTTP11: head.isHTTP11)
         if sendsBody, let whole = responses.response(variant, connectionHeader, dates: loop.dates, output: loop.out) {
@@ -112,15 +112,18 @@ extension SiteHandler {
         }
     }
 
-    /// RFC 9110 §13.1.2: If-None-Match wins; If-Modified-Since counts only without it.
-    private func isNotModified(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ file: PreparedFile)
-        -> Bool
-    {
+    /// RFC 9110 §13.1.2: If-None-Match wins; If-Modified-Since counts only without it, and
+    /// only with a date that is not after the server's clock (RFC 9110 §13.1.3: such a date
+    /// is invalid, and a client that sends one would otherwise never see a newer file).
+    private func isNotModified(
+        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ file: PreparedFile, now: Int
+    ) -> Bool {
         if let range = head.ifNoneMatchRange {
-            return RequestConditions.noneMatch(buffer, range, identity: file.identity.etag, gzip: file.gzip?.etag)
+            return RequestConditions.noneMatch(
+                buffer, range, lines: head.ifNoneMatchLines, identity: file.identity.etag, gzip: file.gzip?.etag)
         }
         if let range = head.ifModifiedSinceRange,
-            let since = HTTPDate.parse(UnsafeBufferPointer(rebasing: buffer[range]))
+            let since = HTTPDate.parse(UnsafeBufferPointer(rebasing: buffer[range])), since <= now
         {
             return file.lastModified <= since
         }
