@@ -87,6 +87,19 @@ final class FallbackServerTests {
         #expect(head.status == 200 && head.body.isEmpty)
     }
 
+    @Test("a link cannot add Smart App Banner parameters: its commas are percent-encoded in app-argument")
+    func bannerArgument() throws {
+        let page = String(decoding: try get("/p/12?table=7,app-id=6660000000", agent: Self.iPhone).body, as: UTF8.self)
+        #expect(
+            page.contains(
+                #"content="app-id=1234567890, app-argument=https://example.com/p/12?table=7%2Capp-id=6660000000">"#),
+            "\(page)")
+        let banner = page.split(separator: "\n").filter { $0.contains("apple-itunes-app") }
+        #expect(banner.count == 1 && !banner[0].contains(",app-id=666"))
+        // The web link keeps the URL as it was opened.
+        #expect(page.contains(#"href="https://www.example.com/p/12?table=7,app-id=6660000000""#))
+    }
+
     @Test("association files, ACME challenges, fallback.json itself and sites without one are unchanged")
     func unchanged() throws {
         let file = try get("/.well-known/apple-app-site-association")

@@ -6,6 +6,11 @@ struct PageTemplate: Sendable {
         case text([UInt8])
         /// The link as opened: `https://HOST/PATH?QUERY`.
         case link
+        /// The link inside the Smart App Banner's `content`, a comma-separated list of
+        /// `key=value` pairs (Apple, "Promoting apps with Smart App Banners"): a `,` in the link
+        /// would end `app-argument` and start a pair of the client's choosing, so it is
+        /// percent-encoded (RFC 3986 §2.1), which leaves the URL's meaning to the app.
+        case bannerArgument
         /// The web destination of the decision.
         case destination
     }
@@ -29,6 +34,7 @@ struct PageTemplate: Sendable {
     }
 
     mutating func link() { pieces.append(.link) }
+    mutating func bannerArgument() { pieces.append(.bannerArgument) }
     mutating func destination() { pieces.append(.destination) }
 
     /// The page for one request: `link` and `destination` are URL bytes, escaped here.
@@ -39,6 +45,14 @@ struct PageTemplate: Sendable {
             switch piece {
             case .text(let bytes): body += bytes
             case .link: HTMLText.escape(link, into: &body)
+            case .bannerArgument:
+                for byte in link {
+                    if byte == UInt8(ascii: ",") {
+                        body += "%2C".utf8
+                    } else {
+                        HTMLText.escape(CollectionOfOne(byte), into: &body)
+                    }
+                }
             case .destination: HTMLText.escape(destination, into: &body)
             }
         }

@@ -48,7 +48,8 @@ package final class SiteFallback: Sendable {
         + "text-decoration:none;background:#0a66d8;color:#fff}a#web{background:#eee;color:#222}</style>"
 
     /// The page for a phone without the app: the store and the web, and on iOS the Smart App
-    /// Banner (Apple, "Promoting apps with Smart App Banners"), whose `app-argument` is the link.
+    /// Banner (Apple, "Promoting apps with Smart App Banners"), whose `app-argument` is the link
+    /// (its separators encoded: `PageTemplate.Piece.bannerArgument`).
     static func landingPage(_ file: FallbackFile, banner: String?, store: String, label: String) -> PageTemplate {
         var page = PageTemplate()
         let title = file.preview?.title ?? "Open in the app"
@@ -58,7 +59,7 @@ package final class SiteFallback: Sendable {
         if let banner {
             page.markup("<meta name=\"apple-itunes-app\" content=\"")
             page.value(banner + ", app-argument=")
-            page.link()
+            page.bannerArgument()
             page.markup("\">\n")
         }
         page.markup("<title>")
