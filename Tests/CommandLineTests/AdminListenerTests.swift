@@ -129,6 +129,27 @@ struct AdminListenerTests {
         #expect(server.errors.contains("admin listening on http://0.0.0.0:"))
     }
 
+    @Test("--admin-public refuses a token shorter than 16 bytes; loopback takes any")
+    func publicNeedsLongToken() throws {
+        let folder = try sites()
+        for short in ["a", "0123456789abcde"] {
+            let file = try tokenFile(folder, short + "\n")
+            let run = try BinaryRunner.run(
+                [
+                    "serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "0.0.0.0:0", "--admin-public",
+                    "--admin-token-file", file,
+                ],
+                in: folder.url, timeout: 20)
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(run.stderr.contains("needs at least 16"), "\(run.stderr)")
+        }
+        let file = try tokenFile(folder, "a\n")
+        let server = try RunningServer(in: folder.url, ["--sites", "sites", "--admin-token-file", file])
+        defer { _ = server.stop() }
+        let port = try #require(server.adminPort)
+        #expect(try admin(port, "/metrics", ["-H", "Authorization: Bearer a"]).status == 200)
+    }
+
     @Test("a token file that others can read, an empty one or a missing one stops start-up")
     func tokenFileRefused() throws {
         let folder = try sites()

@@ -338,7 +338,7 @@ struct AdminAddressTests {
             ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--admin", "0.0.0.0:0"], in: folder.url)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--admin-public"))
-        let token = try folder.write("admin-token", "s3cret\n")
+        let token = try folder.write("admin-token", "0123456789abcdef\n")
         #expect(chmod(token, 0o600) == 0)
         let forced = try RunningServer(
             in: folder.url, ["--sites", "sites", "--admin", "0.0.0.0:0", "--admin-public", "--admin-token-file", token])

@@ -15,6 +15,10 @@ public struct AdminToken: Sendable {
 
     /// Large enough for any generated token, small enough to read at once.
     static let maximumBytes = 4096
+    /// The shortest token a listener reachable from other hosts accepts: 16 bytes of
+    /// `openssl rand -hex` carry 64 bits, beyond online guessing, where a loopback listener's
+    /// token only separates local users (README, "The admin listener").
+    public static let minimumPublicBytes = 16
 
     public let bytes: [UInt8]
     /// Set when a group the server is not in can read the file.
@@ -25,7 +29,8 @@ public struct AdminToken: Sendable {
         warning = nil
     }
 
-    public init(file path: String) throws(Problem) {
+    /// Reads the token from `path`; `minimumBytes` is `minimumPublicBytes` for a public listener.
+    public init(file path: String, minimumBytes: Int = 1) throws(Problem) {
         let fd: Int32
         do throws(SystemError) {
             fd = try Posix.open(path, O_RDONLY | O_NONBLOCK)
@@ -59,6 +64,11 @@ public struct AdminToken: Sendable {
             throw Problem(description: "the admin token file \(path) is over \(Self.maximumBytes) bytes")
         }
         self.bytes = try Self.token(bytes, path: path)
+        guard self.bytes.count >= minimumBytes else {
+            throw Problem(
+                description: "the admin token in \(path) has \(self.bytes.count) bytes; a public admin listener "
+                    + "needs at least \(minimumBytes) (for example from openssl rand -hex 32)")
+        }
         let groupReads = info.st_mode & S_IRGRP != 0
         warning =
             groupReads && !Self.isOwnGroup(info.st_gid)

@@ -18,7 +18,11 @@ public enum ServerLaunch {
         }
         let adminToken: AdminToken?
         do {
-            adminToken = try settings.adminTokenFile.map { path throws(AdminToken.Problem) in try AdminToken(file: path)
+            // Reachable from other hosts, the token is all that stands between them and the status
+            // page, so it must be long enough not to be guessed.
+            let minimum = settings.adminPublic ? AdminToken.minimumPublicBytes : 1
+            adminToken = try settings.adminTokenFile.map { path throws(AdminToken.Problem) in
+                try AdminToken(file: path, minimumBytes: minimum)
             }
         } catch {
             StartupReport.writeError("error: \(error.description)\n")
