@@ -107,6 +107,8 @@ struct DescriptorStarvationTests {
         #expect(eventually(10) { Self.reloads(admin, "failed") == failed + 1 })
         #expect(Self.app(site) == "two")
         #expect(server.errors.contains("opendir: Too many open files (EMFILE)"), "\(server.errors)")
+        let page = Self.get(admin, "/") ?? ""
+        #expect(page.contains("reload-failure") && page.contains("[SITE001]"), "\(page)")
         #expect(server.errors.contains("SITE010"), "\(server.errors)")
 
         // The clients gone and descriptors back: the next reload reads everything.

@@ -40,8 +40,10 @@ public final class DescriptorBudget: Sendable {
     /// Descriptors no serving loop's connection takes: an eighth of the limit, 8 to 256 (a
     /// scan on every core holds about four per core).
     public static func reserve(limit: Int) -> Int { min(256, max(8, limit / 8)) }
-    /// The admin loop's connections, taken from the reserve.
-    public static func adminShare(limit: Int) -> Int { min(16, max(2, limit / 32)) }
+    /// The admin loop's connections, taken from the reserve: enough for scrapers and a few
+    /// browsers, and bounded, since with `--admin-public` anyone may connect before the token
+    /// is asked for.
+    public static func adminShare(limit: Int) -> Int { min(64, max(2, limit / 32)) }
 
     /// Reads the limit again (start-up, each reload, and when accept(2) meets EMFILE or
     /// ENFILE): a limit changed at run time (prlimit(1)) counts from then on.

@@ -80,7 +80,15 @@ public enum SiteLoader {
             }
             return .alias(site, target: target)
         case .skipped(let skipped): return .skipped(HostName.siteKey(folder: name) ?? name, skipped)
-        case .none: return .none
+        case .none:
+            // A site whose entry lstat(2) cannot read (EACCES, EIO) is not gone: it keeps its files.
+            guard let record = previous?.records[HostName.siteKey(folder: name) ?? name] else { return .none }
+            do throws(SystemError) {
+                _ = try Posix.status(root.path + "/" + name, followingLinks: false)
+            } catch let error where error.errno != ENOENT && error.errno != ENOTDIR {
+                return .record(unreadable(record.site, root: root, error: error, previous: record))
+            } catch {}
+            return .none
         }
     }
 
