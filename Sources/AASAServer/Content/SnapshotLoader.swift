@@ -91,11 +91,15 @@ public enum SnapshotLoader {
             sitesReadable: true, sitesValid: sitesValid, certificatesFailed: certificatesFailed)
         load.foldersRead = foldersRead
         if snapshot.counts.deletedFiles > 0 {
-            // Found deleted by this load: the grace began now (the rest were logged before).
-            let now = Int(settings.now)
-            load.deletions = catalog.records.values.filter { $0.deletedFiles.contains { $0.deletedAt == now } }
-                .sorted { $0.name < $1.name }.flatMap(\.folderProblems).filter {
-                    $0.code == LoadProblem.Code.fileDeleted.rawValue
+            // Found deleted by this load (the rest were logged by the load that found them).
+            load.deletions = catalog.records.values.filter { !$0.deletedFiles.isEmpty }.sorted { $0.name < $1.name }
+                .flatMap { record in
+                    let before = Set(previous?.catalog.records[record.name]?.deletedFiles.map(\.kind) ?? [])
+                    let new = record.deletedFiles.map(\.kind).filter { !before.contains($0) }.map { "/" + $0.rawValue }
+                    return record.folderProblems.filter { problem in
+                        problem.code == LoadProblem.Code.fileDeleted.rawValue
+                            && new.contains { problem.path.hasSuffix($0) }
+                    }
                 }
         }
         return load
