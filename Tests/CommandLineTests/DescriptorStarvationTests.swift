@@ -120,4 +120,38 @@ struct DescriptorStarvationTests {
         #expect(Self.app(site) == "three")
         #expect(!(Self.get(admin, "/sites.json") ?? "SITE010").contains("SITE010"))
     }
+
+    @Test(
+        "with no descriptor left, a certificates folder that cannot be listed keeps the certificates loaded before",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit (util-linux)"))
+    func certificates() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", Self.file("one"))
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("example.com", names: ["example.com"])
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--workers", "1"])
+        defer { _ = server.stop() }
+        let pid = server.process.processIdentifier
+        let admin = try RawClient(port: try #require(server.adminPort))
+        let served = #"aasa_certificate_lifetime_seconds{certificate="example.com""#
+        #expect((Self.get(admin, "/metrics") ?? "").contains(served))
+        let open = try Self.lowestFree(pid)
+
+        try Self.setLimit(pid, open)
+        try folder.write("certs/example.com/renewed", "")
+        #expect(eventually(10) { Self.reloads(admin, "failed") >= 1 })
+        let metrics = Self.get(admin, "/metrics") ?? ""
+        #expect(metrics.contains(served), "\(metrics)")
+        #expect(metrics.contains(#"aasa_load_problems{code="CERT004",severity="error"}"#), "\(metrics)")
+        #expect(
+            server.errors.contains("cannot list the certificates folder: opendir: Too many open files (EMFILE)"),
+            "\(server.errors)")
+
+        try Self.setLimit(pid, open + 1000)
+        let succeeded = Self.reloads(admin, "ok")
+        server.signal(SIGHUP)
+        #expect(eventually(10) { Self.reloads(admin, "ok") == succeeded + 1 })
+        #expect(!(Self.get(admin, "/metrics") ?? "CERT004").contains("CERT004"))
+    }
 }
