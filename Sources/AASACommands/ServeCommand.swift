@@ -85,6 +85,13 @@ struct ServeCommand: ParsableCommand {
         help: "Invalid sites at start-up: refuse (do not start) or skip (serve the valid sites; default refuse).")
     var invalidSites: String?
 
+    @Option(
+        help: """
+            Seconds a served file deleted from a site folder keeps serving its last copy \
+            (0: 404 at once; default \(defaults.deletedFileGrace)).
+            """)
+    var deletedFileGrace: String?
+
     @Option(help: "The Cache-Control header of served files (default \(defaults.cacheControl)).")
     var cacheControl: String?
 
@@ -195,6 +202,7 @@ struct ServeCommand: ParsableCommand {
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
             (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile), (.invalidSites, invalidSites),
+            (.deletedFileGrace, deletedFileGrace),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

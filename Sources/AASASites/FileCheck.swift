@@ -119,7 +119,7 @@ public struct FileCheck: Sendable {
                 siblings: siblings, signing: signing)
         } catch {
             self.init(
-                path: path, read: .failed(errno: error.errno, nil), kind: kind, site: site, siblings: siblings,
+                path: path, read: .failed(error, nil), kind: kind, site: site, siblings: siblings,
                 folder: nil, signing: signing)
         }
     }
@@ -167,7 +167,7 @@ public struct FileCheck: Sendable {
             (readError, readProblem) = (reason, .linkNotFollowed)
             return
         case .failed(let error, _):
-            readError = "cannot read the file: " + String(cString: strerror(error))
+            readError = "cannot read the file: " + error.callAndErrno
             return
         }
         byteCount = content.count

@@ -1,3 +1,5 @@
+import AASASystem
+
 /// What reading one file gave: its bytes and the status of the descriptor they were read
 /// from (fstat(2) after open(2), so the two describe the same file), or why nothing was read.
 public enum FileRead: Sendable {
@@ -11,8 +13,9 @@ public enum FileRead: Sendable {
     /// A symbolic link that is not followed (leading outside the folder, absolute, or one of
     /// too many): why, in a sentence.
     case linkRefused(String)
-    /// open(2), fstat(2) or read(2) failed with this errno; the status when fstat(2) succeeded.
-    case failed(errno: Int32, FileStatus?)
+    /// open(2), fstat(2) or read(2) failed: which call and errno; the status when fstat(2)
+    /// succeeded.
+    case failed(SystemError, FileStatus?)
 
     /// The status of the opened file, when it was opened.
     public var status: FileStatus? {

@@ -82,7 +82,7 @@ public struct FileStatus: Sendable, Hashable {
                 try Posix.open(path, flags)
             }
         } catch {
-            return .failed(errno: error.errno, nil)
+            return .failed(error, nil)
         }
         defer { Posix.close(fd) }
         return read(descriptor: fd, limit: limit)
@@ -96,7 +96,7 @@ public struct FileStatus: Sendable, Hashable {
         do throws(SystemError) {
             status = FileStatus(try Posix.status(fd))
         } catch {
-            return .failed(errno: error.errno, nil)
+            return .failed(error, nil)
         }
         guard status.kind == .regular else { return .notRegular(status) }
         guard status.size <= limit else { return .tooLarge(status) }
@@ -116,8 +116,8 @@ public struct FileStatus: Sendable, Hashable {
             case .success(.processed(0)): break reading
             case .success(.processed(let count)): filled += count
             // A regular file never blocks (read(2)); a descriptor that does is not one to wait on.
-            case .success(.wouldBlock): return .failed(errno: EAGAIN, status)
-            case .failure(let error): return .failed(errno: error.errno, status)
+            case .success(.wouldBlock): return .failed(SystemError("read", errno: EAGAIN), status)
+            case .failure(let error): return .failed(error, status)
             }
             // A short read of a regular file is its end (read(2)): no call just to see EOF.
             if filled < bytes.count { break }
@@ -151,10 +151,15 @@ public struct FileStatus: Sendable, Hashable {
         (try? Posix.entries(atPath: path))?.map(Entry.init)
     }
 
-    /// The entries of the folder open on `fd`, without `.` and `..`; nil when it cannot be
-    /// listed.
-    static func entries(ofFolder fd: Int32) -> [Entry]? {
-        (try? Posix.entries(ofFolder: fd))?.map(Entry.init)
+    /// The entries of the folder at `path`, without `.` and `..`, or why it cannot be listed:
+    /// a listing that failed is never an empty folder.
+    public static func listing(of path: String) throws(SystemError) -> [Entry] {
+        try Posix.entries(atPath: path).map(Entry.init)
+    }
+
+    /// The entries of the folder open on `fd`, without `.` and `..`, or why it cannot be listed.
+    static func entries(ofFolder fd: Int32) throws(SystemError) -> [Entry] {
+        try Posix.entries(ofFolder: fd).map(Entry.init)
     }
 
     /// The names in the folder at `path`; nil when it cannot be listed.

@@ -22,6 +22,12 @@ public struct LoadProblem: Sendable, Hashable {
         case folderNotAHost = "SITE008"
         /// A folder whose normalized name is another folder's (`Example.COM.`, `example.com`).
         case folderCollides = "SITE009"
+        /// A site folder that could not be opened or listed (open, dup, readdir failed: EMFILE,
+        /// ENFILE, EACCES, EIO): never read as empty; the site keeps its last good files.
+        case siteUnreadable = "SITE010"
+        /// A served file deleted while its site folder stays: its last copy serves for the
+        /// deleted-file grace (`--deleted-file-grace`), then the path answers 404.
+        case fileDeleted = "SITE011"
         case certificateExpired = "CERT001"
         case certificateExpiring = "CERT002"
         case certificateWithoutNames = "CERT003"

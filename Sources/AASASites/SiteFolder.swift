@@ -28,9 +28,10 @@ public final class SiteFolder: Sendable {
 
     deinit { Posix.close(descriptor) }
 
-    /// The folder's entries, without `.` and `..`; nil when it cannot be listed.
-    public func entries() -> [FileStatus.Entry]? {
-        FileStatus.entries(ofFolder: descriptor)
+    /// The folder's entries, without `.` and `..`, or why they cannot be listed (dup(2),
+    /// fdopendir(3), readdir(3)): never an empty list for a listing that failed.
+    public func entries() throws(SystemError) -> [FileStatus.Entry] {
+        try FileStatus.entries(ofFolder: descriptor)
     }
 
     /// The file `name` of this folder (a name or a relative path beneath it), read when it
@@ -40,14 +41,14 @@ public final class SiteFolder: Sendable {
         case .opened(let fd):
             defer { Posix.close(fd) }
             return FileStatus.read(descriptor: fd, limit: limit)
-        case .failed(let error): return .failed(errno: error, nil)
+        case .failed(let error): return .failed(error, nil)
         case .refused(let reason): return .linkRefused(reason)
         }
     }
 
     enum Opening {
         case opened(Int32)
-        case failed(Int32)
+        case failed(SystemError)
         case refused(String)
     }
 
@@ -85,7 +86,7 @@ public final class SiteFolder: Sendable {
             // O_NOFOLLOW on a link fails with ELOOP, or ENOTDIR with O_DIRECTORY (open(2)).
             guard error.errno == ELOOP || error.errno == ENOTDIR,
                 let next = Self.target(ofLink: String(component), in: parent)
-            else { return .failed(error.errno) }
+            else { return .failed(error) }
             target = next
             links += 1
             guard links <= Self.linkLimit else {
@@ -95,7 +96,7 @@ public final class SiteFolder: Sendable {
             pending += Self.components(target).reversed()
         }
         // The name was the folder itself (empty, `.`, or a walk back to it).
-        return .failed(EISDIR)
+        return .failed(SystemError("openat", errno: EISDIR))
     }
 
     private static func outside(_ name: String, _ target: String) -> String {

@@ -56,6 +56,27 @@ extension Posix {
         _ = try check("setrlimit") { setrlimit(resource, &limit) }
     }
 
+    /// The soft limit on open descriptors (getrlimit(2)), at most `Int.max`.
+    package static func descriptorLimit() throws(SystemError) -> Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        _ = try check("getrlimit") { getrlimit(resource, &limit) }
+        // RLIM_INFINITY is all ones: clamped to Int.max.
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// The lowest descriptor not open (open(2) takes the lowest free one): how many are open
+    /// when none has been closed in between.
+    package static func lowestFreeDescriptor() throws(SystemError) -> Int {
+        let fd = try Self.open("/dev/null", O_RDONLY | O_CLOEXEC)
+        Self.close(fd)
+        return Int(fd)
+    }
+
     /// Whether the real user may read `path` (access(2)): false on EACCES, an error for
     /// anything else (a missing file is the caller's to report).
     package static func mayRead(_ path: String) throws(SystemError) -> Bool {

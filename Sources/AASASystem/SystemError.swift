@@ -24,4 +24,20 @@ public struct SystemError: Error, Equatable, CustomStringConvertible, Sendable {
         let subject = path.map { "\(call) \($0)" } ?? call
         return "\(subject): \(reason)"
     }
+
+    /// `open: Too many open files (EMFILE)`: the call, what strerror(3) says and the errno's
+    /// symbol, so an operator can search for either.
+    public var callAndErrno: String {
+        "\(call): \(reason)" + (Self.symbol(errno).map { " (\($0))" } ?? "")
+    }
+
+    /// The symbolic name of the errnos a load meets (errno(3)); nil for others.
+    public static func symbol(_ code: Int32) -> String? {
+        let names: [Int32: String] = [
+            EMFILE: "EMFILE", ENFILE: "ENFILE", EACCES: "EACCES", EIO: "EIO", ENOENT: "ENOENT", ENOMEM: "ENOMEM",
+            EPERM: "EPERM", ELOOP: "ELOOP", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR", EAGAIN: "EAGAIN", EBADF: "EBADF",
+            ESTALE: "ESTALE", ENAMETOOLONG: "ENAMETOOLONG", EINTR: "EINTR", ENODEV: "ENODEV", ENXIO: "ENXIO",
+        ]
+        return names[code]
+    }
 }

@@ -75,4 +75,33 @@ final class SnapshotLoaderTests {
         #expect(third.snapshot == nil && !third.sitesReadable && third.outcome == .failed)
         #expect(third.problems.map(\.code) == [LoadProblem.Code.sitesUnreadable.rawValue])
     }
+
+    @Test("a deleted file serves out its grace, also in an invalid site; without a grace it is gone at once")
+    func deletedFiles() throws {
+        let android =
+            #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"#
+            + #""namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["#
+            + #""14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+        try write("sites/a.example/apple-app-site-association", Self.good)
+        try write("sites/a.example/assetlinks.json", android)
+        var settings = configuration()
+        let first = try #require(SnapshotLoader.load(settings, previous: nil).snapshot)
+        let apple = try #require(first.table.content(named: "a.example")?.apple)
+        // The Apple file deleted and the Android one broken: the site keeps both last copies.
+        try FileManager.default.removeItem(
+            at: folder.appendingPathComponent("sites/a.example/apple-app-site-association"))
+        try write("sites/a.example/assetlinks.json", "[")
+        let second = SnapshotLoader.load(settings, previous: first)
+        let graced = try #require(second.snapshot)
+        #expect(graced.table.content(named: "a.example")?.apple === apple)
+        #expect(graced.catalog.records["a.example"]?.deletedFiles.map(\.kind) == [.apple])
+        #expect(second.deletions.map(\.code) == [LoadProblem.Code.fileDeleted.rawValue])
+        #expect(graced.counts.deletedFiles == 1 && graced.counts.graceEnds != nil)
+        // Without a grace the deleted file goes; the broken one keeps its last good copy.
+        settings.deletedFileGrace = 0
+        let third = try #require(SnapshotLoader.load(settings, previous: graced).snapshot)
+        #expect(third.table.content(named: "a.example")?.apple == nil)
+        #expect(third.table.content(named: "a.example")?.android != nil)
+        #expect(third.catalog.records["a.example"]?.deletedFiles.isEmpty == true)
+    }
 }

@@ -43,4 +43,21 @@ struct StartupSettingsTests {
         #expect(settings.appleFetcherNetworks.map(\.description) == ["17.0.0.0/8", "192.0.2.1"])
         #expect(settings.trustedProxies.map(\.description) == ["::1"])
     }
+
+    @Test(
+        "the deleted-file grace: 60 s by default, 0 to 86400 from a file or the environment",
+        arguments: [("30", 30), ("0", 0), ("86400", 86_400), ("86401", nil), ("-1", nil), ("1m", nil)]
+            as [(String, Int?)])
+    func deletedFileGrace(value: String, expected: Int?) {
+        #expect(ServerConfiguration().deletedFileGrace == 60)
+        var fromFile = ServerConfiguration()
+        var fromEnvironment = ServerConfiguration()
+        do {
+            try fromFile.applyFile(contents: Array(#"{"deletedFileGrace": \#(value)}"#.utf8), path: "/etc/aasa.json")
+            try fromEnvironment.applyEnvironment(["AASA_DELETED_FILE_GRACE": value])
+            #expect(fromFile.deletedFileGrace == expected && fromEnvironment.deletedFileGrace == expected)
+        } catch {
+            #expect(expected == nil, "\(error.description)")
+        }
+    }
 }

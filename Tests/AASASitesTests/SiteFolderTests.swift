@@ -30,7 +30,7 @@ struct SiteFolderTests {
             signing: SignedFileContext(reader: .unavailable, now: 0))
         #expect(check.isValid)
         #expect(check.bytes.map { Data($0) } == Data(Self.good.utf8))
-        #expect(site.entries()?.map(\.name) == [Self.name])
+        #expect(try site.entries().map(\.name) == [Self.name])
         // Opened anew, the link in place of the folder is refused with O_NOFOLLOW.
         #expect(throws: SystemError.self) { try SiteFolder(path: path, followingLink: false) }
     }

@@ -29,6 +29,10 @@ public struct SiteCatalog: Sendable {
         /// Files by kind: how many are valid and how many are not.
         public var validFiles: [FileCheck.Kind: Int] = [:]
         public var invalidFiles: [FileCheck.Kind: Int] = [:]
+        /// Deleted files whose last copy still serves, and when the first of them stops
+        /// (seconds since the epoch): the reload that ends it is scheduled for then.
+        public var deletedFiles = 0
+        public var graceEnds: Int?
         public var files: Int { validFiles.values.reduce(0, +) + invalidFiles.values.reduce(0, +) }
     }
 
@@ -153,6 +157,10 @@ public struct SiteCatalog: Sendable {
             case .valid: counts.valid += 1
             case .keptLastGood: counts.keptLastGood += 1
             case .refused: counts.refused += 1
+            }
+            for deleted in record.deletedFiles {
+                counts.deletedFiles += 1
+                counts.graceEnds = min(counts.graceEnds ?? deleted.servedUntil, deleted.servedUntil)
             }
             for check in record.checks {
                 if check.isValid {

@@ -22,11 +22,13 @@ public final class SiteRecord: Sendable {
     public let folderProblems: [LoadProblem]
     public let state: State
     /// Names in the folder that look like association files but are not (`SITE003`).
-    let misnamed: [String]
+    package let misnamed: [String]
+    /// Served files deleted from the folder whose last copy still serves (`SITE011`).
+    public let deletedFiles: [DeletedFile]
 
     package init(
         site: SiteDirectory.Site, content: SiteContent?, checks: [FileSummary], folderProblems: [LoadProblem],
-        state: State, misnamed: [String]
+        state: State, misnamed: [String], deletedFiles: [DeletedFile] = []
     ) {
         self.site = site
         self.content = content
@@ -34,6 +36,13 @@ public final class SiteRecord: Sendable {
         self.folderProblems = folderProblems
         self.state = state
         self.misnamed = misnamed
+        self.deletedFiles = deletedFiles
+    }
+
+    /// True when the folder could not be opened or listed (`SITE010`): such a record is
+    /// never current, so the next reload reads the folder again.
+    package var isUnreadable: Bool {
+        folderProblems.contains { $0.code == LoadProblem.Code.siteUnreadable.rawValue }
     }
 
     public var name: String { site.name }

@@ -4,12 +4,17 @@ import AASATransport
 
 extension EventLoop {
     /// Accepts until EAGAIN (the listener is edge-triggered), or its share of the turn, after
-    /// which the loop comes back for the rest. Running out of descriptors or memory pauses
-    /// accepting for 100 ms instead of ending the server (accept(2) ERRORS).
+    /// which the loop comes back for the rest. Running out of descriptors or memory, or of the
+    /// loop's share of them (`hasDescriptorRoom`), pauses accepting for 100 ms instead of
+    /// ending the server (accept(2) ERRORS); clients wait in the backlog meanwhile.
     func acceptConnections(from listener: Int32, secure: Bool, now: UInt64) {
         guard listener >= 0, acceptPausedUntil == 0 else { return }
         var peer = sockaddr_storage()
         for _ in 0..<settings.acceptsPerTurn {
+            guard hasDescriptorRoom else {
+                acceptPausedUntil = now + 100_000_000
+                return
+            }
             let result: IOResult<Int32>
             do {
                 result = try Posix.accept(listener, peer: &peer)
@@ -18,6 +23,8 @@ extension EventLoop {
                 case ECONNABORTED, EPROTO, EPERM:
                     continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // The limit may have been lowered under the running server (prlimit(1)).
+                    if error.errno == EMFILE || error.errno == ENFILE { settings.descriptors?.refresh() }
                     acceptPausedUntil = now + 100_000_000
                     return
                 default:

@@ -31,6 +31,10 @@ package struct LoopSettings: Sendable {
     package static let adminRequestsPerTurn = 4
     /// Connections accepted from one listener per turn (the rest wait for the next).
     let acceptsPerTurn = 64
+    /// The loops' share of the descriptor limit, and which share this loop takes; nil (tests
+    /// of a loop alone) accepts until EMFILE.
+    package var descriptors: DescriptorBudget?
+    package var descriptorRole = DescriptorBudget.Role.serving
     /// A lingering close (RFC 9112 §9.6) reads and drops at most this much, for at most
     /// `lingerTimeout`: enough for a client to finish sending a refused request and read
     /// the answer, too little to hold a connection open for long.

@@ -24,7 +24,8 @@ extension ServerConfiguration {
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
             acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeEabKid, acmeEabHmacKeyFile,
             acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
-            cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites, appleFetcherNetworks, trustedProxies
+            cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites, appleFetcherNetworks, trustedProxies,
+            deletedFileGrace
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -69,6 +70,9 @@ extension ServerConfiguration {
                 throw Problem(description: "\(source): invalid sites must be refuse or skip")
             }
             invalidSites = choice
+        case .deletedFileGrace:
+            deletedFileGrace = try Self.integer(
+                value, in: 0...86_400, "\(source): the deleted-file grace must be 0 (none) to 86400 seconds")
         case .metricsPerSite:
             metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate,

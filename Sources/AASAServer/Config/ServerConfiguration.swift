@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var cacheControl = "max-age=3600"
     /// Whether start-up refuses every site when one is invalid, or serves the valid ones.
     public var invalidSites = InvalidSites.refuse
+    /// Seconds a served file deleted from a site folder that stays keeps serving its last
+    /// copy (a deploy that deletes and writes it again); 0 serves 404 at once.
+    public var deletedFileGrace = 60
     /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
     /// its folder's name; nil means the first certificate in folder order.
     public var defaultCertificate: String?

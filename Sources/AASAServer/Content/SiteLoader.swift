@@ -1,6 +1,8 @@
 import AASALoop
 import AASASignedData
 import AASASites
+import AASASystem
+import AASATransport
 import AssociationKit
 import Dispatch
 import Foundation
@@ -15,11 +17,27 @@ public enum SiteLoader {
     /// Called now and then during a long scan with the folders done and the total.
     public typealias Progress = @Sendable (_ done: Int, _ total: Int) -> Void
 
-    /// Every entry of `root`, read on all cores; nil when the folder cannot be listed.
+    /// What every folder of one load is read with.
+    struct Settings: Sendable {
+        let cacheControl: String
+        /// Seconds a deleted served file keeps serving (`--deleted-file-grace`; 0: none).
+        let deletedFileGrace: Int
+        /// Seconds since the epoch when the load began: one clock for every folder.
+        let now: Double
+
+        init(cacheControl: String, deletedFileGrace: Int, now: Double = Date().timeIntervalSince1970) {
+            self.cacheControl = cacheControl
+            self.deletedFileGrace = deletedFileGrace
+            self.now = now
+        }
+    }
+
+    /// Every entry of `root`, read on all cores, or why the folder cannot be listed: a
+    /// listing that failed is never an empty sites folder.
     static func scan(
-        _ root: URL, cacheControl: String, previous: SiteCatalog?, progress: Progress? = nil
-    ) -> SiteCatalog? {
-        guard let names = FileStatus.entries(in: root.path) else { return nil }
+        _ root: URL, settings: Settings, previous: SiteCatalog?, progress: Progress? = nil
+    ) throws(SystemError) -> SiteCatalog {
+        let names = try FileStatus.listing(of: root.path)
         let folder = Folder(root)
         let chunkSize = 256
         let chunks = (names.count + chunkSize - 1) / chunkSize
@@ -29,7 +47,7 @@ public enum SiteLoader {
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = (chunk * chunkSize)..<min(names.count, (chunk + 1) * chunkSize)
             let found = names[range].map { listed in
-                read(listed.name, kind: listed.kind, root: folder, cacheControl: cacheControl, previous: previous)
+                read(listed.name, kind: listed.kind, root: folder, settings: settings, previous: previous)
             }
             results.withLock { $0[chunk] = found }
             let finished = done.add(range.count, ordering: .relaxed).newValue
@@ -51,17 +69,26 @@ public enum SiteLoader {
     /// What the sites-folder entry `name` is now, its folder read (or its record kept, when
     /// nothing in it changed); `kind` is the listing's type for it, when known.
     static func read(
-        _ name: String, kind: FileStatus.Kind? = nil, root: Folder, cacheControl: String, previous: SiteCatalog?
+        _ name: String, kind: FileStatus.Kind? = nil, root: Folder, settings: Settings, previous: SiteCatalog?
     ) -> SiteCatalog.Entry {
         switch SiteDirectory.examine(name, in: root.path, realRoot: root.realPath, kind: kind) {
         case .site(let site):
             guard let target = site.aliasOf else {
                 let previous = previous?.records[site.name]
-                return .record(load(site, root: root, cacheControl: cacheControl, previous: previous))
+                // Gone between the listing and the open: nothing to serve, as if never listed.
+                return load(site, root: root, settings: settings, previous: previous).map { .record($0) } ?? .none
             }
             return .alias(site, target: target)
         case .skipped(let skipped): return .skipped(HostName.siteKey(folder: name) ?? name, skipped)
-        case .none: return .none
+        case .none:
+            // A site whose entry lstat(2) cannot read (EACCES, EIO) is not gone: it keeps its files.
+            guard let record = previous?.records[HostName.siteKey(folder: name) ?? name] else { return .none }
+            do throws(SystemError) {
+                _ = try Posix.status(root.path + "/" + name, followingLinks: false)
+            } catch let error where error.errno != ENOENT && error.errno != ENOTDIR {
+                return .record(unreadable(record.site, root: root, error: error, previous: record))
+            } catch {}
+            return .none
         }
     }
 
@@ -69,7 +96,7 @@ public enum SiteLoader {
     /// inotify reported. Returns the names whose served content may have changed: the entries
     /// and the aliases of those that are folders.
     static func update(
-        _ catalog: SiteCatalog, root: URL, entries: Set<String>, cacheControl: String
+        _ catalog: SiteCatalog, root: URL, entries: Set<String>, settings: Settings
     ) -> (catalog: SiteCatalog, affected: Set<String>) {
         var next = catalog
         var affected: Set<String> = []
@@ -87,7 +114,7 @@ public enum SiteLoader {
         for entry in reread.sorted() {
             // A loser is kept by entry name; a record by key was removed above.
             next.skipped[entry] = nil
-            next.insert(read(entry, root: folder, cacheControl: cacheControl, previous: catalog))
+            next.insert(read(entry, root: folder, settings: settings, previous: catalog))
         }
         affected.formUnion(next.aliases(of: affected))
         return (next, affected)
@@ -104,19 +131,31 @@ public enum SiteLoader {
         }
     }
 
-    /// Reads and checks one site folder, or returns `previous` when nothing in it changed.
+    /// Reads and checks one site folder, or returns `previous` when nothing in it changed; nil
+    /// when the folder is gone (ENOENT, ENOTDIR). A folder that cannot be opened or listed
+    /// (EMFILE, ENFILE, EACCES, EIO) is never read as empty: it keeps `previous` (`SITE010`).
     static func load(
-        _ site: SiteDirectory.Site, root: Folder, cacheControl: String, previous: SiteRecord?
-    ) -> SiteRecord {
+        _ site: SiteDirectory.Site, root: Folder, settings: Settings, previous: SiteRecord?
+    ) -> SiteRecord? {
         // Opened once: the listing and every file are read relative to this descriptor, so a
         // link swapped in after a check cannot redirect a read (docs/serving.md).
-        let folder = try? SiteFolder(path: site.folderPath, followingLink: false)
-        let names = folder?.entries()?.map(\.name) ?? []
+        let folder: SiteFolder
+        let names: [String]
+        do throws(SystemError) {
+            folder = try SiteFolder(path: site.folderPath, followingLink: false)
+            names = try folder.entries().map(\.name)
+        } catch {
+            if error.errno == ENOENT || error.errno == ENOTDIR { return nil }
+            return unreadable(site, root: root, error: error, previous: previous)
+        }
         let present = [FileCheck.Kind.apple, .android, .expectations, .fallback].filter {
             names.contains($0.rawValue)
         }
         let misnamed = SiteDirectory.misnamedFiles(among: names)
-        if let previous, previous.isCurrent(site: site, present: present, misnamed: misnamed.map(\.name)) {
+        let deleted = graced(previous, present: present, settings: settings)
+        if let previous, !previous.isUnreadable, previous.deletedFiles.isEmpty,
+            previous.isCurrent(site: site, present: present, misnamed: misnamed.map(\.name))
+        {
             return previous
         }
         let shown = root.path + "/" + site.entry
@@ -131,7 +170,6 @@ public enum SiteLoader {
         for kind in present {
             // A file that would break a promised link never ships: expectations are checked
             // against the site's files, and a failed one makes the site invalid.
-            guard let folder else { break }
             let check = FileCheck(
                 named: kind.rawValue, in: folder, shownAs: shown + "/" + kind.rawValue, kind: kind, site: site.name,
                 siblings: kind == .expectations ? siblings : nil, signing: signing)
@@ -142,7 +180,7 @@ public enum SiteLoader {
             }
             if check.isValid, let bytes = check.bytes, kind != .expectations, kind != .fallback {
                 prepared[kind] = PreparedFile(
-                    body: bytes, lastModified: check.modified, cacheControl: cacheControl,
+                    body: bytes, lastModified: check.modified, cacheControl: settings.cacheControl,
                     signedContent: check.signedContent,
                     signatureNotes: check.signedContent == nil ? [] : check.diagnostics.filter(\.code.isAboutSignature))
                 siblings.apple = siblings.apple ?? check.appleFile
@@ -154,7 +192,21 @@ public enum SiteLoader {
                 shown + "/" + name, .misnamedFile, .warning, SiteDirectory.misnamedReason(name, expected: expected),
                 site: site.name)
         }
-        if !present.contains(.apple) && !present.contains(.android) {
+        // A deleted file's last copy serves out its grace (`SITE011`).
+        for file in deleted {
+            prepared[file.kind] =
+                file.kind == .apple
+                ? previous?.content?.apple : file.kind == .android ? previous?.content?.android : nil
+            if file.kind == .fallback { fallback = previous?.content?.fallback }
+            problems.append(
+                LoadProblem(
+                    shown + "/" + file.kind.rawValue, .fileDeleted, .warning,
+                    "deleted; its last copy serves until \(HTTPDate.format(file.servedUntil)) "
+                        + "(--deleted-file-grace), then it answers 404; put the file back to keep serving it",
+                    site: site.name))
+        }
+        let serving = present + deleted.map(\.kind)
+        if !serving.contains(.apple) && !serving.contains(.android) {
             problems.append(
                 LoadProblem(
                     shown, .emptySite, .warning,
@@ -170,21 +222,68 @@ public enum SiteLoader {
             // The same bytes read again (a rescan after every inode changed) share the old object.
             content = previous?.content.flatMap { $0.servesSameFiles(as: fresh) ? $0 : nil } ?? fresh
         } else {
-            content = previous?.content
+            content = previous?.content.map { without(absent: serving, $0) }
             state = content == nil ? .refused : .keptLastGood
         }
         return SiteRecord(
             site: site, content: content, checks: checks, folderProblems: problems, state: state,
-            misnamed: misnamed.map(\.name))
+            misnamed: misnamed.map(\.name), deletedFiles: deleted)
     }
 
-    /// Why the sites folder cannot be listed, in our words rather than Foundation's.
-    static func unreadableReason(_ root: URL) -> String {
+    /// A folder that could not be opened or listed: its last good files, and why (`SITE010`).
+    private static func unreadable(
+        _ site: SiteDirectory.Site, root: Folder, error: SystemError, previous: SiteRecord?
+    ) -> SiteRecord {
+        let content = previous?.content
+        let problem = LoadProblem(
+            root.path + "/" + site.entry, .siteUnreadable, .error,
+            "cannot read the site folder: \(error.callAndErrno); "
+                + (content == nil ? "it serves nothing until it can be read" : "its last good files keep serving"),
+            site: site.name)
+        return SiteRecord(
+            site: site, content: content, checks: previous?.checks ?? [], folderProblems: [problem],
+            state: content == nil ? .refused : .keptLastGood, misnamed: previous?.misnamed ?? [],
+            deletedFiles: previous?.deletedFiles ?? [])
+    }
+
+    /// The files `previous` served that are no longer in the folder and whose grace has not
+    /// ended: the load that first finds one gone sets its end, later loads keep it.
+    static func graced(_ previous: SiteRecord?, present: [FileCheck.Kind], settings: Settings) -> [DeletedFile] {
+        guard settings.deletedFileGrace > 0, let previous, let content = previous.content else { return [] }
+        let served = [
+            (FileCheck.Kind.apple, content.apple != nil), (.android, content.android != nil),
+            (.fallback, content.fallback != nil),
+        ]
+        return served.compactMap { kind, isServed in
+            guard isServed, !present.contains(kind) else { return nil }
+            let known = previous.deletedFiles.first { $0.kind == kind }
+            let end = known?.servedUntil ?? Int((settings.now + Double(settings.deletedFileGrace)).rounded(.up))
+            guard Double(end) > settings.now else { return nil }
+            return DeletedFile(kind: kind, deletedAt: known?.deletedAt ?? Int(settings.now), servedUntil: end)
+        }
+    }
+
+    /// `content` without the files that are neither in the folder nor in their grace: an
+    /// invalid site keeps its last good files, not a file deleted for good.
+    private static func without(absent serving: [FileCheck.Kind], _ content: SiteContent) -> SiteContent {
+        let apple = serving.contains(.apple) ? content.apple : nil
+        let android = serving.contains(.android) ? content.android : nil
+        let fallback = serving.contains(.fallback) ? content.fallback : nil
+        guard apple !== content.apple || android !== content.android || fallback !== content.fallback else {
+            return content
+        }
+        return SiteContent(name: content.name, apple: apple, android: android, fallback: fallback)
+    }
+
+    /// Why the sites folder cannot be listed, in our words rather than Foundation's, naming
+    /// the call and errno when it is neither missing nor a file (EMFILE, EACCES, EIO).
+    static func unreadableReason(_ root: URL, _ error: SystemError?) -> String {
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) {
             return "cannot read the sites directory: no such folder (give --sites DIR, or sites in the config file)"
         }
         if !isDirectory.boolValue { return "cannot read the sites directory: it is a file, not a folder" }
-        return "cannot read the sites directory: permission denied"
+        guard let error else { return "cannot read the sites directory: permission denied" }
+        return "cannot read the sites directory: \(error.callAndErrno); every site keeps serving its last good files"
     }
 }

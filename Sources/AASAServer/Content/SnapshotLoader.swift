@@ -1,5 +1,6 @@
 import AASALoop
 import AASASites
+import AASASystem
 import AASATransport
 import CSystemShims
 import Foundation
@@ -34,6 +35,9 @@ public enum SnapshotLoader {
         public let certificatesFailed: Bool
         /// Site folders whose files were read again (the rest kept their records unread).
         public var foldersRead = 0
+        /// Served files this load found deleted, whose last copy now serves out its grace
+        /// (`SITE011`): each is logged as a warning.
+        public var deletions: [LoadProblem] = []
     }
 
     public static func load(
@@ -41,7 +45,11 @@ public enum SnapshotLoader {
         progress: SiteLoader.Progress? = nil
     ) -> Load {
         let root = URL(fileURLWithPath: configuration.sites)
-        let sites = loadSites(root, configuration, previous: previous, changes: changes, progress: progress)
+        let settings = SiteLoader.Settings(
+            cacheControl: configuration.cacheControl, deletedFileGrace: configuration.deletedFileGrace)
+        let sites = Result { () throws(SystemError) in
+            try loadSites(root, settings, previous: previous, changes: changes, progress: progress)
+        }
         // What the files' parsing left free in each thread's heap goes back to the system
         // (malloc_trim(3)); otherwise a load on every core keeps its peak resident for good.
         defer { malloc_trim(0) }
@@ -56,8 +64,10 @@ public enum SnapshotLoader {
             certificateProblems = result.problems.map(LoadProblem.init)
             certificatesFailed = result.store == nil
         }
-        guard let (catalog, table, changedNames, foldersRead) = sites else {
-            let problem = LoadProblem(root.path, .sitesUnreadable, .error, SiteLoader.unreadableReason(root))
+        guard case .success(let (catalog, table, changedNames, foldersRead)) = sites else {
+            let error: SystemError? = if case .failure(let error) = sites { error } else { nil }
+            let problem = LoadProblem(
+                root.path, .sitesUnreadable, .error, SiteLoader.unreadableReason(root, error))
             return Load(
                 snapshot: nil, outcome: .failed, changed: [], kept: certificatesFailed ? ["certificates"] : [],
                 problems: [problem] + certificateProblems, sitesReadable: false, sitesValid: false,
@@ -80,15 +90,27 @@ public enum SnapshotLoader {
             snapshot: snapshot, outcome: outcome, changed: changed, kept: kept, problems: snapshot.problems,
             sitesReadable: true, sitesValid: sitesValid, certificatesFailed: certificatesFailed)
         load.foldersRead = foldersRead
+        if snapshot.counts.deletedFiles > 0 {
+            // Found deleted by this load (the rest were logged by the load that found them).
+            load.deletions = catalog.records.values.filter { !$0.deletedFiles.isEmpty }.sorted { $0.name < $1.name }
+                .flatMap { record in
+                    let before = Set(previous?.catalog.records[record.name]?.deletedFiles.map(\.kind) ?? [])
+                    let new = record.deletedFiles.map(\.kind).filter { !before.contains($0) }.map { "/" + $0.rawValue }
+                    return record.folderProblems.filter { problem in
+                        problem.code == LoadProblem.Code.fileDeleted.rawValue
+                            && new.contains { problem.path.hasSuffix($0) }
+                    }
+                }
+        }
         return load
     }
 
     /// The catalog and table after `changes`, the names whose content changed, and how many
-    /// folders were read again; nil when the sites folder cannot be read.
+    /// folders were read again; why not when the sites folder cannot be read.
     private static func loadSites(
-        _ root: URL, _ configuration: ServerConfiguration, previous: ServingSnapshot?, changes: ChangeSet,
+        _ root: URL, _ settings: SiteLoader.Settings, previous: ServingSnapshot?, changes: ChangeSet,
         progress: SiteLoader.Progress?
-    ) -> (SiteCatalog, SiteTable, [String], Int)? {
+    ) throws(SystemError) -> (SiteCatalog, SiteTable, [String], Int) {
         func read(_ catalog: SiteCatalog, among names: some Sequence<String>) -> Int {
             names.reduce(0) { count, name in
                 guard let record = catalog.records[name] else { return count }
@@ -96,19 +118,17 @@ public enum SnapshotLoader {
             }
         }
         if let previous, let entries = changes.sites {
-            guard FileStatus(root.path)?.kind == .directory else { return nil }
+            let status = try Posix.status(root.path, followingLinks: true)
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw SystemError("stat", errno: ENOTDIR, path: root.path) }
             let (catalog, affected) = SiteLoader.update(
-                previous.catalog, root: root, entries: entries, cacheControl: configuration.cacheControl)
+                previous.catalog, root: root, entries: entries, settings: settings)
             let table = SiteTable(catalog.map(updating: previous.table.map, names: affected))
             return (
                 catalog, table, table.changedNames(since: previous.table, among: affected),
                 read(catalog, among: affected)
             )
         }
-        guard
-            let catalog = SiteLoader.scan(
-                root, cacheControl: configuration.cacheControl, previous: previous?.catalog, progress: progress)
-        else { return nil }
+        let catalog = try SiteLoader.scan(root, settings: settings, previous: previous?.catalog, progress: progress)
         let table = SiteTable(catalog.map())
         return (
             catalog, table, previous.map { table.changedNames(since: $0.table) } ?? [],

@@ -159,12 +159,23 @@ public final class FileWatcher: Sendable {
 
     /// The sites folder, every site folder in it, and the certificates.
     private func watchEverything(_ targets: inout [Int32: Target]) {
+        let entries: [FileStatus.Entry]
+        do throws(SystemError) {
+            entries = try FileStatus.listing(of: sites)
+        } catch let error where error.errno != ENOENT && error.errno != ENOTDIR {
+            // A listing that failed (EMFILE) is no folder without sites: the watches stay.
+            logger.warning(
+                "cannot list the sites folder to watch it (\(error.callAndErrno)); the watches stay as they were")
+            return
+        } catch {
+            entries = []
+        }
         targets = [:]
         let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
         if let wd = try? Posix.addWatch(fd, sites, mask: mask) { targets[wd] = .sitesFolder }
         var failures = 0
         var reason: SystemError?
-        for entry in FileStatus.entries(in: sites) ?? [] {
+        for entry in entries {
             if let error = watchSite(entry.name, root, &targets, kind: entry.kind) {
                 (failures, reason) = (failures + 1, error)
             }

@@ -29,6 +29,9 @@ extension MetricsReport {
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "true")], Double(valid))
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "false")], Double(invalid))
         }
+        gauge(
+            "aasa_site_files_deleted", "Served files deleted from their site folder whose last copy still serves.",
+            snapshot.counts.deletedFiles, into: &text)
     }
 
     /// The per-site families, for the busiest `perSiteLimit` sites and every invalid one.

@@ -1,4 +1,6 @@
+import AASALoop
 import AASASites
+import Dispatch
 import Foundation
 @preconcurrency import Glibc
 import Logging
@@ -14,16 +16,26 @@ public final class Reloader: Sendable {
     let logger: Logger
     private let running = Mutex(())
     let wakeLoops: @Sendable () -> Void
+    /// The end of a deleted file's grace (seconds since the epoch) a reload is scheduled for.
+    private let graceReload = Mutex<Int?>(nil)
+    /// The loops' share of the descriptor limit, read again before each reload: a limit
+    /// lowered at run time (prlimit(1)) is taken into account from then on.
+    let descriptors: DescriptorBudget?
 
-    init(state: ServerState, logger: Logger, wakeLoops: @escaping @Sendable () -> Void) {
+    init(
+        state: ServerState, logger: Logger, descriptors: DescriptorBudget? = nil,
+        wakeLoops: @escaping @Sendable () -> Void
+    ) {
         self.state = state
         self.logger = logger
+        self.descriptors = descriptors
         self.wakeLoops = wakeLoops
     }
 
     /// Reads `changes` again (SIGHUP: everything) and publishes the result.
     public func reload(reason: String, changes: ChangeSet = .everything) {
         running.withLock { _ in
+            descriptors?.refresh()
             let now = Int(time(nil))
             let load = SnapshotLoader.load(state.configuration, previous: state.snapshots.current, changes: changes)
             // Valid sites take their new files; an invalid site keeps its last good files
@@ -33,6 +45,31 @@ public final class Reloader: Sendable {
             wakeLoops()
             Self.log(load, reason: reason, state: state, logger: logger)
             if load.snapshot != nil { state.observeSnapshot() }
+        }
+        scheduleGraceEnd()
+    }
+
+    /// Schedules the reload that ends the first deleted file's grace, unless one is scheduled
+    /// for then or earlier: the loader owns the clock, no request looks at it. The reload reads
+    /// only the folders whose grace has ended.
+    func scheduleGraceEnd() {
+        guard let end = state.snapshots.current.counts.graceEnds else { return }
+        let isNew = graceReload.withLock { scheduled in
+            guard scheduled.map({ end < $0 }) ?? true else { return false }
+            scheduled = end
+            return true
+        }
+        guard isNew else { return }
+        // A little past the end, so the reload's clock is past it too.
+        let delay = max(0, Double(end) - Date().timeIntervalSince1970) + 0.05
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+            graceReload.withLock { if $0 == end { $0 = nil } }
+            let now = Int(Date().timeIntervalSince1970)
+            let due = state.snapshots.current.catalog.records.values.filter { record in
+                record.deletedFiles.contains { $0.servedUntil <= now }
+            }.map(\.site.entry)
+            guard !due.isEmpty else { return scheduleGraceEnd() }
+            reload(reason: "deleted-file grace ended", changes: ChangeSet(sites: Set(due), certificates: false))
         }
     }
 
@@ -68,6 +105,11 @@ public final class Reloader: Sendable {
             "folders_read": .stringConvertible(load.foldersRead),
         ]
         if load.outcome != .ok { metadata["diagnostics"] = .array(load.problems.map(\.logged)) }
+        for deletion in load.deletions {
+            logger.warning(
+                "\(deletion.site ?? "-"): \((deletion.path as NSString).lastPathComponent) \(deletion.message)",
+                metadata: ["reason": .string(reason), "code": .string(deletion.code), "file": .string(deletion.path)])
+        }
         switch load.outcome {
         case .ok:
             let changed = load.changed.isEmpty ? "nothing" : load.changed.joined(separator: ", ")

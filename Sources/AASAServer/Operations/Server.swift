@@ -79,6 +79,8 @@ public final class Server {
         settings.appleFetcherAgent = Array(configuration.cdnWatch.appleFetcherAgent.utf8)
         settings.appleFetcherNetworks = configuration.appleFetcherNetworks
         settings.trustedProxies = configuration.trustedProxies
+        let descriptors = DescriptorBudget(loops: count)
+        settings.descriptors = descriptors
         // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
         // no eventfd) fails start-up instead of leaving its listener unserved.
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots) }
@@ -116,6 +118,7 @@ public final class Server {
                 adminSettings.accessLog = false
                 // A status page costs far more than a file: a few per turn.
                 adminSettings.requestsPerTurn = LoopSettings.adminRequestsPerTurn
+                adminSettings.descriptorRole = .admin
                 adminLoop = try EventLoop(
                     listener: admin, control: control, snapshots: state.snapshots,
                     handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)
@@ -125,6 +128,8 @@ public final class Server {
                 Posix.close(admin)
             }
         }
+        // Every loop's epoll set and eventfd are open: what is open now is the server's own.
+        descriptors.measureBase()
         let finished = DispatchSemaphore(value: 0)
         for loop in loops {
             // The loop is used by its own thread only from here on.
@@ -145,7 +150,9 @@ public final class Server {
         }
         adminLoop = nil
         let loopControls = controls
-        let reloader = Reloader(state: state, logger: logger) { for control in loopControls { control.wake() } }
+        let reloader = Reloader(state: state, logger: logger, descriptors: descriptors) {
+            for control in loopControls { control.wake() }
+        }
         for (scheme, address, port) in [
             ("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port),
         ] {

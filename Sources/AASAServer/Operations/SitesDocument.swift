@@ -20,6 +20,11 @@ struct SitesDocument: Encodable {
         let line: Int?
         let column: Int?
         let pointer: String?
+
+        init(_ problem: LoadProblem) {
+            (code, severity, message) = (problem.code, problem.severity.rawValue, problem.message)
+            (line, column, pointer) = (problem.lineNumber, problem.column, problem.pointer)
+        }
     }
 
     struct File: Encodable {
@@ -31,11 +36,23 @@ struct SitesDocument: Encodable {
         let problems: [Problem]
     }
 
+    /// A served file deleted from the folder whose last copy serves until `servedUntil`.
+    struct DeletedFile: Encodable {
+        let file: String
+        /// Seconds since the epoch.
+        let deletedAt: Int
+        let servedUntil: Int
+        let servedETag: String?
+    }
+
     struct Site: Encodable {
         let name: String
         let aliases: [String]
         let state: String
         let files: [File]
+        let deletedFiles: [DeletedFile]
+        /// The folder's own problems (an unreadable folder, a deleted file, misnamed files).
+        let problems: [Problem]
         /// True when the site serves a `fallback.json` to people without the app.
         let fallback: Bool
         /// Apple's CDN copy of this site's file, and Apple's fetcher's last visit.
@@ -63,12 +80,15 @@ struct SitesDocument: Encodable {
                     return File(
                         file: check.kind.rawValue, valid: check.isValid, bytes: check.byteCount,
                         servedETag: check.kind == .expectations || check.kind == .fallback ? nil : served?.etag,
-                        problems: check.problems.map {
-                            Problem(
-                                code: $0.code, severity: $0.severity.rawValue, message: $0.message, line: $0.lineNumber,
-                                column: $0.column, pointer: $0.pointer)
-                        })
-                }, fallback: record.content?.hasFallback ?? false, cdn: SiteCDNStatus(site: record.name, state: state))
+                        problems: check.problems.map(Problem.init))
+                },
+                deletedFiles: record.deletedFiles.map { deleted in
+                    let served = deleted.kind == .apple ? record.content?.apple : record.content?.android
+                    return DeletedFile(
+                        file: deleted.kind.rawValue, deletedAt: deleted.deletedAt, servedUntil: deleted.servedUntil,
+                        servedETag: deleted.kind == .fallback ? nil : served?.etag)
+                }, problems: record.folderProblems.map(Problem.init), fallback: record.content?.hasFallback ?? false,
+                cdn: SiteCDNStatus(site: record.name, state: state))
         }
     }
 

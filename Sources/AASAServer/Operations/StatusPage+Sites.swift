@@ -1,5 +1,6 @@
 import AASALoop
 import AASASites
+import AASATransport
 import AssociationKit
 import Foundation
 
@@ -75,6 +76,9 @@ extension StatusPage {
             for check in rows {
                 html += row(record, check, aliases: aliases, cdn: cdn)
             }
+            for deleted in record.deletedFiles {
+                html += deletedRow(record, deleted, aliases: aliases, cdn: cdn)
+            }
         }
         return html + "</table>\n"
     }
@@ -104,6 +108,18 @@ extension StatusPage {
             + "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"
             + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
             + "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td>\(cdn)</tr>\n"
+    }
+
+    /// A served file deleted from the folder, its last copy serving out its grace (`SITE011`).
+    private static func deletedRow(_ record: SiteRecord, _ deleted: DeletedFile, aliases: String, cdn: String) -> String
+    {
+        let served = deleted.kind == .apple ? record.content?.apple : record.content?.android
+        let until = HTTPDate.format(deleted.servedUntil)
+        return "<tr class=\"site deleted-file\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
+            + "<td>\(escape(deleted.kind.rawValue))</td><td>\(served?.bytes ?? 0)</td>"
+            + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
+            + "<td><span class=\"warn\">deleted</span> (serving the last copy until \(escape(until)))</td>"
+            + "<td><pre></pre></td>\(cdn)</tr>\n"
     }
 
     /// The notes of a clean file, found again from the bytes it serves once (a snapshot keeps

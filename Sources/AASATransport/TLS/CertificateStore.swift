@@ -1,4 +1,5 @@
 import AASASignedData
+import AASASystem
 import AssociationKit
 import COpenSSL
 import COpenSSLShims
@@ -101,7 +102,21 @@ public final class CertificateStore: @unchecked Sendable {
         }
         var problems: [CertificateProblem] = []
         var certificates: [Certificate] = []
-        for files in pairs(below: directory) {
+        let found: [Files]
+        do throws(SystemError) {
+            found = try pairs(below: directory)
+        } catch {
+            // A folder that cannot be listed (EMFILE, EACCES, EIO) is never one without
+            // certificates: the load fails and the store loaded before keeps serving.
+            return LoadResult(
+                store: nil,
+                problems: [
+                    CertificateProblem(
+                        error.path ?? directory, .unusable, .error,
+                        "cannot list the certificates folder: \(error.callAndErrno)")
+                ])
+        }
+        for files in found {
             let (folder, chain, key) = (files.folder, files.chain, files.key)
             // OpenSSL says only "cannot load"; the owner, mode and user say what to change.
             if let reason = ReadPermission.problem(reading: key, what: "the private key")
@@ -205,26 +220,38 @@ public final class CertificateStore: @unchecked Sendable {
     /// Every pair in `directory` and the folders below it. Hidden entries are skipped: a
     /// Secret mounted as a folder holds its files through `..data`, a link to a hidden
     /// timestamped folder, which would otherwise load as a second copy of each certificate.
-    /// A pair reached twice (through links) counts once, by the chain's resolved path.
-    package static func pairs(below directory: String) -> [Files] {
+    /// A link to a folder counts and is not walked into. A pair reached twice (through links)
+    /// counts once, by the chain's resolved path. A folder that cannot be listed is an error,
+    /// never an empty one; a missing `directory` has no pairs.
+    package static func pairs(below directory: String) throws(SystemError) -> [Files] {
         let fileManager = FileManager.default
-        let root = URL(fileURLWithPath: directory)
-        var folders = [root]
-        let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
-        if let enumerator = fileManager.enumerator(
-            at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
-        {
-            for case let url as URL in enumerator {
-                var isDirectory: ObjCBool = false
-                // A link to a folder (certs/example.com -> /etc/letsencrypt/live/example.com) counts too.
-                if fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                    folders.append(url)
+        var folders: [String] = []
+        var pending = [URL(fileURLWithPath: directory).path]
+        while let folder = pending.popLast() {
+            let entries: [FolderEntry]
+            do throws(SystemError) {
+                entries = try Posix.entries(atPath: folder)
+            } catch let error where error.errno == ENOENT || error.errno == ENOTDIR {
+                // Gone since it was listed (or never there): nothing below it.
+                continue
+            }
+            folders.append(folder)
+            for entry in entries where !entry.name.hasPrefix(".") {
+                let path = folder + "/" + entry.name
+                guard let type = try? Posix.status(path, followingLinks: false).st_mode & S_IFMT else { continue }
+                if type == S_IFDIR {
+                    pending.append(path)
+                } else if type == S_IFLNK, let target = try? Posix.status(path, followingLinks: true),
+                    target.st_mode & S_IFMT == S_IFDIR
+                {
+                    // A link to a folder (certs/example.com -> /etc/letsencrypt/live/example.com) counts too.
+                    folders.append(path)
                 }
             }
         }
         var seen: Set<String> = []
         var pairs: [Files] = []
-        for folder in folders.map({ ($0.path as NSString).standardizingPath }).sorted() {
+        for folder in folders.map({ ($0 as NSString).standardizingPath }).sorted() {
             for layout in layouts {
                 let key = (folder as NSString).appendingPathComponent(layout.key)
                 guard fileManager.fileExists(atPath: key),
