@@ -75,7 +75,7 @@ struct SocketActivationTests {
         print("restartLosesNothing: \(served.value) served, \(failures.value) failed")
     }
 
-    @Test("a passed socket that matches no configured listener stops start-up, named")
+    @Test("a passed socket that matches no listener, is misnamed or does not listen stops start-up, named")
     func unmatchedSocket() throws {
         let (socket, port) = try ActivatedServer.listeningSocket()
         defer { close(socket) }
@@ -91,6 +91,13 @@ struct SocketActivationTests {
             name: "admin")
         #expect(misnamed.waitForExit() == 2)
         #expect(misnamed.errors.contains("named admin but bound to the http listener's address"))
+        // A TCP socket that does not listen (ListenStream= always listens).
+        let idle = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(idle) }
+        let notListening = try ActivatedServer(
+            socket: idle, in: folder.url, ["--sites", "sites", "--http", "127.0.0.1:0", "--admin", "off"])
+        #expect(notListening.waitForExit() == 2)
+        #expect(notListening.errors.contains("systemd passed descriptor 3 (http), which is not a listening TCP socket"))
     }
 
     @Test("LISTEN_PID naming another process: the descriptors are not taken, the listeners bind")
