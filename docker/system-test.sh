@@ -37,8 +37,10 @@ if [ -n "${FORCE:-}" ] || ! podman image exists "$image"; then
 fi
 
 # No network but loopback: the checks run inside, and nothing collides with the host's ports.
-podman run -d --name "$name" --systemd=always --network none -v "$deb_dir:/mnt/deb:ro" \
-  -v "$upgrade_dir:/mnt/upgrade:ro" "$image" /sbin/init >/dev/null
+# CAP_SYS_PTRACE lets root in the container read the service's /proc/PID/exe, which belongs
+# to another user (proc(5): a ptrace access mode check).
+podman run -d --name "$name" --systemd=always --network none --cap-add SYS_PTRACE \
+  -v "$deb_dir:/mnt/deb:ro" -v "$upgrade_dir:/mnt/upgrade:ro" "$image" /sbin/init >/dev/null
 trap 'podman rm -f -t 5 "$name" >/dev/null 2>&1 || true; rm -rf "$upgrade_dir"' EXIT
 inside() { podman exec -i "$name" "$@"; }
 fail() { echo "system-test: FAIL: $*" >&2; inside journalctl -u aasa-server --no-pager -n 50 >&2 || true; exit 1; }
@@ -109,7 +111,7 @@ served() { inside cat /run/ask.progress 2>/dev/null | cut -d' ' -f1; }
 served_at_least() { [ "$(served)" -ge "$1" ]; }
 start_asking() {
   inside rm -f /run/ask.stop /run/ask.progress /run/ask.result
-  podman exec -d "$name" sh /usr/local/bin/ask-loop
+  podman exec -d "$name" sh /usr/local/bin/ask-loop >/dev/null
   until_true 20 served_at_least 20 || fail "the client loop got no answers"
 }
 # Stops the client after 20 more answers (so some came from the new process); sets $served
