@@ -38,7 +38,7 @@ promtool check rules docker/prometheus-rules.yml
 echo "promtool test rules docker/prometheus-rules.test.yml"
 (cd docker && promtool test rules prometheus-rules.test.yml)
 
-echo "the GitHub Actions workflow, the Prometheus Operator resources (docker/check-examples.py)"
+echo "the GitHub Actions workflow, the Deployment's rollout, the Prometheus Operator resources (docker/check-examples.py)"
 python3 docker/check-examples.py
 
 echo "deployment: 5 passed, 0 failed"
