@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make deb: the Debian package, with dpkg-deb alone (no debhelper): the release binary with
-# Swift's standard library linked in, the units (service and socket), the default settings (a conffile), the example
-# site, man pages and bash, zsh and fish completions from swift-argument-parser.
+# Swift's standard library linked in, the units (service and socket), the default settings
+# (a conffile), the example site, man pages and bash, zsh and fish completions from
+# swift-argument-parser.
 #   bash docker/build-deb.sh [OUT_DIR]   → OUT_DIR/aasa-server_VERSION_ARCH.deb (default .build/deb)
 set -euo pipefail
 cd "$(dirname "$0")/.."
