@@ -119,8 +119,9 @@ install: build
 	  "$(DESTDIR)$(PREFIX)/bin/aasa-server"
 	bash docker/install-docs.sh "$(DESTDIR)$(PREFIX)/bin/aasa-server" "$(DESTDIR)$(PREFIX)/share"
 
-# The package installed in a container running systemd: start, curl, reload, ACME's storage,
-# stop, the journal (podman; docker/system-test.sh).
+# The package installed in a container running systemd: start, curl, reload, restart and
+# upgrade under a client loop (no request lost), ACME's storage, stop, the journal (podman;
+# docker/system-test.sh).
 system-test: deb
 	bash docker/system-test.sh .build/deb
 

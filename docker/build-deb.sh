@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make deb: the Debian package, with dpkg-deb alone (no debhelper): the release binary with
-# Swift's standard library linked in, the unit, the default settings (a conffile), the example
-# site, man pages and bash, zsh and fish completions from swift-argument-parser.
+# Swift's standard library linked in, the units (service and socket), the default settings
+# (a conffile), the example site, man pages and bash, zsh and fish completions from
+# swift-argument-parser.
 #   bash docker/build-deb.sh [OUT_DIR]   → OUT_DIR/aasa-server_VERSION_ARCH.deb (default .build/deb)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,7 @@ chmod 755 "$root"
 install -D -m 755 "$binary" "$root/usr/bin/aasa-server"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/aasa-server"
 install -D -m 644 docker/aasa-server.service "$root/lib/systemd/system/aasa-server.service"
+install -D -m 644 docker/aasa-server.socket "$root/lib/systemd/system/aasa-server.socket"
 install -D -m 644 docker/deb/aasa-server.json "$root/etc/aasa-server/aasa-server.json"
 install -d -m 755 "$root/usr/share/aasa-server/examples/sites"
 cp -R Config/sites/example.com "$root/usr/share/aasa-server/examples/sites/"

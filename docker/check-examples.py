@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks the deployment examples that no tool here validates whole (run by docker/check.sh):
-the GitHub Actions workflow, the Prometheus Operator resources, and that the alert rules
-wrapped as a PrometheusRule (the command in kubernetes-monitoring.yaml) keep their groups."""
-import os, subprocess, sys
+the GitHub Actions workflow, the Deployment's rollout and stop, the Prometheus Operator
+resources, and that the alert rules wrapped as a PrometheusRule (the command in
+kubernetes-monitoring.yaml) keep their groups."""
+import json, os, subprocess, sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,6 +30,24 @@ check("validate --format sarif" in runs, "workflow: validates as SARIF")
 upload = [step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
 check(len(upload) == 1 and upload[0].get("if") == "always()", "workflow: uploads SARIF even when validation failed")
 check(all("@" in step["uses"] for step in steps if "uses" in step), "workflow: every action pinned to a version")
+
+# A rollout loses no request (docs/usage.md, "Restarts and upgrades"): readiness on /readyz,
+# old pods kept until new ones are ready, a preStop sleep before SIGTERM, and a grace period
+# that covers the sleep and the server's drain.
+with open(os.path.join(ROOT, "docker/kubernetes.yaml")) as source:
+    deployment = next(d for d in yaml.safe_load_all(source) if d and d["kind"] == "Deployment")
+with open(os.path.join(ROOT, "docker/aasa-server.json")) as source:
+    shutdown = json.load(source).get("timeouts", {}).get("shutdown", 10)
+pod = deployment["spec"]["template"]["spec"]
+container = pod["containers"][0]
+check(container.get("readinessProbe", {}).get("httpGet", {}).get("path") == "/readyz", "deployment: ready on /readyz")
+rolling = deployment["spec"].get("strategy", {}).get("rollingUpdate", {})
+check(rolling.get("maxUnavailable") == 0, "deployment: a rollout keeps old pods until new ones are ready")
+command = container.get("lifecycle", {}).get("preStop", {}).get("exec", {}).get("command", [])
+pause = int(command[1]) if len(command) == 2 and command[0] == "sleep" and command[1].isdigit() else 0
+check(pause >= 5, "deployment: a preStop sleep of 5 s or more before SIGTERM")
+check(pod.get("terminationGracePeriodSeconds", 30) >= pause + shutdown + 5,
+      "deployment: terminationGracePeriodSeconds covers the preStop sleep and the shutdown timeout")
 
 with open(os.path.join(ROOT, "docker/kubernetes-monitoring.yaml")) as source:
     documents = [document for document in yaml.safe_load_all(source) if document]

@@ -18,7 +18,9 @@ struct ServeCommand: ParsableCommand {
             flags. Every site is validated first: any error stops start-up with every \
             diagnostic printed (exit 1), unless --invalid-sites skip, which serves the valid \
             sites and reports the invalid ones as a reload does. SIGHUP reloads the sites; SIGTERM or SIGINT stops \
-            gracefully (exit 0). The access log goes to stdout, events to stderr.
+            gracefully (exit 0). The access log goes to stdout, events to stderr. Listening sockets passed by \
+            systemd (LISTEN_FDS, sd_listen_fds(3)) serve the listener with the same address, so a restart \
+            refuses no connection; one that matches no listener stops start-up (exit 2).
             """)
 
     static let defaultConfigFile = "Config/aasa-server.json"

@@ -90,11 +90,14 @@ package final class EventLoop<Handler: ConnectionHandler> {
         certificates = snapshot.certificates
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
+        // Exclusive: loops sharing a socket systemd passed (`Listener.adopt`) are not all woken
+        // for each connection; a SO_REUSEPORT listener has one loop anyway.
+        let listening = Epoll.readable | Epoll.edgeTriggered | Epoll.exclusive
         if listener >= 0 {
-            try epoll.add(listener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.listenerTag)
+            try epoll.add(listener, events: listening, data: Self.listenerTag)
         }
         if secureListener >= 0 {
-            try epoll.add(secureListener, events: Epoll.readable | Epoll.edgeTriggered, data: Self.secureListenerTag)
+            try epoll.add(secureListener, events: listening, data: Self.secureListenerTag)
         }
         try epoll.add(control.wakeUp.fd, events: Epoll.readable, data: Self.wakeTag)
     }

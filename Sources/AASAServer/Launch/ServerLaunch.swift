@@ -16,6 +16,15 @@ public enum ServerLaunch {
             StartupReport.writeError("error: \(refusal)\n")
             return 2
         }
+        // Before anything is read: a socket unit that disagrees with the settings is a
+        // settings error, and a large tree of sites would only delay saying so.
+        let inherited: InheritedListeners
+        do {
+            inherited = try InheritedListeners.take(for: settings)
+        } catch {
+            StartupReport.writeError("error: \(error.description)\n")
+            return 2
+        }
         let adminToken: AdminToken?
         do {
             // Reachable from other hosts, the token is all that stands between them and the status
@@ -70,7 +79,7 @@ public enum ServerLaunch {
             configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager,
             adminToken: adminToken, logger: logger)
         if skipping { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
-        let server = Server(state: state, logger: logger, watcher: watcher)
+        let server = Server(state: state, logger: logger, watcher: watcher, inherited: inherited)
         do {
             return try server.run()
         } catch {

@@ -16,11 +16,16 @@ public final class Server {
     let logger: Logger
     /// Set up before the sites were first read (`FileWatcher`), so no change is lost.
     let watcher: FileWatcher
+    /// The listening sockets systemd passed, which listeners serve from instead of binding.
+    let inherited: InheritedListeners
 
-    public init(state: ServerState, logger: Logger, watcher: FileWatcher) {
+    public init(
+        state: ServerState, logger: Logger, watcher: FileWatcher, inherited: InheritedListeners = InheritedListeners()
+    ) {
         self.state = state
         self.logger = logger
         self.watcher = watcher
+        self.inherited = inherited
     }
 
     /// Why the server could not start: a sentence for the operator.
@@ -50,13 +55,16 @@ public final class Server {
             throw StartFailure(description: "no listener: give --http or --https ADDR:PORT")
         }
         let count = state.statistics.count
+        let inherited = self.inherited
         let plain = try configuration.http.map { address throws(ListenError) in
-            try Listener.openGroup(address, count: count)
+            if let socket = inherited.http { return try Listener.adopt(socket, count: count) }
+            return try Listener.openGroup(address, count: count)
         }
         let secure: (fds: [Int32], port: Int)?
         do {
             secure = try configuration.https.map { address throws(ListenError) in
-                try Listener.openGroup(address, count: count)
+                if let socket = inherited.https { return try Listener.adopt(socket, count: count) }
+                return try Listener.openGroup(address, count: count)
             }
         } catch {
             plain?.fds.forEach(Posix.close)
@@ -67,7 +75,11 @@ public final class Server {
         var admin: Int32?
         if let address = configuration.admin {
             do {
-                admin = try Listener.open(address, deferAcceptSeconds: 0, reusePort: false)
+                if let socket = inherited.admin {
+                    admin = try Listener.adopt(socket, count: 1, deferAcceptSeconds: 0).fds[0]
+                } else {
+                    admin = try Listener.open(address, deferAcceptSeconds: 0, reusePort: false)
+                }
             } catch {
                 logger.error("admin listener unavailable on \(address): \(error); serving without it")
             }
@@ -153,20 +165,23 @@ public final class Server {
         let reloader = Reloader(state: state, logger: logger, descriptors: descriptors) {
             for control in loopControls { control.wake() }
         }
-        for (scheme, address, port) in [
-            ("http", configuration.http, plain?.port), ("https", configuration.https, secure?.port),
+        for (scheme, address, port, socket) in [
+            ("http", configuration.http, plain?.port, inherited.http),
+            ("https", configuration.https, secure?.port, inherited.https),
         ] {
             guard let address, let port else { continue }
-            logger.info(
-                "listening on \(scheme)://\(address.with(port: port))",
-                metadata: [
-                    "loops": .stringConvertible(count),
-                    "sites": .stringConvertible(state.snapshots.current.counts.sites),
-                    "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
-                ])
+            var metadata: Logger.Metadata = [
+                "loops": .stringConvertible(count),
+                "sites": .stringConvertible(state.snapshots.current.counts.sites),
+                "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
+            ]
+            if let socket { metadata["systemd_fd"] = .stringConvertible(socket.fd) }
+            logger.info("listening on \(scheme)://\(address.with(port: port))", metadata: metadata)
         }
         if let admin, adminControl != nil, let address = configuration.admin {
-            logger.info("admin listening on http://\(address.with(port: Posix.localPort(admin)))")
+            logger.info(
+                "admin listening on http://\(address.with(port: Posix.localPort(admin)))",
+                metadata: inherited.admin.map { ["systemd_fd": .stringConvertible($0.fd)] } ?? [:])
         }
         if let manager = state.acme {
             do {

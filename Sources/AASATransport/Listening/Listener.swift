@@ -2,7 +2,8 @@ import AASASystem
 @preconcurrency import Glibc
 
 /// Listening sockets. Every loop has its own, bound to the same address with SO_REUSEPORT,
-/// so the kernel spreads new connections across loops (lwan, h2o).
+/// so the kernel spreads new connections across loops (lwan, h2o); or, with a socket systemd
+/// passed, a descriptor of its own for that one socket (`adopt`).
 public enum Listener {
     /// A bound, non-blocking socket. `reusePort` sets SO_REUSEPORT, for the loops' shared
     /// listeners; the admin listener has one socket, and must fail if another process holds its
@@ -59,6 +60,28 @@ public enum Listener {
         } catch {
             fds.forEach(Posix.close)
             throw ListenError(address: address, cause: error)
+        }
+    }
+
+    /// The loops' listeners on a socket systemd passed: the socket for the first loop and a
+    /// duplicate for each other, all one queue. The queue outlives the process: systemd holds
+    /// the socket too, so a loop closing its descriptor at stop leaves the connections not yet
+    /// accepted to the next process. The loops wait on it with EPOLLEXCLUSIVE, so a
+    /// connection wakes one of them, not all (epoll_ctl(2)). The options are `open`'s.
+    public static func adopt(_ socket: InheritedSocket, count: Int, deferAcceptSeconds: Int32 = 10)
+        throws(ListenError) -> (fds: [Int32], port: Int)
+    {
+        var fds: [Int32] = []
+        do {
+            try Posix.setNonBlocking(socket.fd)
+            try Posix.setOption(socket.fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+            try Posix.setOption(
+                socket.fd, level: Int32(IPPROTO_TCP), name: TCP_DEFER_ACCEPT, value: deferAcceptSeconds)
+            for _ in 1..<max(1, count) { fds.append(try Posix.duplicate(socket.fd)) }
+            return ([socket.fd] + fds, socket.address.port)
+        } catch {
+            fds.forEach(Posix.close)
+            throw ListenError(address: socket.address, cause: error)
         }
     }
 }

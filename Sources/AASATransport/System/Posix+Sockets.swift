@@ -2,9 +2,10 @@ import AASASystem
 import CSystemShims
 @preconcurrency import Glibc
 
-/// Sockets: socket(2), setsockopt(2), bind(2), listen(2), accept4(2), send(2), sendmsg(2) and
-/// getsockname(2), with the Linux flags the server relies on (SOCK_NONBLOCK, SOCK_CLOEXEC,
-/// MSG_NOSIGNAL, MSG_MORE), so they stay in the Linux-only layer.
+/// Sockets: socket(2), setsockopt(2), getsockopt(2), bind(2), listen(2), accept4(2), send(2),
+/// sendmsg(2), getsockname(2) and fcntl(2)'s F_DUPFD_CLOEXEC, with the Linux flags the server
+/// relies on (SOCK_NONBLOCK, SOCK_CLOEXEC, MSG_NOSIGNAL, MSG_MORE), so they stay in the
+/// Linux-only layer.
 extension Posix {
     package static func socket(domain: Int32, type: Int32) throws(SystemError) -> Int32 {
         try check("socket") {
@@ -102,6 +103,31 @@ extension Posix {
         var length = socklen_t(MemoryLayout<Int32>.size)
         _ = try check("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) }
         if code != 0 { throw SystemError("connect", errno: code) }
+    }
+
+    /// getsockopt(2) of an integer option (SO_TYPE, SO_ACCEPTCONN …).
+    package static func option(_ fd: Int32, level: Int32, name: Int32) throws(SystemError) -> Int32 {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = try check("getsockopt") { getsockopt(fd, level, name, &value, &length) }
+        return value
+    }
+
+    /// fcntl(2) F_DUPFD_CLOEXEC: another descriptor, close-on-exec, for the same open socket.
+    package static func duplicate(_ fd: Int32) throws(SystemError) -> Int32 {
+        try check("fcntl") { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
+    }
+
+    /// getsockname(2) of an IPv4 or IPv6 socket.
+    package static func localAddress(_ fd: Int32) throws(SystemError) -> SocketAddress {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = try check("getsockname") {
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+        }
+        return SocketAddress(storage)
     }
 
     package static func localPort(_ fd: Int32) -> Int {
