@@ -67,7 +67,8 @@ public final class OnDemandAsk: Sendable {
     public static func target(_ url: String) -> Target? {
         guard let parts = URLParts(url), !parts.host.isEmpty else { return nil }
         if parts.scheme == "https" { return HTTPSURL(url).map { .https($0) } }
-        guard parts.scheme == "http", parts.isIPLiteral || parts.host == "localhost" else { return nil }
+        guard parts.scheme == "http" else { return nil }
+        // SocketAddress reads IP addresses and localhost only: no name is resolved.
         let host = parts.host.contains(":") ? "[\(parts.host)]" : parts.host
         guard let address = try? SocketAddress(parsing: "\(host):\(parts.port ?? 80)"), address.isLoopback else {
             return nil
