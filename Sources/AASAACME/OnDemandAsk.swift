@@ -35,6 +35,8 @@ public final class OnDemandAsk: Sendable {
     struct State {
         var answers: [String: (allowed: Bool, until: Int)] = [:]
         var queue: [String] = []
+        /// Queued or being asked: a handshake meanwhile does not ask again.
+        var asking: Set<String> = []
         var failing = false
         var stopping = false
     }
@@ -84,11 +86,12 @@ public final class OnDemandAsk: Sendable {
         }
     }
 
-    /// Queues `name` to be asked, unless it is already queued or the queue is full.
+    /// Queues `name` to be asked, unless it is already queued or being asked, or the queue is full.
     func ask(_ name: String) {
         let queued = state.withLock { state -> Bool in
-            guard !state.queue.contains(name), state.queue.count < Self.longestQueue else { return false }
+            guard !state.asking.contains(name), state.queue.count < Self.longestQueue else { return false }
             state.queue.append(name)
+            state.asking.insert(name)
             return true
         }
         if queued { signal.wake() }
@@ -129,6 +132,7 @@ public final class OnDemandAsk: Sendable {
                 if state.answers.count >= Self.mostAnswers { state.answers = [:] }
             }
             state.answers[name] = (answer == .allowed, now + Self.remembered)
+            state.asking.remove(name)
             let failing: Bool
             if case .failed = answer { failing = true } else { failing = false }
             defer { state.failing = failing }
