@@ -96,7 +96,7 @@ public final class ACMEManager: Sendable {
         storage = ACMEStorage(certificates: certificates)
         self.challenges = challenges
         self.logger = logger
-        asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, logger: logger) }
+        asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, caFile: settings.onDemandAskCA, logger: logger) }
     }
 
     /// Reads (or makes, the first time) each issuer's account key and reads its EAB key: a

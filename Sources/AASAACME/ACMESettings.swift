@@ -31,6 +31,8 @@ public struct ACMESettings: Sendable, Equatable {
     /// Caddy's `ask` (`--acme-on-demand-ask`): `GET URL?domain=NAME` must answer 2xx before an
     /// on-demand name is ordered (`OnDemandAsk`); nil: not asked.
     public var onDemandAsk: String?
+    /// A PEM CA trusted besides the system's when the ask URL is https (`--acme-on-demand-ask-ca`).
+    public var onDemandAskCA: String?
     /// Sent to the CA (RFC 8555 §6.1 asks clients for one); the server names its version.
     public var userAgent = "aasa-server acme"
 

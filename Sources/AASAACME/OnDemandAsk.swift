@@ -24,7 +24,8 @@ public final class OnDemandAsk: Sendable {
         case failed(String)
     }
 
-    /// Where the asks go: an https URL (the HTTPS client, the system's trust store), or a
+    /// Where the asks go: an https URL (the HTTPS client, the system's trust store and
+    /// `--acme-on-demand-ask-ca`), or a
     /// plain http URL on a loopback address (a local service; nothing leaves the machine
     /// in clear text).
     public enum Target: Sendable {
@@ -52,15 +53,17 @@ public final class OnDemandAsk: Sendable {
 
     public let url: String
     let target: Target
+    let caFile: String?
     let logger: Logger
     private let state = Mutex(State())
     private let signal = WorkerSignal()
 
     /// nil when `url` is no usable target (`target(_:)`).
-    public init?(url: String, logger: Logger) {
+    public init?(url: String, caFile: String? = nil, logger: Logger) {
         guard let target = Self.target(url) else { return nil }
         self.url = url
         self.target = target
+        self.caFile = caFile
         self.logger = logger
     }
 
@@ -162,7 +165,7 @@ public final class OnDemandAsk: Sendable {
         let result: Result<HTTPClientResponse, HTTPClientFailure>
         switch target {
         case .https(let url):
-            let client = HTTPSClient(caFile: nil, timeout: Self.timeout, systemTrust: true)
+            let client = HTTPSClient(caFile: caFile, timeout: Self.timeout, systemTrust: true)
             result = client.send(
                 HTTPSClient.Request(path: withDomain(url.path), headers: [("User-Agent", "aasa-server acme ask")]),
                 host: url.host, port: url.port, requireVerified: true

@@ -146,6 +146,9 @@ struct ServeCommand: ParsableCommand {
             """)
     var acmeOnDemandAsk: String?
 
+    @Option(help: "A PEM CA file to trust, besides the system's, when asking an https --acme-on-demand-ask.")
+    var acmeOnDemandAskCa: String?
+
     @Option(
         help: "Watch Apple's CDN copy of every domain's file, on or off (default \(onOff(defaults.cdnWatch.enabled))).")
     var cdnWatch: String?
@@ -205,7 +208,8 @@ struct ServeCommand: ParsableCommand {
             (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite), (.acme, acme),
             (.acmeDirectory, acmeDirectory), (.acmeEmail, acmeEmail), (.acmeDirectoryCa, acmeDirectoryCa),
             (.acmeChallenges, acmeChallenges), (.acmeOnDemand, acmeOnDemand), (.acmeOnDemandRate, acmeOnDemandRate),
-            (.acmeOnDemandWeekly, acmeOnDemandWeekly), (.acmeOnDemandAsk, acmeOnDemandAsk), (.acmeEabKid, acmeEabKid),
+            (.acmeOnDemandWeekly, acmeOnDemandWeekly), (.acmeOnDemandAsk, acmeOnDemandAsk),
+            (.acmeOnDemandAskCa, acmeOnDemandAskCa), (.acmeEabKid, acmeEabKid),
             (.acmeEabHmacKeyFile, acmeEabHmacKeyFile), (.acmeProfile, acmeProfile),
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),

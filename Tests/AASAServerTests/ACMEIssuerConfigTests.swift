@@ -52,9 +52,10 @@ struct ACMEOnDemandConfigTests {
             contents: Array(
                 """
                 {"acmeOnDemandNames": ["pr-*.staging.example.com", "*.preview.example.org"],
-                 "acmeOnDemandAsk": "http://127.0.0.1:9000/ask"}
+                 "acmeOnDemandAsk": "http://127.0.0.1:9000/ask", "acmeOnDemandAskCa": "ask.pem"}
                 """.utf8),
             path: "/etc/aasa/aasa-server.json")
+        #expect(configuration.acme.onDemandAskCA == "/etc/aasa/ask.pem")
         #expect(
             configuration.acme.onDemandNames.map(\.description) == [
                 "pr-*.staging.example.com", "*.preview.example.org",

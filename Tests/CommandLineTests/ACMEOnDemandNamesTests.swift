@@ -71,6 +71,43 @@ struct ACMEOnDemandNamesTests {
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 
+    @Test("both, the ask over https with its CA: a name needs a pattern and a yes; one outside is never asked")
+    func both() throws {
+        let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
+        // The stand-in serves with Pebble's listener pair (IP:127.0.0.1), trusted by its CA file alone.
+        let ask = try PeerProcess(
+            script: "on-demand-ask.py",
+            arguments: [
+                "--tls", pebble.listenerCA, pebble.listenerKey, "pr-3.staging.example.com", "x9.staging.example.com",
+            ])
+        var port: Int?
+        #expect(
+            eventually(10) {
+                port = Int(ask.output.split(separator: "\n").first ?? "")
+                return port != nil
+            })
+        let server = try base.serve(
+            pebble,
+            [
+                "--acme-challenges", "http-01", "--acme-on-demand-names", "pr-*.staging.example.com",
+                "--acme-on-demand-ask", "https://127.0.0.1:\(try #require(port))/ask", "--acme-on-demand-ask-ca",
+                pebble.listenerCA,
+            ])
+        #expect(eventually(60) { base.fetch("pr-3.staging.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        // Allowed by the ask but matching no pattern: refused without asking.
+        #expect(base.fetch("x9.staging.example.com", pebble) == nil)
+        // Matching a pattern but refused by the ask.
+        #expect(base.fetch("pr-4.staging.example.com", pebble) == nil)
+        #expect(eventually(10) { metrics(server).contains("aasa_acme_on_demand_asks_total{result=\"refused\"} 1") })
+        #expect(Self.asked(ask, "x9.staging.example.com") == 0, "\(ask.output)")
+        #expect(Self.asked(ask, "pr-3.staging.example.com") == 1, "\(ask.output)")
+        let text = metrics(server)
+        #expect(text.contains("aasa_acme_on_demand_refused_total{reason=\"names\"} 1"), "\(text)")
+        #expect(text.contains("aasa_acme_on_demand_asks_total{result=\"failed\"} 0"), "\(text)")
+        #expect(!server.errors.contains("names=pr-4.staging.example.com"))
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+    }
+
     @Test("without patterns or an ask URL start-up warns; patterns alone: pr-* is ordered, x1 refused unordered")
     func patterns() throws {
         let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)

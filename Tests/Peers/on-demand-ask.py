@@ -3,13 +3,18 @@
 `ask` convention): `GET /ask?domain=NAME` answers 200 for the names given as arguments and
 403 for any other; a name starting with `huge` gets a 200 whose body is 1 MiB (over what the
 server reads: no answer, so no). Prints its port, then one line per request (`ASK NAME`).
-Serves until killed or for five minutes at most."""
+Serves until killed or for five minutes at most.
+
+Usage: on-demand-ask.py [--tls CERT KEY] ALLOWED-NAME... (with --tls, HTTPS with that pair)."""
 import http.server
 import sys
 import threading
 import urllib.parse
 
-ALLOWED = set(sys.argv[1:])
+import loopback_https
+
+TLS = sys.argv[2:4] if sys.argv[1:2] == ["--tls"] else None
+ALLOWED = set(sys.argv[4:] if TLS else sys.argv[1:])
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -38,6 +43,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
+    if TLS:
+        loopback_https.serve_http(TLS[0], TLS[1], Handler, 300)
+        return
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(server.server_port, flush=True)
     timer = threading.Timer(300, server.shutdown)

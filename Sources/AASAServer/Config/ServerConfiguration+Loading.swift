@@ -23,7 +23,7 @@ extension ServerConfiguration {
         case sites, certs, http, https, admin, adminPublic, adminHosts, adminTokenFile, workers, logFormat, accessLog,
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
             acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeOnDemandNames, acmeOnDemandAsk,
-            acmeEabKid, acmeEabHmacKeyFile, acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
+            acmeOnDemandAskCa, acmeEabKid, acmeEabHmacKeyFile, acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
             cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites, appleFetcherNetworks, trustedProxies
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
@@ -72,7 +72,8 @@ extension ServerConfiguration {
         case .metricsPerSite:
             metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate,
-            .acmeOnDemandWeekly, .acmeOnDemandNames, .acmeOnDemandAsk, .acmeEabKid, .acmeEabHmacKeyFile, .acmeProfile:
+            .acmeOnDemandWeekly, .acmeOnDemandNames, .acmeOnDemandAsk, .acmeOnDemandAskCa, .acmeEabKid,
+            .acmeEabHmacKeyFile, .acmeProfile:
             try applyACME(setting, value, source: source)
         case .cdnWatch, .cdnWatchUrl, .cdnWatchCa, .cdnWatchInterval, .cdnWatchRate, .appleFetcherAgent:
             try applyCDNWatch(setting, value, source: source)
@@ -132,7 +133,8 @@ extension ServerConfiguration {
                 guard let pattern = OnDemandNamePattern(text) else {
                     throw Problem(
                         description: "\(source): \"\(text)\" is no on-demand name pattern: dot-separated labels of "
-                            + "letters, digits, hyphens and *, which matches within one label (pr-*.staging.example.com)"
+                            + "letters, digits, hyphens and *, which matches within one label "
+                            + "(pr-*.staging.example.com)"
                     )
                 }
                 patterns.append(pattern)
@@ -145,6 +147,7 @@ extension ServerConfiguration {
                         + "loopback address (http://127.0.0.1:9000/ask)")
             }
             acme.onDemandAsk = value.isEmpty ? nil : value
+        case .acmeOnDemandAskCa: acme.onDemandAskCA = value.isEmpty ? nil : value
         default: break
         }
     }
@@ -262,14 +265,19 @@ extension ServerConfiguration {
                 // null turns a switch or a listener off, and clears a list or a file.
                 case .null:
                     text =
-                        Self.lists.contains(setting) || [.adminTokenFile, .acmeOnDemandAsk].contains(setting)
+                        Self.lists.contains(setting)
+                            || [.adminTokenFile, .acmeOnDemandAsk, .acmeOnDemandAskCa].contains(setting)
                         ? "" : "off"
                 case .array(let items) where Self.lists.contains(setting):
                     text = try strings(items, place: place).joined(separator: ",")
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    [.sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .cdnWatchCa, .adminTokenFile].contains(
+                    [
+                        .sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .acmeOnDemandAskCa, .cdnWatchCa,
+                        .adminTokenFile,
+                    ]
+                    .contains(
                         setting)
                         && !text.isEmpty && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
