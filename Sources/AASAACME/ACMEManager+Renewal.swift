@@ -105,10 +105,13 @@ extension ACMEManager {
                     var generator = SystemRandomNumberGenerator()
                     asked = window.randomMoment(using: &generator)
                 }
-                if let asked {
-                    job.renewAt = Self.floored(asked, held, orderedAt: job.orderedAt)
-                    job.deferred = job.renewAt != asked
-                    if job.deferred { books.results["renewal_deferred", default: 0] += 1 }
+                if let moment = asked {
+                    // Counted and logged once per certificate, not at every check.
+                    let before = job.deferred
+                    job.renewAt = Self.floored(moment, held, orderedAt: job.orderedAt)
+                    job.deferred = job.renewAt != moment
+                    if job.deferred && !before { books.results["renewal_deferred", default: 0] += 1 }
+                    if !job.deferred || before { asked = nil }
                 }
                 job.window = window
                 job.windowIssuer = index
@@ -120,11 +123,12 @@ extension ACMEManager {
                 if renewAt <= now { job.state = .scheduled }
             }
             books.jobs[primary] = job
+            // `asked` is left only when this check put the renewal off for the first time.
             return window == nil ? nil : (job, renewAt, asked)
         }
         wake.wake()
         guard let (job, renewAt, asked) = logged, let window else { return }
-        if let asked, job.deferred {
+        if let asked {
             logger.warning(
                 "acme: renewal deferred",
                 metadata: [

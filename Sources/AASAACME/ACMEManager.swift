@@ -7,7 +7,8 @@ import Synchronization
 /// Keeps a certificate for every plan (docs/usage.md, "Automatic certificates"): orders what is
 /// missing from the configured issuers in order (one that fails hands the name to the next),
 /// renews inside the CA's renewal window when it offers renewal information (RFC 9773,
-/// `ACMEManager+Renewal.swift`) and else when a third of the lifetime remains, retries
+/// `ACMEManager+Renewal.swift`; never sooner than a day after the certificate before, the
+/// renewal floor) and else when a third of the lifetime remains, retries
 /// failures with exponential backoff and jitter (never sooner than the CA's Retry-After,
 /// never later than a day or a tenth of the time left), and takes on-demand names from
 /// handshakes within an hourly rate and a weekly budget per registered domain
