@@ -146,7 +146,7 @@ struct ServeCommand: ParsableCommand {
             """)
     var acmeOnDemandAsk: String?
 
-    @Option(help: "A PEM CA file to trust, besides the system's, when asking an https --acme-on-demand-ask.")
+    @Option(help: "A PEM CA file to trust, besides the system's, when the on-demand ask URL is https (default none).")
     var acmeOnDemandAskCa: String?
 
     @Option(
