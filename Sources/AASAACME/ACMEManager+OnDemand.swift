@@ -13,24 +13,54 @@ extension ACMEManager {
         case budget
         /// Its orders failed; the cool-down has not passed.
         case dropped
+        /// No `--acme-on-demand-names` pattern matches it.
+        case names
+        /// `--acme-on-demand-ask` said no, or did not answer, within the last minute.
+        case ask
     }
+
+    /// On-demand names refused kept for the status page.
+    static let recentRefusals = 10
 
     /// A handshake for `name` found no certificate; `name` is one a wildcard site serves.
     /// True when a certificate is on its way (the handshake waits for it); false when the
-    /// name failed recently or a limit is spent (the handshake fails now). Runs on an event
-    /// loop: no I/O here, the budget file is written by the worker that takes the order.
+    /// name is not allowed, failed recently or a limit is spent, or the ask URL has not
+    /// answered for it yet (the handshake goes on without it now). Runs on an event loop: no
+    /// I/O here; the ask runs on its own thread, the budget file is written by the worker that
+    /// takes the order.
     public func certificateWanted(for name: String, now: Int = Int(time(nil))) -> Bool {
         guard settings.onDemand, CertificatePlan.isOrderable(name) else { return false }
+        guard settings.onDemandNames.isEmpty || settings.onDemandNames.contains(where: { $0.matches(name) }) else {
+            books.withLock { Self.refuse(&$0, name, .names) }
+            return false
+        }
+        if let asker, !books.withLock({ $0.jobs[name].map { $0.state != .dropped } ?? false }) {
+            switch asker.verdict(for: name, now: now) {
+            case .allowed: break
+            case .refused:
+                books.withLock { Self.refuse(&$0, name, .ask) }
+                return false
+            case .unknown:
+                asker.ask(name)
+                return false
+            }
+        }
+        return admit(name, now: now)
+    }
+
+    /// Takes `name` as an on-demand order unless a limit is spent or it was dropped; true when
+    /// its certificate is on its way.
+    func admit(_ name: String, now: Int) -> Bool {
         let accepted = books.withLock { books -> Bool in
             if let job = books.jobs[name], job.state != .dropped {
                 return job.state == .ordering || job.state == .issued || (job.state == .scheduled && job.dueAt <= now)
             }
             if let job = books.jobs[name], job.dueAt > now {
-                books.results["on_demand_\(Refusal.dropped.rawValue)", default: 0] += 1
+                Self.refuse(&books, name, .dropped)
                 return false
             }
             if let refusal = Self.spend(&books, name, settings, now: now) {
-                books.results["on_demand_\(refusal.rawValue)", default: 0] += 1
+                Self.refuse(&books, name, refusal)
                 return false
             }
             var job = Job(
@@ -41,6 +71,38 @@ extension ACMEManager {
         }
         if accepted { wake.wake() }
         return accepted
+    }
+
+    static func refuse(_ books: inout Books, _ name: String, _ refusal: Refusal) {
+        books.results["on_demand_\(refusal.rawValue)", default: 0] += 1
+        books.refused.removeAll { $0.name == name }
+        if books.refused.count >= recentRefusals { books.refused.removeFirst() }
+        books.refused.append((name, refusal))
+    }
+
+    /// The ask URL's answer for `name` (on the ask's thread): counted, and a name it allows is
+    /// ordered now, so a later handshake finds its certificate on the way or there.
+    func answered(_ name: String, _ answer: OnDemandAsk.Answer) {
+        let result: String
+        switch answer {
+        case .allowed: result = "allowed"
+        case .refused: result = "refused"
+        case .failed: result = "failed"
+        }
+        books.withLock { books in
+            books.results["ask_\(result)", default: 0] += 1
+            if answer != .allowed { Self.refuse(&books, name, .ask) }
+        }
+        guard answer == .allowed else { return }
+        let ordered = admit(name, now: Int(time(nil)))
+        logger.info(
+            "acme: on-demand name allowed by the ask URL",
+            metadata: ["name": "\(name)", "ordered": ordered ? "yes" : "no (a limit is spent)"])
+    }
+
+    /// The last on-demand names refused and why, newest first (the status page).
+    public func recentlyRefused() -> [(name: String, reason: String)] {
+        books.withLock { $0.refused.reversed().map { ($0.name, $0.refusal.rawValue) } }
     }
 
     /// Takes one new name from the hourly rate and the weekly budget, or says which is spent.

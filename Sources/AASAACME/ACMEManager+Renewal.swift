@@ -24,8 +24,18 @@ extension ACMEManager {
         job.window = nil
         job.renewAt = nil
         job.windowIssuer = nil
+        job.deferred = false
         if !held.managed { job.issuedBy = nil }
         job.checkAt = held.managed && held.certID != nil ? now : nil
+    }
+
+    /// The moment to renew when the CA asks for `asked`: not before the renewal floor has
+    /// passed since the held certificate's notBefore or this process's last order for the plan,
+    /// whichever is later (docs/acme.md, "Renewal floor"); but the floor never holds a
+    /// certificate past the third rule, so one that is expired or nearly so is still renewed.
+    static func floored(_ asked: Int, _ held: HeldCertificate, orderedAt: Int?) -> Int {
+        let floorEnd = later(max(held.notBefore, orderedAt ?? .min), ACMESettings.renewalFloor)
+        return max(asked, min(floorEnd, held.thirdLeft))
     }
 
     /// Asks the issuer of `primary`'s certificate for its renewal window, and schedules by it.
@@ -75,7 +85,7 @@ extension ACMEManager {
     private func finish(
         _ primary: String, _ held: HeldCertificate, index: Int?, window: RenewalInfo?, nextCheck: Int?, now: Int
     ) {
-        let logged = books.withLock { books -> (Job, Int)? in
+        let logged = books.withLock { books -> (Job, Int, Int?)? in
             guard var job = books.jobs[primary] else { return nil }
             job.checking = false
             // A new certificate arrived while this one was asked about: its own check follows.
@@ -85,14 +95,23 @@ extension ACMEManager {
             }
             job.checkAt = nextCheck
             if let index { job.issuedBy = issuers[index].label }
+            var asked: Int?
             if let window {
                 if window.start <= now {
                     // The window has begun or passed: renew at once (the issue's rule; a random
                     // moment in a begun window could wait out most of it).
-                    job.renewAt = now
+                    asked = now
                 } else if job.window != window || job.renewAt == nil {
                     var generator = SystemRandomNumberGenerator()
-                    job.renewAt = window.randomMoment(using: &generator)
+                    asked = window.randomMoment(using: &generator)
+                }
+                if let moment = asked {
+                    // Counted and logged once per certificate, not at every check.
+                    let before = job.deferred
+                    job.renewAt = Self.floored(moment, held, orderedAt: job.orderedAt)
+                    job.deferred = job.renewAt != moment
+                    if job.deferred && !before { books.results["renewal_deferred", default: 0] += 1 }
+                    if !job.deferred || before { asked = nil }
                 }
                 job.window = window
                 job.windowIssuer = index
@@ -104,10 +123,20 @@ extension ACMEManager {
                 if renewAt <= now { job.state = .scheduled }
             }
             books.jobs[primary] = job
-            return window == nil ? nil : (job, renewAt)
+            // `asked` is left only when this check put the renewal off for the first time.
+            return window == nil ? nil : (job, renewAt, asked)
         }
         wake.wake()
-        guard let (job, renewAt) = logged, let window else { return }
+        guard let (job, renewAt, asked) = logged, let window else { return }
+        if let asked {
+            logger.warning(
+                "acme: renewal deferred",
+                metadata: [
+                    "names": "\(job.plan.names.joined(separator: ","))",
+                    "asked": asked <= now ? "now" : "\(HTTPDate.format(asked))", "until": "\(HTTPDate.format(renewAt))",
+                    "reason": "one certificate per name in \(ACMESettings.renewalFloor / 3600) h (renewal floor)",
+                ])
+        }
         logger.info(
             "acme: renewal window",
             metadata: [

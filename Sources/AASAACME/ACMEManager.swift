@@ -7,7 +7,8 @@ import Synchronization
 /// Keeps a certificate for every plan (docs/usage.md, "Automatic certificates"): orders what is
 /// missing from the configured issuers in order (one that fails hands the name to the next),
 /// renews inside the CA's renewal window when it offers renewal information (RFC 9773,
-/// `ACMEManager+Renewal.swift`) and else when a third of the lifetime remains, retries
+/// `ACMEManager+Renewal.swift`; never sooner than a day after the certificate before, the
+/// renewal floor) and else when a third of the lifetime remains, retries
 /// failures with exponential backoff and jitter (never sooner than the CA's Retry-After,
 /// never later than a day or a tenth of the time left), and takes on-demand names from
 /// handshakes within an hourly rate and a weekly budget per registered domain
@@ -36,6 +37,11 @@ public final class ACMEManager: Sendable {
         var checkAt: Int?
         var windowIssuer: Int?
         var checking = false
+        /// When this process last stored a certificate for the plan (the renewal floor counts
+        /// from it or from the held certificate's notBefore, the later).
+        var orderedAt: Int?
+        /// The renewal the CA asked for was put off to the end of the renewal floor.
+        var deferred = false
     }
 
     /// What a worker takes: an order, or a renewal-information check.
@@ -51,6 +57,8 @@ public final class ACMEManager: Sendable {
         /// The budget changed since it was last written to `acme/on-demand-names`.
         var budgetChanged = false
         var results: [String: Int] = [:]
+        /// The last on-demand names refused, newest last (`recentRefusals` of them).
+        var refused: [(name: String, refusal: Refusal)] = []
         var stopping = false
     }
 
@@ -60,6 +68,8 @@ public final class ACMEManager: Sendable {
     public let board = ChallengeBoard()
     public let storage: ACMEStorage
     public let challenges: [ChallengeType]
+    /// Asks `--acme-on-demand-ask` about on-demand names, when given.
+    let asker: OnDemandAsk?
     let logger: Logger
     let books = Mutex(Books())
     let wake = WorkerSignal()
@@ -87,6 +97,7 @@ public final class ACMEManager: Sendable {
         storage = ACMEStorage(certificates: certificates)
         self.challenges = challenges
         self.logger = logger
+        asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, caFile: settings.onDemandAskCA, logger: logger) }
     }
 
     /// Reads (or makes, the first time) each issuer's account key and reads its EAB key: a
@@ -145,11 +156,13 @@ public final class ACMEManager: Sendable {
             thread.name = "aasa-acme-\(index)"
             thread.start()
         }
+        asker?.start { [self] name, answer in answered(name, answer) }
     }
 
     public func stop() {
         books.withLock { $0.stopping = true }
         wake.wake()
+        asker?.stop()
     }
 
     /// The plans of the latest snapshot and the certificates it loaded: what is covered and
@@ -210,7 +223,7 @@ public final class ACMEManager: Sendable {
                     issuedBy: job.issuedBy, nextIssuer: issuers[job.issuerIndex % issuers.count].label,
                     renewalWindow: job.window, nextCheck: job.checkAt, notAfter: job.notAfter,
                     nextAttempt: job.state == .ordering ? nil : job.dueAt, lastError: job.lastError,
-                    failures: job.failures)
+                    failures: job.failures, renewalDeferred: job.deferred && job.state == .valid)
             }.sorted { $0.names[0] < $1.names[0] }
         }
     }
@@ -315,6 +328,7 @@ public final class ACMEManager: Sendable {
                 books.jobs[primary]?.lastError = nil
                 books.jobs[primary]?.issuedBy = settings.label
                 books.jobs[primary]?.issuerIndex = 0
+                books.jobs[primary]?.orderedAt = Int(time(nil))
                 books.results[(job.renewal ? "renewal_valid|" : "order_valid|") + settings.label, default: 0] += 1
             }
             callbacks.withLock { $0 }?.certificatesChanged()

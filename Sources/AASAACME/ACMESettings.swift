@@ -25,6 +25,14 @@ public struct ACMESettings: Sendable, Equatable {
     /// "On-demand budget"): well under Let's Encrypt's 50 certificates per registered
     /// domain per week, so renewals and exact sites keep the rest.
     public var onDemandWeekly = 20
+    /// Patterns an on-demand name must match (`--acme-on-demand-names`); empty: any name of a
+    /// wildcard site.
+    public var onDemandNames: [OnDemandNamePattern] = []
+    /// Caddy's `ask` (`--acme-on-demand-ask`): `GET URL?domain=NAME` must answer 2xx before an
+    /// on-demand name is ordered (`OnDemandAsk`); nil: not asked.
+    public var onDemandAsk: String?
+    /// A PEM CA trusted besides the system's when the ask URL is https (`--acme-on-demand-ask-ca`).
+    public var onDemandAskCA: String?
     /// Sent to the CA (RFC 8555 §6.1 asks clients for one); the server names its version.
     public var userAgent = "aasa-server acme"
 
@@ -56,6 +64,15 @@ public struct ACMESettings: Sendable, Equatable {
         return nil
     }
 
+    /// The start-up warning when on-demand names need nobody's yes: anyone who can point a
+    /// name under a wildcard site at the server (wildcard DNS does it) spends the budget.
+    public var onDemandWarning: String? {
+        guard enabled, onDemand, onDemandNames.isEmpty, onDemandAsk == nil else { return nil }
+        return "acme: on-demand names are anyone's to spend: any name a wildcard site serves is ordered, up to "
+            + "--acme-on-demand-weekly per registered domain; allow names with --acme-on-demand-names or "
+            + "--acme-on-demand-ask, or turn --acme-on-demand off"
+    }
+
     /// Orders in flight at once, all names together: a few, so one slow validation never
     /// holds up the rest, and never a burst at the CA.
     public static let concurrentOrders = 2
@@ -64,4 +81,12 @@ public struct ACMESettings: Sendable, Equatable {
     /// after a cool-down of `onDemandCoolDown` seconds, doubling with each drop to a day.
     public static let onDemandFailures = 3
     public static let onDemandCoolDown = 3600
+
+    /// The least time between two certificates for one name (docs/acme.md, "Renewal floor"):
+    /// renewal information that calls a certificate due sooner (a CA's bug or incident calling
+    /// every certificate due) is followed when the floor ends, so the server never orders the
+    /// same names in a loop. A day: a CA revoking in an incident gives at least that to replace
+    /// its certificates, and it is at most 7 certificates a week for names whose renewals name
+    /// the certificate they replace (which Let's Encrypt exempts from its limits).
+    public static let renewalFloor = 86_400
 }

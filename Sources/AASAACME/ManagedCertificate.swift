@@ -30,4 +30,6 @@ public struct ManagedCertificate: Sendable {
     public var nextAttempt: Int?
     public var lastError: String?
     public var failures: Int
+    /// The renewal the CA asked for waits for the end of the renewal floor (`nextAttempt`).
+    public var renewalDeferred = false
 }

@@ -141,6 +141,24 @@ struct ServeCommand: ParsableCommand {
     var acmeOnDemandWeekly: String?
 
     @Option(
+        name: .customLong("acme-on-demand-names"),
+        help: """
+            A pattern on-demand names must match, * within one label: pr-*.staging.example.com (repeatable; \
+            default any name of a wildcard site).
+            """)
+    var acmeOnDemandNames: [String] = []
+
+    @Option(
+        help: """
+            A URL asked GET URL?domain=NAME before an on-demand name is ordered; 2xx allows it (https, or http on \
+            loopback; default none).
+            """)
+    var acmeOnDemandAsk: String?
+
+    @Option(help: "A PEM CA file to trust, besides the system's, when the on-demand ask URL is https (default none).")
+    var acmeOnDemandAskCa: String?
+
+    @Option(
         help: "Watch Apple's CDN copy of every domain's file, on or off (default \(onOff(defaults.cdnWatch.enabled))).")
     var cdnWatch: String?
 
@@ -199,7 +217,8 @@ struct ServeCommand: ParsableCommand {
             (.defaultCertificate, defaultCertificate), (.metricsPerSite, metricsPerSite), (.acme, acme),
             (.acmeDirectory, acmeDirectory), (.acmeEmail, acmeEmail), (.acmeDirectoryCa, acmeDirectoryCa),
             (.acmeChallenges, acmeChallenges), (.acmeOnDemand, acmeOnDemand), (.acmeOnDemandRate, acmeOnDemandRate),
-            (.acmeOnDemandWeekly, acmeOnDemandWeekly), (.acmeEabKid, acmeEabKid),
+            (.acmeOnDemandWeekly, acmeOnDemandWeekly), (.acmeOnDemandAsk, acmeOnDemandAsk),
+            (.acmeOnDemandAskCa, acmeOnDemandAskCa), (.acmeEabKid, acmeEabKid),
             (.acmeEabHmacKeyFile, acmeEabHmacKeyFile), (.acmeProfile, acmeProfile),
             (.cdnWatch, cdnWatch), (.cdnWatchUrl, cdnWatchUrl), (.cdnWatchCa, cdnWatchCa),
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
@@ -212,6 +231,7 @@ struct ServeCommand: ParsableCommand {
         for (setting, values, flag) in [
             (ServerConfiguration.Setting.appleFetcherNetworks, appleFetcherNetworks, "--apple-fetcher-network"),
             (.trustedProxies, trustedProxies, "--trusted-proxy"),
+            (.acmeOnDemandNames, acmeOnDemandNames, "--acme-on-demand-names"),
         ] where !values.isEmpty {
             try settings.apply(setting, values.joined(separator: ","), source: flag)
         }

@@ -37,3 +37,53 @@ struct ACMEIssuerConfigTests {
         }
     }
 }
+
+/// The on-demand names' settings (docs/usage.md, "Automatic certificates"): the config file's
+/// list and the environment's comma-separated form, the ask URL's schemes, and the warning.
+@Suite("ACME on-demand names in the settings")
+struct ACMEOnDemandConfigTests {
+    @Test("acmeOnDemandNames as a list, AASA_ACME_ON_DEMAND_NAMES comma-separated, the ask URL checked")
+    func onDemandNames() throws {
+        var configuration = ServerConfiguration()
+        #expect(configuration.acme.onDemandWarning == nil)
+        configuration.acme.enabled = true
+        #expect(configuration.acme.onDemandWarning?.contains("anyone's to spend") == true)
+        try configuration.applyFile(
+            contents: Array(
+                """
+                {"acmeOnDemandNames": ["pr-*.staging.example.com", "*.preview.example.org"],
+                 "acmeOnDemandAsk": "http://127.0.0.1:9000/ask", "acmeOnDemandAskCa": "ask.pem"}
+                """.utf8),
+            path: "/etc/aasa/aasa-server.json")
+        #expect(configuration.acme.onDemandAskCA == "/etc/aasa/ask.pem")
+        #expect(
+            configuration.acme.onDemandNames.map(\.description) == [
+                "pr-*.staging.example.com", "*.preview.example.org",
+            ])
+        #expect(configuration.acme.onDemandAsk == "http://127.0.0.1:9000/ask")
+        #expect(configuration.acme.onDemandWarning == nil)
+        try configuration.applyEnvironment([
+            "AASA_ACME_ON_DEMAND_NAMES": "a-*.example.com, b.example.com", "AASA_ACME_ON_DEMAND_ASK": "",
+        ])
+        #expect(configuration.acme.onDemandNames.map(\.description) == ["a-*.example.com", "b.example.com"])
+        #expect(configuration.acme.onDemandAsk == nil)
+        try configuration.applyFile(
+            contents: Array(#"{"acmeOnDemandNames": null, "acmeOnDemandAsk": null}"#.utf8), path: "/a.json")
+        #expect(configuration.acme.onDemandNames.isEmpty && configuration.acme.onDemandAsk == nil)
+        for url in ["https://ask.example.com/check", "http://[::1]:8080/ask?site=1", "http://localhost/ask"] {
+            try configuration.apply(.acmeOnDemandAsk, url, source: "--acme-on-demand-ask")
+        }
+        for (setting, value, message) in [
+            (ServerConfiguration.Setting.acmeOnDemandAsk, "http://ask.example.com/ask", "loopback"),
+            (.acmeOnDemandAsk, "http://10.0.0.1/ask", "loopback"), (.acmeOnDemandAsk, "ftp://127.0.0.1/", "https://"),
+            (.acmeOnDemandNames, "pr-?.example.com", "no on-demand name pattern"),
+            (.acmeOnDemandNames, "a..example.com", "no on-demand name pattern"),
+        ] {
+            #expect {
+                try configuration.apply(setting, value, source: "--flag")
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+}

@@ -95,25 +95,90 @@ struct ACMEIssuerTests {
         #expect(metrics(server).contains("aasa_acme_orders_total{issuer=\"\(label)\",result=\"valid\"} 1"))
         #expect(metrics(server).contains("aasa_acme_renewals_total{issuer=\"\(label)\",result=\"valid\"} 0"))
         let orders = proxy.output.split(separator: "\n").filter { $0.hasPrefix("ORDER ") }
-        #expect(orders.count == 1 && orders[0].contains("\"profile\":\"tlsserver\""), "\(orders)")
+        #expect(orders.count == 1 && orders[0].contains("\"profile\":\"tlsserver\""), "\(orders)\n\(server.errors)")
         #expect(!orders[0].contains("replaces"))
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
 
         // The CA moves the window into the past (as after a mis-issuance): a restart asks
-        // again and renews at once, naming the certificate it replaces.
+        // again and renews at once, naming the certificate it replaces. The certificate must be
+        // older than the renewal floor (a day), so one planted two days ago stands in for it.
+        let certificates = try TestCertificates(in: base.folder)
+        try certificates.issueBackdated(
+            "acme/shop.example.com", names: ["shop.example.com", "www.shop.example.com"], daysAgo: 2, daysLeft: 88)
+        let planted = try certID(chain)
         try "begun".write(toFile: modeFile, atomically: true, encoding: .utf8)
         server = try RunningServer(in: base.folder.url, flags + ["--acme-profile", "tlsserver"])
         #expect(
             eventually(60) {
                 metrics(server).contains("aasa_acme_renewals_total{issuer=\"\(label)\",result=\"valid\"} 1")
             }, "\(server.errors)")
-        // The proxy says "begun" for every certificate, so the new one may be renewed again
-        // before this reads the log: the first renewal is the one to look at.
+        #expect(eventually(30) { (try? certID(chain)).map { $0 != planted } ?? false })
+        // The new certificate is asked about at once and the window has begun for it too: put
+        // off by the renewal floor, so exactly one renewal names the planted certificate.
+        #expect(eventually(30) { metrics(server).contains("aasa_acme_renewals_deferred_total 1") }, "\(server.errors)")
+        // (Counted where stored: an order the CA fails under load is tried again, a new ORDER.)
+        #expect(Self.stored(server) == 1, "\(server.errors)")
         let renewal =
             proxy.output.split(separator: "\n").first { $0.hasPrefix("ORDER ") && $0.contains("replaces") } ?? ""
-        #expect(renewal.contains("\"replaces\":\"\(first)\""), "\(proxy.output)")
-        #expect(server.errors.contains("replaces=\(first)"))
-        #expect(eventually(30) { (try? certID(chain)).map { $0 != first } ?? false })
+        #expect(renewal.contains("\"replaces\":\"\(planted)\""), "\(proxy.output)")
+        #expect(server.errors.contains("replaces=\(planted)"))
+        #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+    }
+
+    /// Certificates `server` stored (an order the CA failed and the server tried again is one).
+    static func stored(_ server: RunningServer) -> Int {
+        server.errors.components(separatedBy: "acme: certificate stored").count - 1
+    }
+
+    @Test(
+        "a CA calling every certificate due: one order, then deferred at each check and restart; an expired one renews")
+    func renewalFloor() throws {
+        let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
+        let modeFile = try base.folder.write("ari-mode", "begun")
+        let proxy = try PeerProcess(
+            script: "ari-directory-proxy.py",
+            arguments: [pebble.listenerCA, pebble.listenerKey, "\(pebble.directoryPort)", modeFile])
+        var port: Int?
+        #expect(
+            eventually(10) {
+                port = Int(proxy.output.split(separator: "\n").first ?? "")
+                return port != nil
+            })
+        let flags = [
+            "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
+            "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory",
+            "https://127.0.0.1:\(try #require(port))/dir", "--acme-directory-ca", pebble.listenerCA,
+            "--acme-challenges", "http-01", "--acme-on-demand", "off",
+        ]
+        // Three runs, each asking about the certificate at once (start-up or issuance): the
+        // window has begun every time, and the certificate is younger than a day.
+        let chain = base.folder.url.appendingPathComponent("certs/acme/shop.example.com/fullchain.pem").path
+        var first: String?
+        for run in 1...3 {
+            let server = try RunningServer(in: base.folder.url, flags)
+            let deferred = "aasa_acme_renewals_deferred_total 1"
+            #expect(eventually(60) { metrics(server).contains(deferred) }, "run \(run): \(server.errors)")
+            #expect(base.fetch("shop.example.com", pebble)?.status == 200)
+            #expect(server.errors.contains("acme: renewal deferred"), "\(server.errors)")
+            #expect(server.errors.contains("reason=\"one certificate per name in 24 h (renewal floor)\""))
+            #expect(try base.admin(server, "/").contains("(renewal floor)"))
+            #expect(Self.stored(server) == (run == 1 ? 1 : 0), "run \(run): \(server.errors)")
+            first = try first ?? certID(chain)
+            #expect(try certID(chain) == first)
+            #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
+        }
+        #expect(proxy.output.split(separator: "\n").count { $0.hasPrefix("ARI ") } >= 3, "\(proxy.output)")
+
+        // An expired certificate is no certificate: ordered at once, floor or not; the new one
+        // is deferred in its turn.
+        let certificates = try TestCertificates(in: base.folder)
+        try certificates.issueBackdated(
+            "acme/shop.example.com", names: ["shop.example.com", "www.shop.example.com"], daysAgo: 30, daysLeft: -1)
+        let server = try RunningServer(in: base.folder.url, flags)
+        #expect(eventually(60) { base.fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
+        #expect(eventually(30) { metrics(server).contains("aasa_acme_renewals_deferred_total 1") }, "\(server.errors)")
+        #expect(Self.stored(server) == 1, "\(server.errors)")
+        #expect(try certID(chain) != first)
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
     }
 

@@ -20,12 +20,24 @@ extension MetricsReport {
         }
         text.family(
             "aasa_acme_on_demand_refused_total", type: .counter,
-            help: "On-demand names not ordered: the hourly rate or the weekly budget spent, or dropped after failures.")
+            help:
+                "On-demand names not ordered: the hourly rate or the weekly budget spent, dropped after failures, "
+                + "matching no --acme-on-demand-names pattern, or not allowed by --acme-on-demand-ask.")
         for refusal in ACMEManager.Refusal.allCases {
             text.sample(
                 "aasa_acme_on_demand_refused_total", [("reason", refusal.rawValue)],
                 Double(results["on_demand_\(refusal.rawValue)"] ?? 0))
         }
+        text.family(
+            "aasa_acme_on_demand_asks_total", type: .counter,
+            help: "Answers of --acme-on-demand-ask: allowed (2xx), refused (any other status), failed (none in 5 s).")
+        for result in ["allowed", "refused", "failed"] {
+            text.sample("aasa_acme_on_demand_asks_total", [("result", result)], Double(results["ask_\(result)"] ?? 0))
+        }
+        text.family(
+            "aasa_acme_renewals_deferred_total", type: .counter,
+            help: "Renewals renewal information asked for within a day of the last certificate, put off to then.")
+        text.sample("aasa_acme_renewals_deferred_total", [], Double(results["renewal_deferred"] ?? 0))
         let managed = manager.managed()
         text.family("aasa_acme_certificates", type: .gauge, help: "Certificates ACME keeps, by state.")
         for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped] {

@@ -22,6 +22,30 @@ extension StatusPage {
         if managed.count > certificateRows {
             html += "<p>and \(managed.count - certificateRows) more.</p>\n"
         }
+        return html + onDemand(manager)
+    }
+
+    /// Which on-demand names may be ordered, and the last ones refused.
+    private static func onDemand(_ manager: ACMEManager) -> String {
+        let settings = manager.settings
+        guard settings.onDemand else { return "" }
+        var rules: [String] = []
+        if !settings.onDemandNames.isEmpty {
+            rules.append(
+                "names matching " + settings.onDemandNames.map { escape($0.description) }.joined(separator: ", "))
+        }
+        if let ask = settings.onDemandAsk { rules.append("names \(escape(ask)) allows") }
+        var html =
+            "<p id=\"acme-on-demand\">On-demand names ordered: "
+            + (rules.isEmpty
+                ? "<span class=\"bad\">any name a wildcard site serves</span>" : rules.joined(separator: " and "))
+            + ".</p>\n"
+        let refused = manager.recentlyRefused()
+        if !refused.isEmpty {
+            html +=
+                "<p>Last refused: "
+                + refused.map { "\(escape($0.name)) (\(escape($0.reason)))" }.joined(separator: ", ") + ".</p>\n"
+        }
         return html
     }
 
@@ -38,6 +62,7 @@ extension StatusPage {
         var html = "<tr><td>\(escape(names))</td><td class=\"\(marker)\">\(certificate.state.rawValue)</td>"
         html += "<td>\(escape(issuer))</td><td>\(escape(expiry))</td>"
         html += "<td>\(escape(window ?? "—"))</td><td>\(escape(check ?? "—"))</td><td>\(escape(next))"
+        if certificate.renewalDeferred { html += " (renewal floor)" }
         if certificate.state == .scheduled, let nextIssuer = certificate.nextIssuer {
             html += " from \(escape(nextIssuer))"
         }

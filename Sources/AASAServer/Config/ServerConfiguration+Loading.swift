@@ -12,7 +12,7 @@ extension ServerConfiguration {
     }
 
     /// The settings a config file gives as a list of strings.
-    static let lists: [Setting] = [.adminHosts, .appleFetcherNetworks, .trustedProxies]
+    static let lists: [Setting] = [.adminHosts, .appleFetcherNetworks, .trustedProxies, .acmeOnDemandNames]
 
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
@@ -22,8 +22,8 @@ extension ServerConfiguration {
     public enum Setting: String, CaseIterable, Sendable {
         case sites, certs, http, https, admin, adminPublic, adminHosts, adminTokenFile, workers, logFormat, accessLog,
             cacheControl, defaultCertificate, metricsPerSite, acme, acmeDirectory, acmeEmail, acmeDirectoryCa,
-            acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeEabKid, acmeEabHmacKeyFile,
-            acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
+            acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeOnDemandNames, acmeOnDemandAsk,
+            acmeOnDemandAskCa, acmeEabKid, acmeEabHmacKeyFile, acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
             cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites, appleFetcherNetworks, trustedProxies,
             deletedFileGrace
 
@@ -76,7 +76,8 @@ extension ServerConfiguration {
         case .metricsPerSite:
             metricsPerSite = try Self.onOff(value, "\(source): metrics per site must be on or off")
         case .acme, .acmeDirectory, .acmeEmail, .acmeDirectoryCa, .acmeChallenges, .acmeOnDemand, .acmeOnDemandRate,
-            .acmeOnDemandWeekly, .acmeEabKid, .acmeEabHmacKeyFile, .acmeProfile:
+            .acmeOnDemandWeekly, .acmeOnDemandNames, .acmeOnDemandAsk, .acmeOnDemandAskCa, .acmeEabKid,
+            .acmeEabHmacKeyFile, .acmeProfile:
             try applyACME(setting, value, source: source)
         case .cdnWatch, .cdnWatchUrl, .cdnWatchCa, .cdnWatchInterval, .cdnWatchRate, .appleFetcherAgent:
             try applyCDNWatch(setting, value, source: source)
@@ -129,6 +130,28 @@ extension ServerConfiguration {
             acme.onDemandWeekly = try Self.integer(
                 value, in: 0...1000,
                 "\(source): the on-demand budget must be 0 to 1000 new names per registered domain in 7 days")
+        case .acmeOnDemandNames:
+            var patterns: [OnDemandNamePattern] = []
+            for part in value.split(separator: ",") {
+                let text = part.trimmingCharacters(in: .whitespaces)
+                guard let pattern = OnDemandNamePattern(text) else {
+                    throw Problem(
+                        description: "\(source): \"\(text)\" is no on-demand name pattern: dot-separated labels of "
+                            + "letters, digits, hyphens and *, which matches within one label "
+                            + "(pr-*.staging.example.com)"
+                    )
+                }
+                patterns.append(pattern)
+            }
+            acme.onDemandNames = patterns
+        case .acmeOnDemandAsk:
+            guard value.isEmpty || OnDemandAsk.target(value) != nil else {
+                throw Problem(
+                    description: "\(source): the on-demand ask URL must be an https:// URL, or an http:// URL on a "
+                        + "loopback address (http://127.0.0.1:9000/ask)")
+            }
+            acme.onDemandAsk = value.isEmpty ? nil : value
+        case .acmeOnDemandAskCa: acme.onDemandAskCA = value.isEmpty ? nil : value
         default: break
         }
     }
@@ -244,13 +267,21 @@ extension ServerConfiguration {
                 case .bool(let value): text = value ? "on" : "off"
                 case .number(_, let literal): text = literal
                 // null turns a switch or a listener off, and clears a list or a file.
-                case .null: text = Self.lists.contains(setting) || setting == .adminTokenFile ? "" : "off"
+                case .null:
+                    text =
+                        Self.lists.contains(setting)
+                            || [.adminTokenFile, .acmeOnDemandAsk, .acmeOnDemandAskCa].contains(setting)
+                        ? "" : "off"
                 case .array(let items) where Self.lists.contains(setting):
                     text = try strings(items, place: place).joined(separator: ",")
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    [.sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .cdnWatchCa, .adminTokenFile].contains(
+                    [
+                        .sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .acmeOnDemandAskCa, .cdnWatchCa,
+                        .adminTokenFile,
+                    ]
+                    .contains(
                         setting)
                         && !text.isEmpty && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text

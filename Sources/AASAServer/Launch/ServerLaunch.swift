@@ -73,6 +73,7 @@ public enum ServerLaunch {
                 return 2
             }
             acmeManager = manager
+            if let warning = acme.onDemandWarning { logger.warning("\(warning)") }
         }
         StartupReport.flush()
         let state = ServerState(
