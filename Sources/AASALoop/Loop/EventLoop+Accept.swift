@@ -10,6 +10,7 @@ extension EventLoop {
         guard listener >= 0, acceptPausedUntil == 0 else { return }
         var peer = sockaddr_storage()
         for _ in 0..<settings.acceptsPerTurn {
+            guard mayAccept() else { return }
             let result: IOResult<Int32>
             do {
                 result = try Posix.accept(listener, peer: &peer)
@@ -25,6 +26,7 @@ extension EventLoop {
                 }
             }
             guard case .processed(let fd) = result else { return }
+            makeRoom(secure: secure)
             adopt(fd, peer: peer, secure: secure, now: now)
         }
         acceptAgain = true
