@@ -12,6 +12,9 @@ other in one run, on the same 110 KiB file, each server with one worker (one loo
               its peak, and 3 s after they all close; whether a real HTTPS client is served
               meanwhile. aasa-server at its default caps (docs/security.md, "Connections and
               handshakes in total"), nginx with `worker_connections 4096`.
+  idle, then half-open: 2,000 TLS keep-alive connections make one request each and stay
+              idle, then the same 6,000 ClientHellos: the peak (the worst the default caps
+              allow: 1,000 handshakes in progress, the rest idle).
 
     python3 bench/hostile-clients.py          (make bench-hostile; needs a release build)
 
@@ -185,6 +188,27 @@ def half_open(pid, port, cafile, hello, count=6000):
     return before, highest, resident_kib(pid), served, len(held)
 
 
+def idle_then_half_open(pid, port, cafile, hello, idle=2000):
+    """Peak RSS with `idle` idle TLS keep-alive connections, then 6,000 half-open handshakes."""
+    context = ssl.create_default_context(cafile=cafile)
+    request = f"GET {PATH} HTTP/1.1\r\nHost: example.com\r\n\r\n".encode()
+    held = []
+    for _ in range(idle):
+        try:
+            client = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5),
+                                         server_hostname="example.com")
+            client.sendall(request)
+            client.recv(65536)
+            held.append(client)
+        except (OSError, ssl.SSLError):
+            pass
+    try:
+        return half_open(pid, port, cafile, hello)[1]
+    finally:
+        for client in held:
+            client.close()
+
+
 def make_certificate(work):
     """A self-signed P-256 certificate for example.com in certbot's layout (aasa-server's
     --certs) and as files for nginx."""
@@ -262,6 +286,7 @@ http {{
             results[name] = (grown, worst, timeouts, blank_grown)
             wait_until_accepting(secure_port)
             handshakes[name] = half_open(server.pid, secure_port, cert, hello)
+            handshakes[name] += (idle_then_half_open(server.pid, secure_port, cert, hello),)
         finally:
             server.terminate()
             server.wait(15)
@@ -279,6 +304,8 @@ http {{
           + " |")
     print("| the same: a real HTTPS client meanwhile | "
           + " | ".join("timed out" if h[3] is None else f"{h[3] * 1000:.0f} ms" for h in handshakes.values()) + " |")
+    print("| 2,000 idle TLS connections, then the same 6,000 ClientHellos: peak memory | "
+          + " | ".join(f"{h[5] / 1024:.0f} MiB" for h in handshakes.values()) + " |")
 
 
 main()

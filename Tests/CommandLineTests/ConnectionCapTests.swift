@@ -124,4 +124,59 @@ struct ConnectionCapTests {
             "resident \(tls.residentKiB) KiB, peak \(peak) KiB, before \(before) KiB")
         #expect(tls.server.process.isRunning)
     }
+    @Test("past --max-connections the longest idle connection goes; with none idle, new clients wait, not spin")
+    func connectionCap() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "sites/example.com/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--workers", "1", "--access-log", "off", "--max-connections", "20"])
+        let adminPort = try #require(server.adminPort)
+        func metric(_ series: String) throws -> Double? {
+            let text = String(decoding: try Curl.request("http://127.0.0.1:\(adminPort)/metrics").body, as: UTF8.self)
+            let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+            return line?.split(separator: " ").last.flatMap { Double($0) }
+        }
+        let request = "GET /apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n"
+        // 20 keep-alive clients, answered and idle: the cap is full.
+        var idle: [RawClient] = []
+        for _ in 0..<20 {
+            let client = try RawClient(port: server.port, receiveTimeout: 5)
+            client.send(request)
+            #expect(RawClient.readResponse(client) != nil)
+            idle.append(client)
+        }
+        // A 21st is answered: the one idle the longest (the first) is closed for it.
+        let newcomer = try RawClient(port: server.port, receiveTimeout: 5)
+        newcomer.send(request)
+        #expect(RawClient.readResponse(newcomer) != nil)
+        #expect(idle[0].readAll().closedByServer)
+        #expect(try metric("aasa_connections_closed_at_cap_total{cap=\"connections\"}") == 1)
+        // Now every slot is in the middle of a request head: none is idle, so accepting waits.
+        idle = []
+        var busy: [RawClient] = []
+        for _ in 0..<20 {
+            let client = try RawClient(port: server.port, receiveTimeout: 5)
+            client.send("GET /apple-app-site-association HTTP/1.1\r\n")
+            busy.append(client)
+        }
+        #expect(try eventually(5) { try metric("aasa_open_connections") == 20 })
+        let waiting = try RawClient(port: server.port, receiveTimeout: 1)
+        waiting.send(request)
+        #expect(try eventually(5) { try metric("aasa_accepts_deferred_total") ?? 0 >= 1 })
+        let before = try ProcessTimes.cpuSeconds(of: server.process.processIdentifier)
+        // Not answered within a second (it waits in the backlog), and the loop does not spin meanwhile.
+        #expect(RawClient.readResponse(waiting) == nil)
+        let spent = try ProcessTimes.cpuSeconds(of: server.process.processIdentifier) - before
+        #expect(spent < 0.3, "the server used \(spent) CPU-s in 1 s at the connection cap")
+        // A slot frees: the waiting client is accepted and answered.
+        busy.removeFirst()
+        var answered = false
+        for _ in 0..<5 where !answered { answered = RawClient.readResponse(waiting) != nil }
+        #expect(answered)
+        // Gone before the stop, which would otherwise wait for their heads (timeouts.requestHead).
+        busy.removeAll()
+        #expect(server.stop() == 0)
+    }
 }

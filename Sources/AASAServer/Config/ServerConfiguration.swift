@@ -45,7 +45,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Open client connections and TLS handshakes in progress, for the whole server (each
     /// loop takes its share). The defaults keep a flood of half-open handshakes inside a
     /// 128 MiB container (docs/security.md, "Connections and handshakes in total").
-    public var maxConnections = 10_000
+    public var maxConnections = 3_000
     public var maxHandshakes = 1_000
     public var timeouts = Timeouts()
     public var limits = HTTPLimits()
