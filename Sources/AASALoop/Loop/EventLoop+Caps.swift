@@ -44,13 +44,15 @@ extension EventLoop {
         }
     }
 
-    /// After a burst of closes, the freed memory goes back to the system a second later
-    /// (malloc_trim(3): every arena, not only this thread's); without it the process keeps
-    /// its peak resident for good. At most once per `trimDelay` per loop.
-    func giveBackMemory(now: UInt64) {
+    /// After a burst of closes, the freed memory goes back to the system once a second has
+    /// passed and the loop wakes with nothing to do (`idle`: a wait that found no event; a
+    /// due trim makes the next wait return at once): malloc_trim(3), every arena, not only
+    /// this thread's. Without it the process keeps its peak resident for good. At most once
+    /// per `trimDelay` per loop, and not while the loop is saturated.
+    func giveBackMemory(now: UInt64, idle: Bool) {
         if trimDue == 0 {
             trimDue = now + settings.trimDelay
-        } else if now >= trimDue {
+        } else if now >= trimDue && idle {
             trimDue = 0
             closedSinceTrim = 0
             malloc_trim(0)

@@ -168,7 +168,7 @@ package final class EventLoop<Handler: ConnectionHandler> {
                 acceptConnections(from: secureListener, secure: true, now: now)
             }
             closeExpired(now: now)
-            if closedSinceTrim >= settings.trimAfterCloses { giveBackMemory(now: now) }
+            if closedSinceTrim >= settings.trimAfterCloses { giveBackMemory(now: now, idle: count == 0) }
             accessLog.flush()
             foldPending = now &- lastFold < Self.foldInterval
             if !foldPending { foldCounts(now: now) }
