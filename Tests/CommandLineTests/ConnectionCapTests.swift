@@ -66,8 +66,9 @@ struct ConnectionCapTests {
         return getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur >= rlim_t(wanted)
     }
 
-    /// A KiB bound per handshake in progress, above what one costs before the cap (about
-    /// 52 KiB without SSL_MODE_RELEASE_BUFFERS): the memory the test allows per slot.
+    /// The memory the test allows per handshake in progress, in KiB: above what one costs
+    /// (about 43 KiB; 51 KiB without SSL_MODE_RELEASE_BUFFERS). Memory bounds do not apply
+    /// under AddressSanitizer, whose quarantine keeps freed memory.
     static let perHandshakeKiB = 64
 
     @Test(
@@ -86,12 +87,16 @@ struct ConnectionCapTests {
         #expect(inProgress == 50, "handshakes in progress: \(String(describing: inProgress))")
         let started = Date()
         #expect(try tls.fetch().status == 200)
-        #expect(Date().timeIntervalSince(started) < 3, "a client that completes its handshake is served at once")
+        #expect(
+            BinaryRunner.underSanitizer || Date().timeIntervalSince(started) < 3,
+            "a client that completes its handshake is served at once")
         #expect(try tls.metric("aasa_tls_handshakes_in_progress") ?? 51 <= 50)
         // The cap's slots, plus what the loops and the allocator keep of the 950 that went.
         let bound = before + 50 * Self.perHandshakeKiB + 10 * 1024
         let during = tls.residentKiB
-        #expect(during <= bound, "resident \(during) KiB, before the flood \(before) KiB, bound \(bound) KiB")
+        #expect(
+            BinaryRunner.underAddressSanitizer || during <= bound,
+            "resident \(during) KiB, before the flood \(before) KiB, bound \(bound) KiB")
         flood.close()
         #expect(try eventually(5) { try tls.metric("aasa_tls_handshakes_in_progress") == 0 })
         #expect(tls.server.process.isRunning)
@@ -114,13 +119,15 @@ struct ConnectionCapTests {
             })
         peak = max(peak, tls.residentKiB)
         #expect(try tls.metric("aasa_tls_handshakes_in_progress") == 1_000)
-        #expect(peak < 128 * 1024, "peak resident \(peak) KiB with 1,000 handshakes in progress")
+        #expect(
+            BinaryRunner.underAddressSanitizer || peak < 128 * 1024,
+            "peak resident \(peak) KiB with 1,000 handshakes in progress")
         #expect(try tls.fetch().status == 200)
         flood.close()
         // Given back within seconds of the closes: at most a quarter of the flood's growth remains.
         let back = before + max(4 * 1024, (peak - before) / 4)
         #expect(
-            eventually(5) { tls.residentKiB <= back },
+            BinaryRunner.underAddressSanitizer || eventually(5) { tls.residentKiB <= back },
             "resident \(tls.residentKiB) KiB, peak \(peak) KiB, before \(before) KiB")
         #expect(tls.server.process.isRunning)
     }
@@ -169,7 +176,8 @@ struct ConnectionCapTests {
         // Not answered within a second (it waits in the backlog), and the loop does not spin meanwhile.
         #expect(RawClient.readResponse(waiting) == nil)
         let spent = try ProcessTimes.cpuSeconds(of: server.process.processIdentifier) - before
-        #expect(spent < 0.3, "the server used \(spent) CPU-s in 1 s at the connection cap")
+        #expect(
+            BinaryRunner.underSanitizer || spent < 0.3, "the server used \(spent) CPU-s in 1 s at the connection cap")
         // A slot frees: the waiting client is accepted and answered.
         busy.removeFirst()
         var answered = false
