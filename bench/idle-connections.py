@@ -2,7 +2,8 @@
 """Resident memory of aasa-server holding 10,000 idle keep-alive connections.
 
 Starts the release binary on loopback, opens N connections, sends one request on each and
-reads the answer, leaves them idle, and reads VmRSS from /proc before and after.
+reads the answer, leaves them idle, and reads VmRSS from /proc before and after. The
+connection cap is raised to N (its default, 3,000, would close the longest idle ones).
 
     python3 bench/idle-connections.py [connections]
 """
@@ -21,7 +22,7 @@ os.makedirs(os.path.join(work, "sites/example.com"))
 shutil.copy(os.path.join(root, "Config/sites/example.com/apple-app-site-association"), os.path.join(work, "sites/example.com/"))
 server = subprocess.Popen(
     [binary, "serve", "--sites", os.path.join(work, "sites"), "--http", "127.0.0.1:18350", "--admin", "off",
-     "--workers", "2", "--access-log", "off"],
+     "--workers", "2", "--access-log", "off", "--max-connections", str(count + 16)],
     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 def rss_kib():

@@ -70,6 +70,20 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Event loops (0: one per core; default \(defaults.workers)).")
     var workers: String?
 
+    @Option(
+        help: """
+            Open client connections, all loops together; past it the longest idle one is closed, else \
+            accepting waits (default \(defaults.maxConnections)).
+            """)
+    var maxConnections: String?
+
+    @Option(
+        help: """
+            TLS handshakes in progress, all loops together; past it the oldest is closed \
+            (default \(defaults.maxHandshakes)).
+            """)
+    var maxHandshakes: String?
+
     @Option(help: "Access log and event format: text or json (default \(defaults.logFormat.rawValue)).")
     var logFormat: String?
 
@@ -224,6 +238,7 @@ struct ServeCommand: ParsableCommand {
             (.cdnWatchInterval, cdnWatchInterval), (.cdnWatchRate, cdnWatchRate),
             (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile), (.invalidSites, invalidSites),
             (.deletedFileGrace, deletedFileGrace),
+            (.maxConnections, maxConnections), (.maxHandshakes, maxHandshakes),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

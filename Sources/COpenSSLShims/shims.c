@@ -2,6 +2,10 @@
 
 long COpenSSLShims_SSL_CTX_set_mode(SSL_CTX *context, long mode) { return SSL_CTX_set_mode(context, mode); }
 
+long COpenSSLShims_SSL_set_mode(SSL *ssl, long mode) { return SSL_set_mode(ssl, mode); }
+
+long COpenSSLShims_SSL_clear_mode(SSL *ssl, long mode) { return SSL_clear_mode(ssl, mode); }
+
 long COpenSSLShims_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version) { return SSL_CTX_set_min_proto_version(context, version); }
 
 long COpenSSLShims_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version) { return SSL_CTX_set_max_proto_version(context, version); }

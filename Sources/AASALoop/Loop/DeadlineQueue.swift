@@ -6,12 +6,15 @@
 final class DeadlineQueue {
     private(set) var head: Connection?
     private(set) var tail: Connection?
+    /// How many are queued: the handshakes in progress, for the handshake cap.
+    private(set) var count = 0
 
     func append(_ connection: Connection) {
         connection.queuePrevious = tail
         connection.queueNext = nil
         if let tail { tail.queueNext = connection } else { head = connection }
         tail = connection
+        count += 1
     }
 
     func remove(_ connection: Connection) {
@@ -27,6 +30,7 @@ final class DeadlineQueue {
         }
         connection.queuePrevious = nil
         connection.queueNext = nil
+        count -= 1
     }
 }
 

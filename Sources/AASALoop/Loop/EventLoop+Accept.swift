@@ -15,6 +15,7 @@ extension EventLoop {
                 acceptPausedUntil = now + 100_000_000
                 return
             }
+            guard mayAccept() else { return }
             let result: IOResult<Int32>
             do {
                 result = try Posix.accept(listener, peer: &peer)
@@ -32,6 +33,7 @@ extension EventLoop {
                 }
             }
             guard case .processed(let fd) = result else { return }
+            makeRoom(secure: secure)
             adopt(fd, peer: peer, secure: secure, now: now)
         }
         acceptAgain = true

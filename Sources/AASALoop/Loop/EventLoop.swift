@@ -49,6 +49,12 @@ package final class EventLoop<Handler: ConnectionHandler> {
     var acceptPausedUntil: UInt64 = 0
     /// A listener stopped at its per-turn share of accepts: accept again next turn.
     var acceptAgain = false
+    /// Accepting stopped at `maxConnections` with nothing idle to close: it goes on once a
+    /// connection closes or goes idle (the clients wait in the listen backlog meanwhile).
+    var acceptWaiting = false
+    /// Closes since memory was last given back, and when it will be (0: not due).
+    var closedSinceTrim = 0
+    var trimDue: UInt64 = 0
     /// Connections that used up their share of a turn, continued after the next wait.
     var yielded: [Connection] = []
     /// One queue per timeout class, indexed by `TimeoutClass.rawValue`.
@@ -62,6 +68,7 @@ package final class EventLoop<Handler: ConnectionHandler> {
     /// Counted since the last fold into `statistics` (at most once a millisecond, never per request).
     var counted = LoopStatistics.Totals()
     var foldedOpenConnections = -1
+    var foldedHandshakes = -1
     /// Counts are folded into `statistics` at most once per `foldInterval` (a fold per
     /// iteration, with its lock and its sweep of every slot, cost more than parsing a
     /// request); `foldPending` makes the loop wake for the fold it put off.
@@ -148,6 +155,10 @@ package final class EventLoop<Handler: ConnectionHandler> {
                 }
             }
             if !carried.isEmpty { continueYielded(carried, now: now) }
+            if acceptWaiting && hasRoomForConnection {
+                acceptWaiting = false
+                acceptAgain = true
+            }
             if acceptAgain {
                 acceptAgain = false
                 acceptConnections(from: listener, secure: false, now: now)
@@ -160,6 +171,7 @@ package final class EventLoop<Handler: ConnectionHandler> {
                 acceptConnections(from: secureListener, secure: true, now: now)
             }
             closeExpired(now: now)
+            if closedSinceTrim >= settings.trimAfterCloses { giveBackMemory(now: now, idle: count == 0) }
             accessLog.flush()
             foldPending = now &- lastFold < Self.foldInterval
             if !foldPending { foldCounts(now: now) }
@@ -178,9 +190,11 @@ package final class EventLoop<Handler: ConnectionHandler> {
     private func foldCounts(now: UInt64) {
         lastFold = now
         counted.accessLogDropped += accessLog.takeDropped()
-        if !counted.isEmpty || foldedOpenConnections != openConnections {
+        let handshakes = deadlines[TimeoutClass.handshake.rawValue].count
+        if !counted.isEmpty || foldedOpenConnections != openConnections || foldedHandshakes != handshakes {
             foldedOpenConnections = openConnections
-            statistics.fold(&counted, openConnections: openConnections)
+            foldedHandshakes = handshakes
+            statistics.fold(&counted, openConnections: openConnections, handshakesInProgress: handshakes)
         }
     }
 
@@ -275,6 +289,7 @@ package final class EventLoop<Handler: ConnectionHandler> {
         var next = min(now + 1_000_000_000, earliestDeadline)
         if foldPending { next = min(next, lastFold + Self.foldInterval) }
         if acceptPausedUntil > 0 { next = min(next, acceptPausedUntil) }
+        if trimDue > 0 { next = min(next, trimDue) }
         if let stopDeadline { next = min(next, stopDeadline) }
         return next <= now ? 0 : Int32((next - now + 999_999) / 1_000_000)
     }
@@ -295,6 +310,7 @@ package final class EventLoop<Handler: ConnectionHandler> {
         Posix.close(connection.fd)
         connections[Int(connection.fd)] = nil
         openConnections -= 1
+        closedSinceTrim += 1
     }
 
     /// After a wake-up (a new snapshot, or an order that failed): every paused handshake

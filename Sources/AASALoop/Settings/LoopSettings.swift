@@ -29,6 +29,8 @@ package struct LoopSettings: Sendable {
     package var requestsPerTurn = 64
     /// The admin loop's share: each request may render a page of 100 sites.
     package static let adminRequestsPerTurn = 4
+    /// The admin loop's connection cap: monitoring and health checks need a few.
+    package static let adminMaxConnections = 256
     /// Connections accepted from one listener per turn (the rest wait for the next).
     let acceptsPerTurn = 64
     /// The loops' share of the descriptor limit, and which share this loop takes; nil (tests
@@ -40,6 +42,16 @@ package struct LoopSettings: Sendable {
     /// the answer, too little to hold a connection open for long.
     let lingerBytes = 1024 * 1024
     let lingerTimeout: UInt64 = 3_000_000_000
+    /// This loop's share of `--max-connections` and `--max-handshakes` (`share(of:loop:loops:)`):
+    /// past the first, the longest idle keep-alive connection is closed for a new one, or
+    /// accepting waits; past the second, the oldest handshake in progress is closed
+    /// (docs/security.md, "Connections and handshakes in total").
+    package var maxConnections = Int.max
+    package var maxHandshakes = Int.max
+    /// After this many closes, the loop gives the freed memory back to the system
+    /// (malloc_trim(3)) once `trimDelay` has passed: at most once per delay, never per request.
+    let trimAfterCloses = 64
+    let trimDelay: UInt64 = 1_000_000_000
     /// How long an idle TLS connection keeps OpenSSL's buffers (about 34 KiB): long enough
     /// for the next request of a busy client, short enough that idle ones cost little.
     let tlsBufferHold: UInt64 = 100_000_000
@@ -54,6 +66,13 @@ package struct LoopSettings: Sendable {
         case .write: writeTimeout
         case .linger: lingerTimeout
         }
+    }
+
+    /// Loop `index`'s part of a server-wide `total` split over `loops` (the remainder goes
+    /// to the first loops), at least one: each loop counts its own connections, lock-free.
+    package static func share(of total: Int, loop index: Int, loops: Int) -> Int {
+        guard total < Int.max, loops > 0 else { return total }
+        return max(1, total / loops + (index < total % loops ? 1 : 0))
     }
 
     package init(timeouts: Timeouts, limits: HTTPLimits, logFormat: LogFormat, accessLog: Bool) {

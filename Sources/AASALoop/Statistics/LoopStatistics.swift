@@ -21,6 +21,14 @@ public final class LoopStatistics: Sendable {
         public var handshakes = 0
         public var handshakeFailures: [String: Int] = [:]
         public var openConnections = 0
+        /// TLS handshakes in progress now (a gauge, like `openConnections`).
+        public var handshakesInProgress = 0
+        /// Closed to stay within the caps: the oldest handshake in progress for a new one
+        /// (`--max-handshakes`), the longest idle keep-alive connection (`--max-connections`).
+        public var handshakesClosedAtCap = 0
+        public var idleClosedAtCap = 0
+        /// Times a loop stopped accepting at `--max-connections` with nothing idle to close.
+        public var acceptsDeferred = 0
         /// Access-log lines dropped while stdout did not keep up.
         public var accessLogDropped = 0
         /// fallback.json answers by kind, indexed by `FallbackDecision.Kind.slot`.
@@ -35,12 +43,16 @@ public final class LoopStatistics: Sendable {
             handshakes += other.handshakes
             for (reason, count) in other.handshakeFailures { handshakeFailures[reason, default: 0] += count }
             accessLogDropped += other.accessLogDropped
+            handshakesClosedAtCap += other.handshakesClosedAtCap
+            idleClosedAtCap += other.idleClosedAtCap
+            acceptsDeferred += other.acceptsDeferred
             for slot in fallback.indices { fallback[slot] += other.fallback[slot] }
         }
 
         var isEmpty: Bool {
             requests.isEmpty && siteRequests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty
-                && accessLogDropped == 0 && fallback.allSatisfy { $0 == 0 }
+                && accessLogDropped == 0 && fallback.allSatisfy { $0 == 0 } && handshakesClosedAtCap == 0
+                && idleClosedAtCap == 0 && acceptsDeferred == 0
         }
 
         /// Back to zero, keeping the storage (the loop counts into the same totals again).
@@ -48,6 +60,7 @@ public final class LoopStatistics: Sendable {
             requests.reset()
             siteRequests.removeAll(keepingCapacity: true)
             (bodyBytes, gzipResponses, identityResponses, handshakes, accessLogDropped) = (0, 0, 0, 0, 0)
+            (handshakesClosedAtCap, idleClosedAtCap, acceptsDeferred) = (0, 0, 0)
             handshakeFailures.removeAll(keepingCapacity: true)
             for slot in fallback.indices { fallback[slot] = 0 }
         }
@@ -58,10 +71,11 @@ public final class LoopStatistics: Sendable {
     public init() {}
 
     /// Called by the loop with what it counted since the last call.
-    func fold(_ delta: inout Totals, openConnections: Int) {
+    func fold(_ delta: inout Totals, openConnections: Int, handshakesInProgress: Int) {
         totals.withLock {
             $0.add(delta)
             $0.openConnections = openConnections
+            $0.handshakesInProgress = handshakesInProgress
         }
         delta.reset()
     }
@@ -75,6 +89,7 @@ public final class LoopStatistics: Sendable {
             let snapshot = loop.snapshot
             sum.add(snapshot)
             sum.openConnections += snapshot.openConnections
+            sum.handshakesInProgress += snapshot.handshakesInProgress
         }
         return sum
     }

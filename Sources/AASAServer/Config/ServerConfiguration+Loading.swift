@@ -25,7 +25,8 @@ extension ServerConfiguration {
             acmeChallenges, acmeOnDemand, acmeOnDemandRate, acmeOnDemandWeekly, acmeOnDemandNames, acmeOnDemandAsk,
             acmeOnDemandAskCa, acmeEabKid, acmeEabHmacKeyFile, acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
             cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites, appleFetcherNetworks, trustedProxies,
-            deletedFileGrace
+            deletedFileGrace,
+            maxConnections, maxHandshakes
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -53,6 +54,12 @@ extension ServerConfiguration {
         case .admin: admin = try address()
         case .workers:
             workers = try Self.integer(value, in: 0...1024, "\(source): workers must be 0 (one per core) to 1024")
+        case .maxConnections:
+            maxConnections = try Self.integer(
+                value, in: 1...1_048_576, "\(source): max connections must be 1 to 1048576")
+        case .maxHandshakes:
+            maxHandshakes = try Self.integer(
+                value, in: 1...1_048_576, "\(source): max handshakes must be 1 to 1048576")
         case .logFormat:
             guard let format = LogFormat(rawValue: value) else {
                 throw Problem(description: "\(source): log format must be text or json")

@@ -45,6 +45,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var appleFetcherNetworks: [IPNetwork] = []
     /// Proxies whose `X-Forwarded-For` names the client; any other peer is the client itself.
     public var trustedProxies: [IPNetwork] = []
+    /// Open client connections and TLS handshakes in progress, for the whole server (each
+    /// loop takes its share). The defaults keep a flood of half-open handshakes inside a
+    /// 128 MiB container (docs/security.md, "Connections and handshakes in total").
+    public var maxConnections = 3_000
+    public var maxHandshakes = 1_000
     public var timeouts = Timeouts()
     public var limits = HTTPLimits()
 

@@ -35,6 +35,19 @@ enum MetricsReport {
             text.sample("aasa_fallback_responses_total", [("kind", kind.rawValue)], Double(totals.fallback[kind.slot]))
         }
         gauge("aasa_open_connections", "Client connections open now.", totals.openConnections, into: &text)
+        gauge(
+            "aasa_tls_handshakes_in_progress", "TLS handshakes begun and not finished.", totals.handshakesInProgress,
+            into: &text)
+        text.family(
+            "aasa_connections_closed_at_cap_total", type: .counter,
+            help: "Connections closed to stay within a cap: the oldest handshake, or the longest idle connection.")
+        text.sample(
+            "aasa_connections_closed_at_cap_total", [("cap", "handshakes")], Double(totals.handshakesClosedAtCap))
+        text.sample("aasa_connections_closed_at_cap_total", [("cap", "connections")], Double(totals.idleClosedAtCap))
+        counter(
+            "aasa_accepts_deferred_total",
+            "Times a loop stopped accepting at the connection cap with nothing idle to close.", totals.acceptsDeferred,
+            into: &text)
 
         let reloads = state.reloads
         text.family("aasa_reloads_total", type: .counter, help: "Reloads, by result.")

@@ -103,13 +103,18 @@ public final class Server {
                 // The main thread waits in sigwait: SIGTERM wakes it to stop the server.
                 let control = try LoopControl(onFailure: { kill(getpid(), SIGTERM) })
                 controls.append(control)
+                var loopSettings = settings
+                loopSettings.maxConnections = LoopSettings.share(
+                    of: configuration.maxConnections, loop: index, loops: count)
+                loopSettings.maxHandshakes = LoopSettings.share(
+                    of: configuration.maxHandshakes, loop: index, loops: count)
                 loops.append(
                     try EventLoop(
                         listener: plain?.fds[index] ?? -1, secureListener: secure?.fds[index] ?? -1,
                         control: control, snapshots: state.snapshots,
                         handler: SiteHandler(
                             acme: acme, appleFetches: state.appleFetches, appleFetcherAgent: settings.appleFetcherAgent),
-                        handshakeHooks: acme, settings: settings, statistics: state.statistics[index]))
+                        handshakeHooks: acme, settings: loopSettings, statistics: state.statistics[index]))
             }
         } catch {
             for fd in (plain?.fds ?? []) + (secure?.fds ?? []) { Posix.close(fd) }
@@ -131,6 +136,8 @@ public final class Server {
                 // A status page costs far more than a file: a few per turn.
                 adminSettings.requestsPerTurn = LoopSettings.adminRequestsPerTurn
                 adminSettings.descriptorRole = .admin
+                // Plain HTTP, loopback by default: a cap of its own, outside the serving loops'.
+                adminSettings.maxConnections = LoopSettings.adminMaxConnections
                 adminLoop = try EventLoop(
                     listener: admin, control: control, snapshots: state.snapshots,
                     handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)

@@ -11,6 +11,8 @@ extern "C" {
 #endif
 
 long COpenSSLShims_SSL_CTX_set_mode(SSL_CTX *context, long mode);
+long COpenSSLShims_SSL_set_mode(SSL *ssl, long mode);
+long COpenSSLShims_SSL_clear_mode(SSL *ssl, long mode);
 long COpenSSLShims_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version);
 long COpenSSLShims_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version);
 long COpenSSLShims_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode);
