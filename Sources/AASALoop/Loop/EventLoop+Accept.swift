@@ -4,17 +4,13 @@ import AASATransport
 
 extension EventLoop {
     /// Accepts until EAGAIN (the listener is edge-triggered), or its share of the turn, after
-    /// which the loop comes back for the rest. Running out of descriptors or memory, or of the
-    /// loop's share of them (`hasDescriptorRoom`), pauses accepting for 100 ms instead of
-    /// ending the server (accept(2) ERRORS); clients wait in the backlog meanwhile.
+    /// which the loop comes back for the rest. At the loop's ceiling (`mayAccept`) it stops
+    /// until a connection leaves; running out of descriptors or memory pauses it for 100 ms
+    /// instead of ending the server (accept(2) ERRORS). Clients wait in the backlog meanwhile.
     func acceptConnections(from listener: Int32, secure: Bool, now: UInt64) {
         guard listener >= 0, acceptPausedUntil == 0 else { return }
         var peer = sockaddr_storage()
         for _ in 0..<settings.acceptsPerTurn {
-            guard hasDescriptorRoom else {
-                acceptPausedUntil = now + 100_000_000
-                return
-            }
             guard mayAccept() else { return }
             let result: IOResult<Int32>
             do {
@@ -27,6 +23,7 @@ extension EventLoop {
                     // The limit may have been lowered under the running server (prlimit(1)).
                     if error.errno == EMFILE || error.errno == ENFILE { settings.descriptors?.refresh() }
                     acceptPausedUntil = now + 100_000_000
+                    stopAccepting()
                     return
                 default:
                     return

@@ -47,6 +47,8 @@ package final class EventLoop<Handler: ConnectionHandler> {
     /// `scratch` as bytes: the buffer every read lands in.
     var scratchBytes: UnsafePointer<UInt8>? { UnsafePointer(scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
     var acceptPausedUntil: UInt64 = 0
+    /// Whether the listeners are in the epoll set (`stopAccepting`, `resumeAccepting`).
+    var listenersRegistered = true
     /// A listener stopped at its per-turn share of accepts: accept again next turn.
     var acceptAgain = false
     /// Accepting stopped at `maxConnections` with nothing idle to close: it goes on once a
@@ -97,16 +99,19 @@ package final class EventLoop<Handler: ConnectionHandler> {
         certificates = snapshot.certificates
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
-        // Exclusive: loops sharing a socket systemd passed (`Listener.adopt`) are not all woken
-        // for each connection; a SO_REUSEPORT listener has one loop anyway.
-        let listening = Epoll.readable | Epoll.edgeTriggered | Epoll.exclusive
-        if listener >= 0 {
-            try epoll.add(listener, events: listening, data: Self.listenerTag)
-        }
-        if secureListener >= 0 {
-            try epoll.add(secureListener, events: listening, data: Self.secureListenerTag)
-        }
+        try registerListeners()
         try epoll.add(control.wakeUp.fd, events: Epoll.readable, data: Self.wakeTag)
+    }
+
+    /// Adds the listeners to the epoll set. Loops sharing a socket systemd passed
+    /// (`Listener.adopt`) are each woken for a new connection and race to accept it, a few
+    /// wake-ups for one core each; EPOLLEXCLUSIVE would wake one, and a loop at its ceiling
+    /// that took the wake-up would leave the connection waiting while the others had room. A
+    /// loop that cannot accept takes its listeners out (`stopAccepting`).
+    func registerListeners() throws(SystemError) {
+        let listening = Epoll.readable | Epoll.edgeTriggered
+        if listener >= 0 { try epoll.add(listener, events: listening, data: Self.listenerTag) }
+        if secureListener >= 0 { try epoll.add(secureListener, events: listening, data: Self.secureListenerTag) }
     }
 
     deinit {
@@ -155,22 +160,17 @@ package final class EventLoop<Handler: ConnectionHandler> {
                 }
             }
             if !carried.isEmpty { continueYielded(carried, now: now) }
-            if acceptWaiting && hasRoomForConnection {
-                acceptWaiting = false
-                acceptAgain = true
-            }
+            // Deadlines first: a connection they close makes room for the next accept at once.
+            closeExpired(now: now)
+            if acceptPausedUntil > 0 && now >= acceptPausedUntil { acceptPausedUntil = 0 }
+            if acceptPausedUntil == 0 && acceptWaiting && hasRoomForConnection { acceptWaiting = false }
+            if acceptPausedUntil == 0 && !acceptWaiting { resumeAccepting() }
             if acceptAgain {
                 acceptAgain = false
                 acceptConnections(from: listener, secure: false, now: now)
                 acceptConnections(from: secureListener, secure: true, now: now)
             }
             if woken && !pausedHandshakes.isEmpty { resumePausedHandshakes(now: now) }
-            if acceptPausedUntil > 0 && now >= acceptPausedUntil {
-                acceptPausedUntil = 0
-                acceptConnections(from: listener, secure: false, now: now)
-                acceptConnections(from: secureListener, secure: true, now: now)
-            }
-            closeExpired(now: now)
             if closedSinceTrim >= settings.trimAfterCloses { giveBackMemory(now: now, idle: count == 0) }
             accessLog.flush()
             foldPending = now &- lastFold < Self.foldInterval

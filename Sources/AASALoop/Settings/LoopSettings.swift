@@ -29,8 +29,6 @@ package struct LoopSettings: Sendable {
     package var requestsPerTurn = 64
     /// The admin loop's share: each request may render a page of 100 sites.
     package static let adminRequestsPerTurn = 4
-    /// The admin loop's connection cap: monitoring and health checks need a few.
-    package static let adminMaxConnections = 256
     /// Connections accepted from one listener per turn (the rest wait for the next).
     let acceptsPerTurn = 64
     /// The loops' share of the descriptor limit, and which share this loop takes; nil (tests

@@ -86,7 +86,7 @@ public enum SiteLoader {
             do throws(SystemError) {
                 _ = try Posix.status(root.path + "/" + name, followingLinks: false)
             } catch let error where error.errno != ENOENT && error.errno != ENOTDIR {
-                return .record(unreadable(record.site, root: root, error: error, previous: record))
+                return .record(unreadable(record.site, root: root, error: error, previous: record, now: settings.now))
             } catch {}
             return .none
         }
@@ -146,7 +146,7 @@ public enum SiteLoader {
             names = try folder.entries().map(\.name)
         } catch {
             if error.errno == ENOENT || error.errno == ENOTDIR { return nil }
-            return unreadable(site, root: root, error: error, previous: previous)
+            return unreadable(site, root: root, error: error, previous: previous, now: settings.now)
         }
         let present = [FileCheck.Kind.apple, .android, .expectations, .fallback].filter {
             names.contains($0.rawValue)
@@ -230,11 +230,16 @@ public enum SiteLoader {
             misnamed: misnamed.map(\.name), deletedFiles: deleted)
     }
 
-    /// A folder that could not be opened or listed: its last good files, and why (`SITE010`).
+    /// A folder that could not be opened or listed: its last good files, and why (`SITE010`),
+    /// less a deleted file whose grace has ended by `now` (else the reload that ends a grace
+    /// would keep it, and be scheduled again at once, for as long as the folder is unreadable).
     private static func unreadable(
-        _ site: SiteDirectory.Site, root: Folder, error: SystemError, previous: SiteRecord?
+        _ site: SiteDirectory.Site, root: Folder, error: SystemError, previous: SiteRecord?, now: Double
     ) -> SiteRecord {
-        let content = previous?.content
+        let deleted = previous?.deletedFiles.filter { Double($0.servedUntil) > now } ?? []
+        let ended = Set(previous?.deletedFiles.map(\.kind) ?? []).subtracting(deleted.map(\.kind))
+        let kept = [FileCheck.Kind.apple, .android, .fallback].filter { !ended.contains($0) }
+        let content = previous?.content.map { without(absent: kept, $0) }
         let problem = LoadProblem(
             root.path + "/" + site.entry, .siteUnreadable, .error,
             "cannot read the site folder: \(error.callAndErrno); "
@@ -243,7 +248,7 @@ public enum SiteLoader {
         return SiteRecord(
             site: site, content: content, checks: previous?.checks ?? [], folderProblems: [problem],
             state: content == nil ? .refused : .keptLastGood, misnamed: previous?.misnamed ?? [],
-            deletedFiles: previous?.deletedFiles ?? [])
+            deletedFiles: deleted)
     }
 
     /// The files `previous` served that are no longer in the folder and whose grace has not
@@ -263,8 +268,8 @@ public enum SiteLoader {
         }
     }
 
-    /// `content` without the files that are neither in the folder nor in their grace: an
-    /// invalid site keeps its last good files, not a file deleted for good.
+    /// `content` with only the kinds in `serving` (the files in the folder or in their grace):
+    /// an invalid site keeps its last good files, not a file deleted for good.
     private static func without(absent serving: [FileCheck.Kind], _ content: SiteContent) -> SiteContent {
         let apple = serving.contains(.apple) ? content.apple : nil
         let android = serving.contains(.android) ? content.android : nil

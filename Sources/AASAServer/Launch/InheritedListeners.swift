@@ -2,12 +2,15 @@ import AASATransport
 
 /// The sockets systemd passed (`SocketActivation`), each matched to the configured listener
 /// with its address: that listener serves from it instead of binding. A configured listener
-/// without one binds as usual; a passed socket no listener has stops start-up, as a unit and
-/// a config file that disagree would otherwise leave a port open that nothing serves.
+/// without one binds as usual. A passed socket no listener has is closed with a warning
+/// (`unmatched`): an upgrade brings the package's socket unit to a server whose config file
+/// another release let the operator change, and it must start all the same.
 public struct InheritedListeners: Sendable {
     public var http: InheritedSocket?
     public var https: InheritedSocket?
     public var admin: InheritedSocket?
+    /// Passed sockets whose address no listener has, and why, for the log.
+    public private(set) var unmatched: [SocketActivationError] = []
 
     public init() {}
 
@@ -20,8 +23,11 @@ public struct InheritedListeners: Sendable {
         ]
         for socket in sockets {
             guard let kind = listeners.first(where: { $0.address == socket.address })?.kind else {
-                throw .unmatched(
-                    socket, configured: listeners.compactMap { entry in entry.address.map { "\(entry.kind) \($0)" } })
+                unmatched.append(
+                    .unmatched(
+                        socket,
+                        configured: listeners.compactMap { entry in entry.address.map { "\(entry.kind) \($0)" } }))
+                continue
             }
             if socket.name != kind && listeners.contains(where: { $0.kind == socket.name }) {
                 throw .misnamed(socket, listener: kind)

@@ -1,5 +1,6 @@
 import AASAACME
 import AASASites
+import AASASystem
 import AASATransport
 import Foundation
 
@@ -43,6 +44,10 @@ public enum ServerLaunch {
         // directory than expected silently misses its Config/aasa-server.json otherwise.
         logger.info("starting", metadata: ["config_file": "\(configFile ?? "none")"])
         if let warning = adminToken?.warning { logger.warning("\(warning)") }
+        for problem in inherited.unmatched {
+            logger.warning("\(problem.description); it is closed, and its listener binds as usual")
+            if case .unmatched(let socket, _) = problem { Posix.close(socket.fd) }
+        }
         // One loader for start-up and reload. Like `nginx -t`: every problem of every site
         // and certificate, then refuse to start on an error.
         // Watches first, then the first read: a change made while the sites load is seen.

@@ -52,6 +52,9 @@ public final class Reloader: Sendable {
     /// Schedules the reload that ends the first deleted file's grace, unless one is scheduled
     /// for then or earlier: the loader owns the clock, no request looks at it. The reload reads
     /// only the folders whose grace has ended.
+    /// How long a grace end that a reload could not apply waits before it is tried again.
+    static let graceRetry = 5.0
+
     func scheduleGraceEnd() {
         guard let end = state.snapshots.current.counts.graceEnds else { return }
         let isNew = graceReload.withLock { scheduled in
@@ -60,8 +63,11 @@ public final class Reloader: Sendable {
             return true
         }
         guard isNew else { return }
-        // A little past the end, so the reload's clock is past it too.
-        let delay = max(0, Double(end) - Date().timeIntervalSince1970) + 0.05
+        // A little past the end, so the reload's clock is past it too. An end already past is a
+        // reload that could not end it (the sites folder could not be listed): tried again in a
+        // few seconds, never in a loop that would hold descriptors and fill the log.
+        let remaining = Double(end) - Date().timeIntervalSince1970
+        let delay = remaining > 0 ? remaining + 0.05 : Self.graceRetry
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             graceReload.withLock { if $0 == end { $0 = nil } }
             let now = Int(Date().timeIntervalSince1970)

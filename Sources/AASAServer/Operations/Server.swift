@@ -135,9 +135,10 @@ public final class Server {
                 adminSettings.accessLog = false
                 // A status page costs far more than a file: a few per turn.
                 adminSettings.requestsPerTurn = LoopSettings.adminRequestsPerTurn
+                // Its connections are capped by its own share of the descriptor reserve
+                // (`DescriptorBudget.adminShare`), never by the serving loops' caps.
                 adminSettings.descriptorRole = .admin
-                // Plain HTTP, loopback by default: a cap of its own, outside the serving loops'.
-                adminSettings.maxConnections = LoopSettings.adminMaxConnections
+                adminSettings.maxConnections = .max
                 adminLoop = try EventLoop(
                     listener: admin, control: control, snapshots: state.snapshots,
                     handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)

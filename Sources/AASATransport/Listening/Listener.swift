@@ -66,8 +66,8 @@ public enum Listener {
     /// The loops' listeners on a socket systemd passed: the socket for the first loop and a
     /// duplicate for each other, all one queue. The queue outlives the process: systemd holds
     /// the socket too, so a loop closing its descriptor at stop leaves the connections not yet
-    /// accepted to the next process. The loops wait on it with EPOLLEXCLUSIVE, so a
-    /// connection wakes one of them, not all (epoll_ctl(2)). The options are `open`'s.
+    /// accepted to the next process. Each loop that has room is woken for a connection and
+    /// the first to accept it takes it. The options are `open`'s.
     public static func adopt(_ socket: InheritedSocket, count: Int, deferAcceptSeconds: Int32 = 10)
         throws(ListenError) -> (fds: [Int32], port: Int)
     {

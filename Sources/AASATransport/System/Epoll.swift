@@ -12,8 +12,6 @@ package struct Epoll: ~Copyable {
     package static let writable = EPOLLOUT.rawValue
     package static let hangUp = EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
     package static let edgeTriggered = CSystemShims_EPOLLET
-    /// Of the epoll sets waiting on one descriptor, wake one rather than all (epoll_ctl(2)).
-    package static let exclusive = EPOLLEXCLUSIVE.rawValue
 
     package init() throws(SystemError) {
         fd = try Posix.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }

@@ -238,7 +238,12 @@ public final class CertificateStore: @unchecked Sendable {
             folders.append(folder)
             for entry in entries where !entry.name.hasPrefix(".") {
                 let path = folder + "/" + entry.name
-                guard let type = try? Posix.status(path, followingLinks: false).st_mode & S_IFMT else { continue }
+                let type: mode_t
+                do throws(SystemError) {
+                    type = try Posix.status(path, followingLinks: false).st_mode & S_IFMT
+                } catch let error where error.errno == ENOENT {
+                    continue  // removed since the listing
+                }
                 if type == S_IFDIR {
                     pending.append(path)
                 } else if type == S_IFLNK, let target = try? Posix.status(path, followingLinks: true),
