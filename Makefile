@@ -5,7 +5,7 @@ SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-hostile bench-idle bench-scale fuzz sanitize clean \
+.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-click bench-hostile bench-idle bench-scale fuzz sanitize clean \
   deb install system-test image image-test
 
 all: build
@@ -71,6 +71,12 @@ bench:
 # server CPU-second and requests/s, with ratios (installs nginx, h2o and wrk when missing).
 bench-http:
 	python3 bench/http-bench.py
+
+# The cost of a click: new TLS connections with one request each (the file and the fallback
+# redirect), aasa-server against nginx on one ECDSA certificate: server CPU per connection
+# under wrk and instructions per connection under callgrind (bench/click-bench.py).
+bench-click: release
+	python3 bench/click-bench.py
 
 # The hostile-client attacks of docs/security.md against aasa-server and nginx (memory, delay).
 bench-hostile: release

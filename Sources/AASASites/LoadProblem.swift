@@ -34,6 +34,9 @@ public struct LoadProblem: Sendable, Hashable {
         case certificateUnusable = "CERT004"
         case noCertificates = "CERT005"
         case noDefaultCertificate = "CERT006"
+        /// An RSA key (info): each new connection's signature costs about three times an ECDSA
+        /// P-256 key's (docs/development.md, "The cost of a click").
+        case certificateRSAKey = "CERT007"
     }
 
     /// The file or folder the problem is about, as the operator named it.

@@ -33,10 +33,13 @@ const uint64_t COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE = SSL_OP_CIPHER_SER
 const uint64_t COpenSSLShims_SSL_OP_NO_COMPRESSION = SSL_OP_NO_COMPRESSION;
 const uint64_t COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF = SSL_OP_IGNORE_UNEXPECTED_EOF;
 const uint64_t COpenSSLShims_SSL_OP_NO_TICKET = SSL_OP_NO_TICKET;
+const uint64_t COpenSSLShims_SSL_OP_PRIORITIZE_CHACHA = SSL_OP_PRIORITIZE_CHACHA;
 const long COpenSSLShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER = SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
 const long COpenSSLShims_SSL_MODE_ENABLE_PARTIAL_WRITE = SSL_MODE_ENABLE_PARTIAL_WRITE;
 const long COpenSSLShims_SSL_MODE_RELEASE_BUFFERS = SSL_MODE_RELEASE_BUFFERS;
 const long COpenSSLShims_SSL_SESS_CACHE_SERVER = SSL_SESS_CACHE_SERVER;
+
+long COpenSSLShims_SSL_CTX_sess_set_cache_size(SSL_CTX *context, long size) { return SSL_CTX_sess_set_cache_size(context, size); }
 
 long COpenSSLShims_SSL_CTX_set1_groups_list(SSL_CTX *context, const char *groups) { return SSL_CTX_set1_groups_list(context, groups); }
 

@@ -224,7 +224,7 @@ extension TLSTests {
         #expect(try runClient(script) == "3")
     }
 
-    @Test("a second connection resumes the first one's session (one TLS 1.3 ticket per handshake)")
+    @Test("a second connection resumes the first one's session (one TLS 1.3 ticket per handshake, from the cache)")
     func resumption() throws {
         let script = """
             session = None
@@ -238,6 +238,78 @@ extension TLSTests {
                 client.close()
             """
         #expect(try runClient(script) == "TLSv1.3 False\nTLSv1.3 True")
+    }
+
+    @Test(
+        "openssl s_client -sess_out then -sess_in resumes, TLS 1.2 and 1.3, from the server's session cache",
+        arguments: ["-tls1_2", "-tls1_3"])
+    func sessionFiles(_ version: String) throws {
+        let session = folder.url.appendingPathComponent("session\(version).pem").path
+        let request = "GET /apple-app-site-association HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n"
+        func connect(_ sessionOption: [String]) throws -> String {
+            // -ign_eof: read until the server closes, so a TLS 1.3 ticket sent after the handshake is kept.
+            try TestCertificates.openssl(
+                [
+                    "s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-CAfile",
+                    certificates.caFile, version, "-ign_eof",
+                ] + sessionOption, input: request
+            ).output
+        }
+        let first = try connect(["-sess_out", session])
+        #expect(first.contains("New, TLSv1"), "\(first)")
+        #expect(first.contains("HTTP/1.1 200 OK"))
+        let second = try connect(["-sess_in", session])
+        #expect(second.contains("Reused, TLSv1"), "\(second)")
+        #expect(second.contains("HTTP/1.1 200 OK"))
+    }
+
+    @Test("TLS 1.3: AES-128-GCM for a client that prefers AES-256 (OpenSSL's order), ChaCha20 for one that asks first")
+    func suiteOrder() throws {
+        func suite(_ options: [String]) throws -> String {
+            let output = try TestCertificates.openssl(
+                ["s_client", "-connect", "127.0.0.1:\(securePort)", "-servername", "example.test", "-tls1_3"]
+                    + options, input: ""
+            ).output
+            return output.split(separator: "\n").first { $0.contains("Cipher is") }.map(String.init) ?? output
+        }
+        #expect(try suite([]).contains("TLS_AES_128_GCM_SHA256"))
+        #expect(
+            try suite(["-ciphersuites", "TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256"])
+                .contains("TLS_CHACHA20_POLY1305_SHA256"))
+        #expect(
+            try suite(["-ciphersuites", "TLS_AES_256_GCM_SHA384"]).contains("TLS_AES_256_GCM_SHA384"))
+    }
+
+    @Test("a client with Nagle's algorithm on, sending its request apart from its handshake, is answered at once")
+    func nagleClient() throws {
+        // Each connection: handshake (full, then resumed), then the request in writes of its
+        // own; a delayed ACK held against Nagle would show as ~40 ms (tcp(7)).
+        let script = """
+            slowest = 0.0
+            times = []
+            for version in (ssl.TLSVersion.TLSv1_2, ssl.TLSVersion.TLSv1_3):
+                context.maximum_version = version
+                session = None
+                for attempt in range(4):
+                    raw = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+                    raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 0)
+                    client = context.wrap_socket(raw, server_hostname="example.test", session=session)
+                    started = time.monotonic()
+                    client.sendall(request[:20])
+                    client.sendall(request[20:-2] + b"Connection: close\\r\\n\\r\\n")
+                    answer = b""
+                    while chunk := client.recv(65536):
+                        answer += chunk
+                    slowest = max(slowest, time.monotonic() - started)
+                    times.append((version.name, attempt, round((time.monotonic() - started) * 1000, 1)))
+                    assert answer.startswith(b"HTTP/1.1 200"), answer[:40]
+                    assert attempt == 0 or client.session_reused, (version, attempt)
+                    session = client.session
+                    client.close()
+            print("slow" if slowest > 0.03 else "fast", round(slowest * 1000, 1), times)
+            """
+        let printed = try runClient(script)
+        #expect(printed.hasPrefix("fast"), "slowest answer after the handshake: \(printed) ms")
     }
 
     /// Runs a Python TLS client against the HTTPS port: `script` after a preamble with
@@ -401,6 +473,23 @@ struct TLSStartupTests {
             decoding: try Curl.request("http://127.0.0.1:\(try #require(server.adminPort))/").body, as: UTF8.self)
         #expect(page.contains("(\(days) days)"), "\(days)")
         #expect(server.stop() == 0)
+    }
+
+    @Test("an RSA certificate serves, with a note on what it costs per connection (CERT007); P-256 has none")
+    func rsaNote() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("rsa.test", names: ["rsa.test"], rsa: true)
+        try certificates.issue("ec.test", names: ["ec.test"])
+        try folder.write(
+            "sites/rsa.test/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
+        defer { _ = server.stop() }
+        let notes = server.errors.split(separator: "\n").filter { $0.contains("CERT007") }
+        #expect(notes.count == 1, "\(server.errors)")
+        #expect(notes.first?.contains("rsa.test") == true && notes.first?.contains("3.3 times") == true)
     }
 
     @Test("an unreadable or missing certificates folder stops start-up")

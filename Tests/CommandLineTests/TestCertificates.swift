@@ -23,8 +23,8 @@ struct TestCertificates {
         ])
     }
 
-    /// Issues a certificate for `names` into `certs/<folder>/`.
-    func issue(_ folder: String, names: [String], days: Int = 30) throws {
+    /// Issues a certificate for `names` into `certs/<folder>/`, with a P-256 key unless `rsa`.
+    func issue(_ folder: String, names: [String], days: Int = 30, rsa: Bool = false) throws {
         let target = directory.appendingPathComponent(folder)
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let key = target.appendingPathComponent("privkey.pem").path
@@ -35,10 +35,12 @@ struct TestCertificates {
         let entries = names.map { $0.allSatisfy { $0.isNumber || $0 == "." } ? "IP:\($0)" : "DNS:\($0)" }
         try ("subjectAltName=" + entries.joined(separator: ",") + "\nextendedKeyUsage=serverAuth\n")
             .write(toFile: extensions, atomically: true, encoding: .utf8)
-        try Self.openssl([
-            "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=\(names[0])",
-            "-keyout", key, "-out", request,
-        ])
+        try Self.openssl(
+            [
+                "req", "-new", "-newkey",
+            ] + (rsa ? ["rsa:2048"] : ["ec", "-pkeyopt", "ec_paramgen_curve:P-256"]) + [
+                "-nodes", "-subj", "/CN=\(names[0])", "-keyout", key, "-out", request,
+            ])
         try Self.openssl([
             "x509", "-req", "-in", request, "-CA", caFile, "-CAkey",
             directory.appendingPathComponent("ca/ca-key.pem").path, "-CAcreateserial",

@@ -109,6 +109,11 @@ extension EventLoop {
             connection.phase = .idle
             scheduleIdle(connection, now: now)
             if connection.watchingWrites && !connection.hasPendingOutput { stopWatchingWrites(connection) }
+            // Nothing of ours carries the ACK of the client's last flight: acknowledge it now,
+            // or a client with Nagle's algorithm on holds its request ~40 ms (tcp(7)
+            // TCP_QUICKACK). In the other handshakes the server's last flight or its ticket
+            // follows the client's and carries it.
+            if tls.clientSpokeLast { acknowledgeNow(connection) }
             return true
         case .wantRead:
             return false
@@ -209,12 +214,25 @@ extension EventLoop {
         } else if connection.parsePaused {
             // Whole requests wait for the output to drain: the write deadline (set by flush)
             // or the next turn decides, not the head deadline.
-        } else if connection.phase != .readingHead || newHead {
-            // The head deadline runs from the first byte of the request and is not extended
-            // by trickling bytes (a slowloris client gets no more time).
-            connection.phase = .readingHead
-            schedule(connection, .requestHead, now: now)
+        } else {
+            // Part of a head: a client with Nagle's algorithm on that writes its request in
+            // pieces sends the next piece only once this one is acknowledged.
+            acknowledgeNow(connection)
+            if connection.phase != .readingHead || newHead {
+                // The head deadline runs from the first byte of the request and is not extended
+                // by trickling bytes (a slowloris client gets no more time).
+                connection.phase = .readingHead
+                schedule(connection, .requestHead, now: now)
+            }
         }
+    }
+
+    /// Has the kernel acknowledge what it received at once rather than after the delayed-ACK
+    /// timer (~40 ms), for a peer that waits for the ACK before sending more (tcp(7)
+    /// TCP_QUICKACK, which the kernel clears again by itself). Best effort: a failure only
+    /// leaves the kernel's timing as it was.
+    func acknowledgeNow(_ connection: Connection) {
+        try? Posix.setOption(connection.fd, level: Int32(IPPROTO_TCP), name: TCP_QUICKACK, value: 1)
     }
 
     /// HTTP/1.1 framing for `handler`: answers each complete request head in `buffer` while

@@ -15,6 +15,7 @@ extension LoadProblem {
         case .unusable: .certificateUnusable
         case .noCertificates: .noCertificates
         case .noDefaultCertificate: .noDefaultCertificate
+        case .rsaKey: .certificateRSAKey
         }
     }
 }

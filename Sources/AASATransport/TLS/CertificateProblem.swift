@@ -10,6 +10,7 @@ public struct CertificateProblem: Sendable, Hashable {
         case unusable
         case noCertificates
         case noDefaultCertificate
+        case rsaKey
     }
 
     public var kind: Kind

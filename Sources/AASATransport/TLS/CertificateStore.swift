@@ -148,6 +148,14 @@ public final class CertificateStore: @unchecked Sendable {
                                 + "\(Self.daysLeft(notAfter, now: now)) days"
                         ))
                 }
+                if EVP_PKEY_get_base_id(X509_get0_pubkey(leaf)) == EVP_PKEY_RSA {
+                    problems.append(
+                        CertificateProblem(
+                            chain, .rsaKey, .info,
+                            "an RSA key: each new TLS connection costs about 3.3 times the instructions of an ECDSA "
+                                + "P-256 key (a P-256 certificate, as ACME and make-dev-certs.sh make, serves more "
+                                + "clicks per core)"))
+                }
                 if names.isEmpty {
                     problems.append(
                         CertificateProblem(

@@ -13,6 +13,17 @@ public final class TLSContext: @unchecked Sendable {
         "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
         + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
 
+    /// TLS 1.3 suites, all three of Mozilla's intermediate profile, cheapest first: with the
+    /// server's preference, a client that offers AES-256 first (OpenSSL's own default order)
+    /// still gets AES-128-GCM with SHA-256 for its key schedule, a tenth fewer instructions
+    /// per click than SHA-384 (docs/development.md, "The cost of a click"); a client that puts ChaCha20 first (one
+    /// without AES instructions) keeps it (SSL_OP_PRIORITIZE_CHACHA).
+    package static let tls13Ciphers = "TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384"
+
+    /// Sessions kept for resumption: at most this many (each well under a KiB), for OpenSSL's
+    /// default lifetime (300 s, SSL_CTX_set_timeout(3)). Bounded, since every full handshake adds one.
+    package static let sessionCacheSize = 2048
+
     /// Key exchange groups of Mozilla's intermediate profile (wiki.mozilla.org/Security/Server_Side_TLS):
     /// no X448, P-521 or finite-field groups.
     package static let groups = "X25519:P-256:P-384"
@@ -35,7 +46,8 @@ public final class TLSContext: @unchecked Sendable {
         SSL_CTX_set_options(
             context,
             COpenSSLShims_SSL_OP_NO_RENEGOTIATION | COpenSSLShims_SSL_OP_CIPHER_SERVER_PREFERENCE
-                | COpenSSLShims_SSL_OP_NO_COMPRESSION | COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF)
+                | COpenSSLShims_SSL_OP_PRIORITIZE_CHACHA | COpenSSLShims_SSL_OP_NO_COMPRESSION
+                | COpenSSLShims_SSL_OP_IGNORE_UNEXPECTED_EOF | COpenSSLShims_SSL_OP_NO_TICKET)
         // Writes retry with the same bytes but maybe another address (Swift arrays move);
         // partial writes let a large response go out as the socket allows. Buffers are kept
         // between requests (SSL_MODE_RELEASE_BUFFERS frees and allocates about 34 KiB per
@@ -47,12 +59,20 @@ public final class TLSContext: @unchecked Sendable {
         // Each read of the socket takes all it holds, up to a buffer, not a record header then
         // its body (3 reads per request instead of 1); TLSSession.drained relies on it.
         COpenSSLShims_SSL_CTX_set_read_ahead(context, 1)
-        // Resumption: the server-side session cache plus stateless tickets (OpenSSL's default),
-        // one per TLS 1.3 handshake rather than two: a client fetching an association file
-        // resumes once if at all, and each ticket is a serialized, encrypted session.
+        // Resumption from the server's session cache only (SSL_OP_NO_TICKET): TLS 1.2 by session
+        // ID, TLS 1.3 by one stateful ticket per handshake, which names the cached session
+        // rather than carrying it serialized and encrypted. A link's click rarely comes back
+        // within a session's lifetime, so the encrypted ticket's cost (0.12 M instructions per
+        // connection: docs/development.md, "The cost of a click") is paid for nothing; the reference costs a cache
+        // insertion. Clients that do come back still resume (a TLS 1.3 ticket once, RFC 8446
+        // §C.4), on the same process: a restart or a reload of the certificates starts a new cache.
         SSL_CTX_set_num_tickets(context, 1)
         COpenSSLShims_SSL_CTX_set_session_cache_mode(context, COpenSSLShims_SSL_SESS_CACHE_SERVER)
+        _ = COpenSSLShims_SSL_CTX_sess_set_cache_size(context, Self.sessionCacheSize)
         SSL_CTX_set_session_id_context(context, "aasa-server", 11)
+        guard SSL_CTX_set_ciphersuites(context, Self.tls13Ciphers) == 1 else {
+            throw OpenSSLError.drain("SSL_CTX_set_ciphersuites")
+        }
         guard SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1 else {
             throw OpenSSLError.drain("SSL_CTX_set_cipher_list")
         }

@@ -69,6 +69,12 @@ package final class TLSSession {
         return UnsafeBufferPointer(start: data, count: Int(length)).elementsEqual(ClientHelloExtensions.acmeTLS1)
     }
 
+    /// Whether this is a resumed TLS 1.2 handshake, in which the client speaks last (its
+    /// Finished, RFC 5246 §7.3): the server then has nothing to send until the request.
+    package var clientSpokeLast: Bool {
+        SSL_session_reused(ssl) == 1 && SSL_version(ssl) == TLS1_2_VERSION
+    }
+
     deinit {
         SSL_free(ssl)
         lastReadWasShort.deallocate()
