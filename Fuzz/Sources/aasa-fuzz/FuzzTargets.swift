@@ -103,7 +103,8 @@ enum FuzzTargets {
         if let host { check(!host.contains("/") && !host.contains(".."), "a host key that could name a path: \(host)") }
         _ = ServedPath(buffer, target.pathRange)
         if let range = head.ifNoneMatchRange {
-            _ = RequestConditions.noneMatch(buffer, range, identity: Array("\"abc\"".utf8)[...], gzip: nil)
+            _ = RequestConditions.noneMatch(
+                buffer, range, lines: head.ifNoneMatchLines, identity: Array("\"abc\"".utf8)[...], gzip: nil)
         }
         if let range = head.ifModifiedSinceRange { _ = HTTPDate.parse(UnsafeBufferPointer(rebasing: buffer[range])) }
         let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
