@@ -41,44 +41,6 @@ spec.loader.exec_module(http_bench)
 sys.argv = saved
 
 
-def nginx_config(work, plain, secure, chain, key, workers, callgrind=False):
-    """nginx as in bench/http-bench.py (its own defaults for tickets); under callgrind one process."""
-    logs = os.path.join(work, "logs")
-    process = "master_process off;\n" if callgrind else ""
-    return http_bench.write(work, f"nginx-{secure}.conf", f"""
-worker_processes {workers};
-daemon off;
-{process}pid {work}/nginx-{secure}.pid;
-error_log {logs}/nginx-error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  gzip on;
-  gzip_types application/json;
-  gzip_vary on;
-  client_body_temp_path {logs};
-  proxy_temp_path {logs};
-  fastcgi_temp_path {logs};
-  uwsgi_temp_path {logs};
-  scgi_temp_path {logs};
-  ssl_protocols TLSv1.2 TLSv1.3;
-  ssl_session_cache shared:SSL:10m;
-  ssl_certificate {chain};
-  ssl_certificate_key {key};
-  server {{
-    listen 127.0.0.1:{plain};
-    listen 127.0.0.1:{secure} ssl;
-    server_name example.com;
-    root {work}/root;
-    location = {PATHS["file"]} {{ default_type application/json; }}
-    location /p/ {{ add_header Vary User-Agent; return 302 https://www.example.com$request_uri; }}
-  }}
-}}
-""")
-
-
 def aasa_command(binary, work, plain, secure, workers):
     return [binary, "serve", "--config", http_bench.write(work, "aasa.json", "{}"), "--sites",
             os.path.join(work, "sites"), "--certs", os.path.join(work, "certs"), "--http", f"127.0.0.1:{plain}",
@@ -109,7 +71,7 @@ def cpu_per_click(binary, work, chain, key):
     """{path: {server: [µs of server CPU per connection, per round]}}"""
     ports = {name: (http_bench.free_port(), http_bench.free_port()) for name in ["nginx", "aasa-server"]}
     processes = {
-        "nginx": subprocess.Popen(["nginx", "-c", nginx_config(work, *ports["nginx"], chain, key, 2)],
+        "nginx": subprocess.Popen(["nginx", "-c", http_bench.nginx_config(work, ports["nginx"], chain, key)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
         "aasa-server": subprocess.Popen(aasa_command(binary, work, *ports["aasa-server"], 2),
                                         stdout=subprocess.DEVNULL,
@@ -212,7 +174,8 @@ def instructions_per_click(binary, work, chain, key):
             for count in [0, CONNECTIONS]:
                 plain, secure = http_bench.free_port(), http_bench.free_port()
                 if name == "nginx":
-                    command = ["nginx", "-c", nginx_config(work, plain, secure, chain, key, 1, callgrind=True)]
+                    config = http_bench.nginx_config(work, (plain, secure), chain, key, 1, single_process=True)
+                    command = ["nginx", "-c", config]
                 else:
                     command = aasa_command(stripped, work, plain, secure, 1)
                 out = os.path.join(work, f"callgrind.{name}.{count}")

@@ -163,14 +163,16 @@ def make_certificate(work):
     return chain, key
 
 
-def start_nginx(work, ports, chain, key):
-    """nginx as teams deploy it for this file: 2 workers, sendfile, gzip on, application/json."""
+def nginx_config(work, ports, chain, key, workers=2, single_process=False):
+    """nginx as teams deploy it for this file: sendfile, gzip on, application/json, a session
+    cache and its default tickets; `single_process` for callgrind (no master process)."""
     plain, secure = ports
     logs = os.path.join(work, "logs")
-    config = write(work, "nginx.conf", f"""
-worker_processes 2;
+    process = "master_process off;\n" if single_process else ""
+    return write(work, f"nginx-{secure}.conf", f"""
+worker_processes {workers};
 daemon off;
-pid {work}/nginx.pid;
+{process}pid {work}/nginx-{secure}.pid;
 error_log {logs}/nginx-error.log warn;
 events {{ worker_connections 4096; }}
 http {{
@@ -202,7 +204,12 @@ http {{
   }}
 }}
 """)
-    return subprocess.Popen(["nginx", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def start_nginx(work, ports, chain, key):
+    """nginx with 2 workers (`nginx_config`)."""
+    return subprocess.Popen(["nginx", "-c", nginx_config(work, ports, chain, key)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
 
 
 def start_h2o(work, ports, chain, key):

@@ -44,30 +44,30 @@ extension Posix {
 
     /// Raises the soft limit on open descriptors to the hard one (getrlimit(2)).
     package static func raiseDescriptorLimit() throws(SystemError) {
-        var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = Int32(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        _ = try check("getrlimit") { getrlimit(resource, &limit) }
+        var limit = try descriptorLimits()
         guard limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        _ = try check("setrlimit") { setrlimit(resource, &limit) }
+        _ = try check("setrlimit") { setrlimit(descriptorResource, &limit) }
     }
 
     /// The soft limit on open descriptors (getrlimit(2)), at most `Int.max`.
     package static func descriptorLimit() throws(SystemError) -> Int {
-        var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = Int32(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        _ = try check("getrlimit") { getrlimit(resource, &limit) }
         // RLIM_INFINITY is all ones: clamped to Int.max.
-        return Int(clamping: limit.rlim_cur)
+        Int(clamping: try descriptorLimits().rlim_cur)
     }
+
+    /// RLIMIT_NOFILE's soft and hard limits (getrlimit(2)).
+    private static func descriptorLimits() throws(SystemError) -> rlimit {
+        var limit = rlimit()
+        _ = try check("getrlimit") { getrlimit(descriptorResource, &limit) }
+        return limit
+    }
+
+    #if canImport(Glibc)
+        private static let descriptorResource = Int32(RLIMIT_NOFILE.rawValue)
+    #else
+        private static let descriptorResource = RLIMIT_NOFILE
+    #endif
 
     /// The lowest descriptor not open (open(2) takes the lowest free one): how many are open
     /// when none has been closed in between.
