@@ -99,20 +99,6 @@ final class ActivatedServer {
 
     /// A listening TCP socket on a free loopback port, as a socket unit holds one.
     static func listeningSocket() throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, bound else {
-            if fd >= 0 { close(fd) }
-            throw Failure(description: "cannot make a listening socket: \(String(cString: strerror(errno)))")
-        }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        try LoopbackSocket.listen()
     }
 }

@@ -34,40 +34,14 @@ final class HalfOpenFlood {
     deinit { close() }
 
     private static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            Glibc.close(fd)
-            throw Failure(description: "connect: errno \(errno)")
-        }
-        return fd
+        try LoopbackSocket.connect(port: port)
     }
 
     /// The first record `openssl s_client` sends for `serverName`: a real ClientHello (TLS
     /// 1.3 and 1.2, with a key share), read on a loopback listener of our own.
     static func captureClientHello(serverName: String) throws -> [UInt8] {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try LoopbackSocket.listen(backlog: 1)
         defer { Glibc.close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound else { throw Failure(description: "cannot listen: errno \(errno)") }
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         client.arguments = ["openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-servername", serverName]

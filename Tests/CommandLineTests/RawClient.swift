@@ -10,21 +10,9 @@ final class RawClient {
     /// Connects to the loopback port; `receiveBuffer` sets SO_RCVBUF before connecting, for a
     /// client that reads slowly.
     init(port: Int, receiveTimeout: Double = 5, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
+        do {
+            fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer)
+        } catch {
             throw Failure()
         }
         var timeout = timeval(
