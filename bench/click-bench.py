@@ -47,17 +47,6 @@ def aasa_command(binary, work, plain, secure, workers):
             "--https", f"127.0.0.1:{secure}", "--admin", "off", "--workers", str(workers), "--access-log", "off"]
 
 
-def prepare(work):
-    source = os.path.join(ROOT, "Config/sites/example.com/apple-app-site-association")
-    for folder in ["sites/example.com", "root/.well-known", "logs", "certs/example.com"]:
-        os.makedirs(os.path.join(work, folder))
-    shutil.copy(source, os.path.join(work, "sites/example.com/apple-app-site-association"))
-    shutil.copy(source, os.path.join(work, "root/.well-known/apple-app-site-association"))
-    shutil.copy(os.path.join(ROOT, "Config/sites/example.com/fallback.json"),
-                os.path.join(work, "sites/example.com/fallback.json"))
-    return http_bench.make_certificate(work)
-
-
 def stop(process):
     process.send_signal(signal.SIGTERM)
     try:
@@ -193,7 +182,7 @@ def main():
     work = tempfile.mkdtemp(prefix="aasa-click-bench-")
     os.chmod(work, 0o755)  # nginx workers run as another user
     try:
-        chain, key = prepare(work)
+        _, chain, key = http_bench.prepare(work)
         if "cpu" in PARTS:
             results = cpu_per_click(binary, work, chain, key)
             print(f"\nserver CPU per connection (µs; utime+stime over the same wrk run: wrk -t1 -c{http_bench.CONNECTIONS}"

@@ -97,14 +97,7 @@ def main():
     os.chmod(work, 0o755)  # nginx workers run as another user
     processes = {}
     try:
-        source = os.path.join(ROOT, "Config/sites/example.com/apple-app-site-association")
-        for folder in ["sites/example.com", "root/.well-known", "logs", "certs/example.com"]:
-            os.makedirs(os.path.join(work, folder))
-        shutil.copy(source, os.path.join(work, "sites/example.com/apple-app-site-association"))
-        shutil.copy(source, os.path.join(work, "root/.well-known/apple-app-site-association"))
-        shutil.copy(os.path.join(ROOT, "Config/sites/example.com/fallback.json"),
-                    os.path.join(work, "sites/example.com/fallback.json"))
-        chain, key = make_certificate(work)
+        source, chain, key = prepare(work)
         floor = os.path.join(work, "canned")
         subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "bench/floor/canned.c"), "-lssl", "-lcrypto",
                         "-lpthread"], check=True)
@@ -135,6 +128,19 @@ def main():
             except subprocess.TimeoutExpired:
                 process.kill()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def prepare(work):
+    """The example site's file and fallback.json for aasa-server, the file under nginx's and
+    h2o's root, and one certificate: (the file, the chain, the key)."""
+    source = os.path.join(ROOT, "Config/sites/example.com/apple-app-site-association")
+    for folder in ["sites/example.com", "root/.well-known", "logs", "certs/example.com"]:
+        os.makedirs(os.path.join(work, folder))
+    shutil.copy(source, os.path.join(work, "sites/example.com/apple-app-site-association"))
+    shutil.copy(source, os.path.join(work, "root/.well-known/apple-app-site-association"))
+    shutil.copy(os.path.join(ROOT, "Config/sites/example.com/fallback.json"),
+                os.path.join(work, "sites/example.com/fallback.json"))
+    return (source, *make_certificate(work))
 
 
 def write(work, name, text):

@@ -42,14 +42,9 @@ struct ACMEIssuerTests {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    func metrics(_ server: RunningServer) -> String {
-        (try? base.admin(server, "/metrics")) ?? ""
-    }
-
-    @Test("ARI: a window 30 days ahead renews nothing, a begun one renews at once with replaces; profiles")
-    func renewalInformation() throws {
-        let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
-        let modeFile = try base.folder.write("ari-mode", "ahead")
+    /// The renewal-information stand-in in front of `pebble`'s directory, answering as
+    /// `modeFile` says; its directory URL.
+    func ariProxy(_ pebble: Pebble, modeFile: String) throws -> (PeerProcess, String) {
         let proxy = try PeerProcess(
             script: "ari-directory-proxy.py",
             arguments: [pebble.listenerCA, pebble.listenerKey, "\(pebble.directoryPort)", modeFile])
@@ -59,8 +54,19 @@ struct ACMEIssuerTests {
                 port = Int(proxy.output.split(separator: "\n").first ?? "")
                 return port != nil
             })
-        let directory = "https://127.0.0.1:\(try #require(port))/dir"
-        let label = "127.0.0.1:\(try #require(port))"
+        return (proxy, "https://127.0.0.1:\(try #require(port))/dir")
+    }
+
+    func metrics(_ server: RunningServer) -> String {
+        (try? base.admin(server, "/metrics")) ?? ""
+    }
+
+    @Test("ARI: a window 30 days ahead renews nothing, a begun one renews at once with replaces; profiles")
+    func renewalInformation() throws {
+        let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
+        let modeFile = try base.folder.write("ari-mode", "ahead")
+        let (proxy, directory) = try ariProxy(pebble, modeFile: modeFile)
+        let label = directory.dropFirst("https://".count).prefix { $0 != "/" }
         let flags = [
             "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
             "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory", directory,
@@ -135,19 +141,11 @@ struct ACMEIssuerTests {
     func renewalFloor() throws {
         let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
         let modeFile = try base.folder.write("ari-mode", "begun")
-        let proxy = try PeerProcess(
-            script: "ari-directory-proxy.py",
-            arguments: [pebble.listenerCA, pebble.listenerKey, "\(pebble.directoryPort)", modeFile])
-        var port: Int?
-        #expect(
-            eventually(10) {
-                port = Int(proxy.output.split(separator: "\n").first ?? "")
-                return port != nil
-            })
+        let (proxy, directory) = try ariProxy(pebble, modeFile: modeFile)
         let flags = [
             "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
             "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory",
-            "https://127.0.0.1:\(try #require(port))/dir", "--acme-directory-ca", pebble.listenerCA,
+            directory, "--acme-directory-ca", pebble.listenerCA,
             "--acme-challenges", "http-01", "--acme-on-demand", "off",
         ]
         // Three runs, each asking about the certificate at once (start-up or issuance): the
