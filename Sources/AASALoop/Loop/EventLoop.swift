@@ -51,8 +51,8 @@ package final class EventLoop<Handler: ConnectionHandler> {
     var listenersRegistered = true
     /// A listener stopped at its per-turn share of accepts: accept again next turn.
     var acceptAgain = false
-    /// Accepting stopped at `maxConnections` with nothing idle to close: it goes on once a
-    /// connection closes or goes idle (the clients wait in the listen backlog meanwhile).
+    /// Accepting stopped at the loop's `connectionCeiling` with nothing idle to close: it goes
+    /// on once a connection closes or goes idle (the clients wait in the listen backlog).
     var acceptWaiting = false
     /// Closes since memory was last given back, and when it will be (0: not due).
     var closedSinceTrim = 0
