@@ -95,4 +95,26 @@ struct SiteAliasFileTests {
         #expect(invalid.stdout.contains("sites/example.com/site.json:2:"), "\(invalid.stdout)")
         #expect(invalid.stdout.contains("[SITE012]"), "\(invalid.stdout)")
     }
+
+    /// docker/kubernetes.yaml's ConfigMap: `example.com -> ..data/example.com`, site.json in it.
+    @Test("a ConfigMap's site.json alias is served, and a ConfigMap update changes it without a signal")
+    func configMap() throws {
+        let folder = try TemporaryFolder()
+        let sites = folder.url.appendingPathComponent("sites")
+        try folder.write("sites/..2026_11_25_10_00_00.000/example.com/apple-app-site-association", Self.file("one"))
+        try folder.write("sites/..2026_11_25_10_00_00.000/example.com/site.json", #"{"aliases": ["www.example.com"]}"#)
+        #expect(symlink("..2026_11_25_10_00_00.000", sites.appendingPathComponent("..data").path) == 0)
+        #expect(symlink("..data/example.com", sites.appendingPathComponent("example.com").path) == 0)
+        let server = try RunningServer(in: folder.url, ["--sites", "sites"])
+        defer { _ = server.stop() }
+        #expect(try Self.served(server, host: "www.example.com") == "one")
+
+        try folder.write("sites/..2026_11_25_10_05_00.000/example.com/apple-app-site-association", Self.file("two"))
+        try folder.write("sites/..2026_11_25_10_05_00.000/example.com/site.json", #"{"aliases": ["go.example.com"]}"#)
+        #expect(symlink("..2026_11_25_10_05_00.000", sites.appendingPathComponent("..data_tmp").path) == 0)
+        #expect(
+            rename(sites.appendingPathComponent("..data_tmp").path, sites.appendingPathComponent("..data").path) == 0)
+        #expect(try eventually(5) { try Self.served(server, host: "go.example.com") == "two" })
+        #expect(try Self.served(server, host: "www.example.com") == "404")
+    }
 }

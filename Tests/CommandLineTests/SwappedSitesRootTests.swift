@@ -104,4 +104,25 @@ struct SwappedSitesRootTests {
         Self.swap(git, "current", to: ".worktrees/dddd")
         #expect(try eventually(5) { try Self.served(server) == "four" })
     }
+
+    @Test("docker/kubernetes-git-sync.yaml's --sites /git/current/sites: a link on the path is followed too")
+    func linkOnThePath() throws {
+        let folder = try TemporaryFolder()
+        let git = folder.url.appendingPathComponent("git")
+        try folder.write("git/.worktrees/aaaa/sites/example.com/apple-app-site-association", Self.file("one"))
+        try folder.write("git/.worktrees/aaaa/sites/example.com/site.json", #"{"aliases": ["go.example.com"]}"#)
+        Self.swap(git, "current", to: ".worktrees/aaaa")
+        let server = try RunningServer(in: folder.url, ["--sites", "git/current/sites"])
+        defer { _ = server.stop() }
+        #expect(try Self.served(server, host: "go.example.com") == "one")
+
+        try folder.write("git/.worktrees/bbbb/sites/example.com/apple-app-site-association", Self.file("two"))
+        try folder.write("git/.worktrees/bbbb/sites/example.com/site.json", #"{"aliases": ["www.example.com"]}"#)
+        Self.swap(git, "current", to: ".worktrees/bbbb")
+        let elapsed = try Self.secondsUntil(5) { try Self.served(server, host: "www.example.com") == "two" }
+        #expect(elapsed != nil && elapsed! < 1.5, "elapsed \(String(describing: elapsed))")
+        #expect(try Self.served(server, host: "go.example.com") == "404")
+        try FileManager.default.removeItem(at: git.appendingPathComponent(".worktrees/aaaa"))
+        #expect(try Self.served(server) == "two")
+    }
 }
