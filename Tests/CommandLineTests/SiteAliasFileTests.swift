@@ -117,4 +117,23 @@ struct SiteAliasFileTests {
         #expect(try eventually(5) { try Self.served(server, host: "go.example.com") == "two" })
         #expect(try Self.served(server, host: "www.example.com") == "404")
     }
+
+    @Test("check-app --sites finds an app's domain through a site.json alias")
+    func checkApp() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sites/example.com/apple-app-site-association", Self.file("one"))
+        try folder.write("sites/example.com/site.json", #"{"aliases": ["go.example.com"]}"#)
+        try folder.write(
+            "app.entitlements", CheckAppCommandTests.entitlements(["applinks:go.example.com", "applinks:no.example"]))
+        let output = try BinaryRunner.run(
+            [
+                "check-app", "--entitlements", "app.entitlements", "--app-id", "ABCDE12345.com.example.one",
+                "--sites", "sites",
+            ], in: folder.url)
+        #expect(
+            output.stdout.contains(
+                "pass  applinks:go.example.com: ABCDE12345.com.example.one is listed under applinks"),
+            "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("fail  applinks:no.example: no site folder in"), "\(output.stdout)")
+    }
 }
