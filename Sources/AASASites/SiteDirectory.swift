@@ -1,3 +1,4 @@
+import AASASystem
 import AssociationKit
 import Foundation
 
@@ -78,15 +79,21 @@ public struct SiteDirectory: Sendable {
         var declared: [String: String] = [:]
         for site in folders {
             let path = site.entry + "/" + SiteSettings.fileName
-            let file = site.folderPath + "/" + SiteSettings.fileName
-            guard FileStatus(file, followingLinks: false) != nil else { continue }
-            guard let handle = FileHandle(forReadingAtPath: file),
-                let data = try? handle.read(upToCount: SiteSettings.readLimit)
-            else {
-                problems.append(LoadProblem(path, .fileUnreadable, .error, "cannot read the file", site: site.name))
+            guard FileStatus(site.folderPath + "/" + SiteSettings.fileName, followingLinks: false) != nil else {
                 continue
             }
-            let settings = SiteSettings([UInt8](data), path: path, site: site.name)
+            // Read beneath the folder as `serve` reads it: a link leading outside is not followed.
+            let read = Result { () throws(SystemError) in
+                try SiteFolder(path: site.folderPath).read(SiteSettings.fileName, limit: SiteSettings.readLimit)
+            }
+            guard case .success(.regular(_, let bytes)) = read else {
+                problems.append(
+                    LoadProblem(
+                        path, .fileUnreadable, .error, "cannot read the file (or it is no regular file, or too large)",
+                        site: site.name))
+                continue
+            }
+            let settings = SiteSettings(bytes, path: path, site: site.name)
             problems += settings.problems
             for alias in settings.aliases {
                 let holder: String? =
