@@ -49,6 +49,38 @@ check(pause >= 5, "deployment: a preStop sleep of 5 s or more before SIGTERM")
 check(pod.get("terminationGracePeriodSeconds", 30) >= pause + shutdown + 5,
       "deployment: terminationGracePeriodSeconds covers the preStop sleep and the shutdown timeout")
 
+# The git-sync layout (docs/usage.md, "Sites layout"): the server reads the link git-sync
+# swaps, from the volume both share, and the first clone is done before the server starts.
+with open(os.path.join(ROOT, "docker/kubernetes-git-sync.yaml")) as source:
+    synced = next(d for d in yaml.safe_load_all(source) if d and d["kind"] == "Deployment")
+synced_pod = synced["spec"]["template"]["spec"]
+server = next(c for c in synced_pod["containers"] if c["name"] == "aasa-server")
+sidecars = [c for c in synced_pod["containers"] + synced_pod.get("initContainers", []) if "git-sync" in c["image"]]
+
+
+def flag(container, name):
+    return next((a.split("=", 1)[1] for a in container.get("args", []) if a.startswith(f"--{name}=")), None)
+
+
+args = server["args"]
+sites = args[args.index("--sites") + 1] if "--sites" in args else ""
+check(len(sidecars) == 2 and any("--one-time" in c["args"] for c in synced_pod.get("initContainers", [])),
+      "git-sync: a first clone before the server starts, and a sidecar that keeps syncing")
+check(all(sites.startswith(f"{flag(c, 'root')}/{flag(c, 'link')}/") or sites == f"{flag(c, 'root')}/{flag(c, 'link')}"
+          for c in sidecars), "git-sync: --sites is under git-sync's --root and --link")
+volumes = {v["name"]: v for v in synced_pod["volumes"]}
+mounted = {m["name"] for m in server["volumeMounts"] if sites.startswith(m["mountPath"] + "/")}
+check(any("emptyDir" in volumes[name] for name in mounted)
+      and all(mounted & {m["name"] for m in c["volumeMounts"]} for c in sidecars),
+      "git-sync: the server and git-sync share an emptyDir volume")
+check(server.get("readinessProbe", {}).get("httpGet", {}).get("path") == "/readyz", "git-sync: ready on /readyz")
+check(synced["spec"].get("strategy", {}).get("rollingUpdate", {}).get("maxUnavailable") == 0,
+      "git-sync: a rollout keeps old pods until new ones are ready")
+with open(os.path.join(ROOT, "docker/kubernetes.yaml")) as source:
+    config_map = next(d for d in yaml.safe_load_all(source) if d and d["kind"] == "ConfigMap")
+check(any(json.loads(value).get("aliases") if key.endswith(".site") else False
+          for key, value in config_map["data"].items()), "kubernetes.yaml: aliases in a site.json")
+
 with open(os.path.join(ROOT, "docker/kubernetes-monitoring.yaml")) as source:
     documents = [document for document in yaml.safe_load_all(source) if document]
 kinds = {document["kind"]: document for document in documents}

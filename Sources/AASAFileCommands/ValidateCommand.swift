@@ -92,6 +92,8 @@ package struct ValidateCommand: ParsableCommand {
         case .github: StandardStreams.write(output.githubText())
         }
         if !unreadable.isEmpty { throw CommandFailure.unreadable }
-        if results.contains(where: { !$0.isValid }) || output.failsStrict { throw CommandFailure.invalid }
+        if results.contains(where: { !$0.isValid }) || warnings.hasErrors || output.failsStrict {
+            throw CommandFailure.invalid
+        }
     }
 }

@@ -14,12 +14,13 @@ struct ValidationOutput {
 
     /// Every error line printed: diagnostics, omitted ones, and one per unreadable path.
     var errorCount: Int {
-        results.reduce(unreadable.count) {
+        results.reduce(unreadable.count + warnings.filter { $0.severity == .error }.count) {
             $0 + $1.diagnostics.filter { $0.severity == .error }.count + $1.omitted.errors
         }
     }
     var warningCount: Int {
-        results.reduce(warnings.count) {
+        // Folder problems are warnings but for a `site.json` that cannot be used (`SITE012`).
+        results.reduce(warnings.filter { $0.severity != .error }.count) {
             $0 + $1.diagnostics.filter { $0.severity == .warning }.count + $1.omitted.warnings
         }
     }

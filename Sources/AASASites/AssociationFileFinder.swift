@@ -66,6 +66,10 @@ package enum AssociationFileFinder {
                                 + "\(SiteDirectory.androidFileName); it answers 404", site: site.name))
                 }
             }
+            for var problem in directory.settingsProblems {
+                problem.path = (path as NSString).appendingPathComponent(problem.path)
+                listing.warnings.append(problem)
+            }
             for (name, skipped) in directory.skipped.sorted(by: { $0.key < $1.key }) {
                 listing.warnings.append(
                     LoadProblem(

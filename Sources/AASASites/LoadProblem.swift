@@ -28,6 +28,15 @@ public struct LoadProblem: Sendable, Hashable {
         /// A served file deleted while its site folder stays: its last copy serves for the
         /// deleted-file grace (`--deleted-file-grace`), then the path answers 404.
         case fileDeleted = "SITE011"
+        /// A `site.json` that is not JSON, not an object, or whose `aliases` is not an array of strings.
+        case siteFileNotJSON = "SITE012"
+        /// A `site.json` alias that is not a host name: not served.
+        case siteAliasNotAHost = "SITE013"
+        /// A `site.json` alias that is also a site folder, a link alias or another site's alias:
+        /// the folder (or link, or the first site by name) keeps it.
+        case siteAliasCollides = "SITE014"
+        /// A key `site.json` does not know (ignored).
+        case siteFileUnknownKey = "SITE015"
         case certificateExpired = "CERT001"
         case certificateExpiring = "CERT002"
         case certificateWithoutNames = "CERT003"

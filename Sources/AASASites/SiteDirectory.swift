@@ -1,3 +1,4 @@
+import AASASystem
 import AssociationKit
 import Foundation
 
@@ -36,6 +37,9 @@ public struct SiteDirectory: Sendable {
     /// Entries that look like sites but are not served, by site key (by entry name when it
     /// has none, or when it lost to another folder for its key): why.
     public let skipped: [String: SkippedEntry]
+    /// What the site folders' `site.json` files have wrong (`SITE002`, `SITE012`…`SITE015`),
+    /// each with its path relative to the sites directory (`example.com/site.json`).
+    public let settingsProblems: [LoadProblem]
     private let map: SiteMap<Site>
 
     public init(root: URL) throws {
@@ -58,11 +62,62 @@ public struct SiteDirectory: Sendable {
             case .none: break
             }
         }
-        self.sites = sites.values.sorted { $0.entry < $1.entry }
+        settingsProblems = Self.addDeclaredAliases(to: &sites)
+        self.sites = sites.values.sorted { ($0.entry, $0.name) < ($1.entry, $1.name) }
         self.skipped = skipped
         var map = SiteMap<Site>()
         for site in self.sites { map.insert(site, named: site.name) }
         self.map = map
+    }
+
+    /// Adds the aliases each site folder's `site.json` names, as `serve` does (`SiteCatalog`):
+    /// a name a folder or link holds stays theirs, and of two sites naming one alias the first
+    /// by name keeps it. The problems found, with paths relative to the sites directory.
+    private static func addDeclaredAliases(to sites: inout [String: Site]) -> [LoadProblem] {
+        var problems: [LoadProblem] = []
+        let folders = sites.values.filter { $0.aliasOf == nil }.sorted { $0.name < $1.name }
+        var declared: [String: String] = [:]
+        for site in folders {
+            let path = site.entry + "/" + SiteSettings.fileName
+            guard FileStatus(site.folderPath + "/" + SiteSettings.fileName, followingLinks: false) != nil else {
+                continue
+            }
+            // Read beneath the folder as `serve` reads it: a link leading outside is not followed.
+            let read = Result { () throws(SystemError) in
+                try SiteFolder(path: site.folderPath).read(SiteSettings.fileName, limit: SiteSettings.readLimit)
+            }
+            guard case .success(.regular(_, let bytes)) = read else {
+                problems.append(
+                    LoadProblem(
+                        path, .fileUnreadable, .error, "cannot read the file (or it is no regular file, or too large)",
+                        site: site.name))
+                continue
+            }
+            let settings = SiteSettings(bytes, path: path, site: site.name)
+            problems += settings.problems
+            for alias in settings.aliases {
+                let holder: String? =
+                    if let other = sites[alias] {
+                        other.aliasOf.map { "the link \(other.entry) (alias of \($0))" } ?? "the site folder \(alias)"
+                    } else if alias == site.name {
+                        "the site folder \(alias)"
+                    } else if let other = declared[alias] {
+                        "\(other)'s site.json"
+                    } else { nil }
+                guard let holder else {
+                    declared[alias] = site.name
+                    continue
+                }
+                problems.append(
+                    SiteSettings.collision(
+                        alias, path: path, site: site.name, location: settings.locations[alias], holder: holder))
+            }
+        }
+        for (alias, target) in declared {
+            guard let folder = sites[target] else { continue }
+            sites[alias] = Site(name: alias, entry: folder.entry, folderPath: folder.folderPath, aliasOf: target)
+        }
+        return problems
     }
 
     /// The sites folder with every symbolic link resolved, as `examine` needs it.

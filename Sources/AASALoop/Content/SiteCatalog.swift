@@ -11,8 +11,14 @@ public struct SiteCatalog: Sendable {
     package init() {}
 
     public package(set) var records: [String: SiteRecord] = [:]
-    /// Alias name → the name of the site folder it points to.
+    /// Alias name → the name of the site folder it points to: links and `site.json` names.
     public package(set) var aliases: [String: String] = [:]
+    /// The aliases that are links (the rest of `aliases` come from `site.json`).
+    private var linkAliases: [String: String] = [:]
+    /// The `site.json` aliases served, alias → folder (also in `aliases`).
+    public private(set) var declaredAliases: [String: String] = [:]
+    /// `site.json` aliases refused because another entry serves the name (`SITE014`).
+    private var declarationProblems: [LoadProblem] = []
     /// Entries that look like sites but are not served: why.
     public package(set) var skipped: [String: SkippedEntry] = [:]
     /// Each alias's entry (a record keeps its own), to settle two entries with one site key
@@ -50,12 +56,14 @@ public struct SiteCatalog: Sendable {
         case .record(let record):
             guard let kept = keep(record.site) else { return }
             aliases[kept.name] = nil
+            linkAliases[kept.name] = nil
             aliasEntries[kept.name] = nil
             records[kept.name] = record
         case .alias(let site, let target):
             guard let kept = keep(site) else { return }
             records[kept.name] = nil
             aliases[kept.name] = target
+            linkAliases[kept.name] = target
             aliasEntries[kept.name] = kept
         case .skipped(let name, let entry): skipped[name] = entry
         case .none: break
@@ -88,12 +96,65 @@ public struct SiteCatalog: Sendable {
         return found
     }
 
+    /// `record`'s problems that are not about one of its association files: the folder's, its
+    /// `site.json`'s, and the aliases it names that are refused.
+    package func folderProblems(of record: SiteRecord) -> [LoadProblem] {
+        var problems = record.folderProblems + (record.settings?.problems ?? [])
+        if record.settings != nil { problems += declarationProblems.filter { $0.site == record.name } }
+        return problems
+    }
+
     /// Removes whatever the entry `name` was.
     package mutating func remove(_ name: String) {
         records[name] = nil
         aliases[name] = nil
+        linkAliases[name] = nil
         skipped[name] = nil
         aliasEntries[name] = nil
+    }
+
+    /// Sets the `site.json` aliases again from every record's (after a scan or an update): a
+    /// name held by a site folder or a link stays theirs, and of two sites naming one alias
+    /// the first by name serves it; each refused name is `SITE014`. Returns the names whose
+    /// target changed. `root` is the sites folder as shown.
+    @discardableResult
+    package mutating func settleDeclaredAliases(root: String) -> Set<String> {
+        var next: [String: String] = [:]
+        var problems: [LoadProblem] = []
+        for record in records.values.filter({ !$0.declaredAliases.isEmpty }).sorted(by: { $0.name < $1.name }) {
+            let path = root + "/" + record.site.entry + "/" + SiteSettings.fileName
+            for alias in record.declaredAliases {
+                let holder: String? =
+                    if records[alias] != nil || alias == record.name {
+                        "the site folder \(alias)"
+                    } else if let target = linkAliases[alias] {
+                        "the link \(aliasEntries[alias]?.entry ?? alias) (alias of \(target))"
+                    } else if let other = next[alias] {
+                        "\(other)'s site.json"
+                    } else { nil }
+                guard let holder else {
+                    next[alias] = record.name
+                    continue
+                }
+                problems.append(
+                    SiteSettings.collision(
+                        alias, path: path, site: record.name, location: record.settings?.locations[alias],
+                        holder: holder))
+            }
+        }
+        var changed: Set<String> = []
+        for (alias, target) in declaredAliases where next[alias] != target {
+            changed.insert(alias)
+            if linkAliases[alias] == nil { aliases[alias] = nil }
+        }
+        // Every one set again: an update may have removed a name it then found to be no entry.
+        for (alias, target) in next {
+            if declaredAliases[alias] != target { changed.insert(alias) }
+            aliases[alias] = target
+        }
+        declaredAliases = next
+        declarationProblems = problems
+        return changed
     }
 
     /// The content served for `name` (a folder or an alias).
@@ -132,13 +193,16 @@ public struct SiteCatalog: Sendable {
     /// Every problem, typed, ordered by site: the sites' (files, then folder), then the
     /// skipped entries' and the aliases that lead nowhere.
     package func problems(root: URL) -> [LoadProblem] {
-        var problems = records.values.lazy.filter { !$0.checks.allSatisfy(\.isClean) || !$0.folderProblems.isEmpty }
-            .sorted { $0.name < $1.name }.flatMap(\.problems)
+        var problems = records.values.lazy.filter {
+            !$0.checks.allSatisfy(\.isClean) || !$0.folderProblems.isEmpty || $0.settings?.problems.isEmpty == false
+        }
+        .sorted { $0.name < $1.name }.flatMap(\.problems)
         for (name, skip) in skipped.sorted(by: { $0.key < $1.key }) {
             problems.append(
                 LoadProblem(root.appendingPathComponent(name).path, skip.code, .warning, skip.reason, site: name))
         }
-        for (alias, target) in aliases.sorted(by: { $0.key < $1.key }) where records[target] == nil {
+        problems += declarationProblems
+        for (alias, target) in linkAliases.sorted(by: { $0.key < $1.key }) where records[target] == nil {
             problems.append(
                 LoadProblem(
                     root.appendingPathComponent(alias).path, .aliasWithoutSite, .error,

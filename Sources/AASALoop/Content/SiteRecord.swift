@@ -25,10 +25,15 @@ public final class SiteRecord: Sendable {
     package let misnamed: [String]
     /// Served files deleted from the folder whose last copy still serves (`SITE011`).
     public let deletedFiles: [DeletedFile]
+    /// The folder's `site.json` (its aliases and problems), and the status it was read with;
+    /// nil when the folder has none.
+    package let settings: SiteSettings?
+    package let settingsStatus: FileStatus?
 
     package init(
         site: SiteDirectory.Site, content: SiteContent?, checks: [FileSummary], folderProblems: [LoadProblem],
-        state: State, misnamed: [String], deletedFiles: [DeletedFile] = []
+        state: State, misnamed: [String], deletedFiles: [DeletedFile] = [], settings: SiteSettings? = nil,
+        settingsStatus: FileStatus? = nil
     ) {
         self.site = site
         self.content = content
@@ -37,7 +42,12 @@ public final class SiteRecord: Sendable {
         self.state = state
         self.misnamed = misnamed
         self.deletedFiles = deletedFiles
+        self.settings = settings
+        self.settingsStatus = settingsStatus
     }
+
+    /// The names the folder's `site.json` asks to be served as.
+    public var declaredAliases: [String] { settings?.aliases ?? [] }
 
     /// True when the folder could not be opened or listed (`SITE010`): such a record is
     /// never current, so the next reload reads the folder again.
@@ -49,14 +59,22 @@ public final class SiteRecord: Sendable {
 
     /// Every problem of the site: its files' (notes left out), then the folder's.
     public var problems: [LoadProblem] {
-        checks.isEmpty && folderProblems.isEmpty ? [] : checks.flatMap(\.problems) + folderProblems
+        let settingsProblems = settings?.problems ?? []
+        return checks.isEmpty && folderProblems.isEmpty && settingsProblems.isEmpty
+            ? [] : checks.flatMap(\.problems) + folderProblems + settingsProblems
     }
 
     /// True when the folder still holds exactly the files this record was read from: the same
     /// kinds of file, the same misnamed ones, and each file's stat(2) identity unchanged.
-    package func isCurrent(site other: SiteDirectory.Site, present: [FileCheck.Kind], misnamed names: [String]) -> Bool
-    {
-        guard other == site, names == misnamed, present == checks.map(\.kind) else { return false }
+    package func isCurrent(
+        site other: SiteDirectory.Site, present: [FileCheck.Kind], misnamed names: [String], hasSettings: Bool
+    ) -> Bool {
+        guard other == site, names == misnamed, present == checks.map(\.kind), hasSettings == (settings != nil)
+        else { return false }
+        if settings != nil {
+            guard let settingsStatus, FileStatus(site.folderPath + "/" + SiteSettings.fileName) == settingsStatus
+            else { return false }
+        }
         return checks.allSatisfy { check in
             FileStatus(site.folderPath + "/" + check.kind.rawValue).map { $0 == check.status } ?? false
         }

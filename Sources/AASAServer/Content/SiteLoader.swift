@@ -63,6 +63,7 @@ public enum SiteLoader {
         var catalog = SiteCatalog()
         catalog.records.reserveCapacity(names.count)
         for found in results.withLock({ $0.joined() }) { catalog.insert(found) }
+        catalog.settleDeclaredAliases(root: root.path)
         return catalog
     }
 
@@ -116,6 +117,7 @@ public enum SiteLoader {
             next.skipped[entry] = nil
             next.insert(read(entry, root: folder, settings: settings, previous: catalog))
         }
+        affected.formUnion(next.settleDeclaredAliases(root: root.path))
         affected.formUnion(next.aliases(of: affected))
         return (next, affected)
     }
@@ -153,12 +155,16 @@ public enum SiteLoader {
         }
         let misnamed = SiteDirectory.misnamedFiles(among: names)
         let deleted = graced(previous, present: present, settings: settings)
+        let hasSettings = names.contains(SiteSettings.fileName)
         if let previous, !previous.isUnreadable, previous.deletedFiles.isEmpty,
-            previous.isCurrent(site: site, present: present, misnamed: misnamed.map(\.name))
+            previous.isCurrent(
+                site: site, present: present, misnamed: misnamed.map(\.name), hasSettings: hasSettings)
         {
             return previous
         }
         let shown = root.path + "/" + site.entry
+        let (siteFile, siteFileStatus) =
+            hasSettings ? Self.siteFile(in: folder, shownAs: shown, site: site.name, previous: previous) : (nil, nil)
         // A signed file's signer is checked against the system's roots (SSL_CERT_FILE and
         // SSL_CERT_DIR choose others, X509_STORE_set_default_paths(3)) and the site's name.
         let signing = SignedFileContext(
@@ -227,7 +233,40 @@ public enum SiteLoader {
         }
         return SiteRecord(
             site: site, content: content, checks: checks, folderProblems: problems, state: state,
-            misnamed: misnamed.map(\.name), deletedFiles: deleted)
+            misnamed: misnamed.map(\.name), deletedFiles: deleted, settings: siteFile,
+            settingsStatus: siteFileStatus)
+    }
+
+    /// The folder's `site.json`, read relative to the folder's descriptor as every file is. A
+    /// file that cannot be read keeps the aliases `previous` had (`SITE002`), as a file keeps
+    /// its last good copy.
+    static func siteFile(
+        in folder: SiteFolder, shownAs shown: String, site: String, previous: SiteRecord?
+    ) -> (SiteSettings, FileStatus?) {
+        let path = shown + "/" + SiteSettings.fileName
+        let read = folder.read(SiteSettings.fileName, limit: SiteSettings.readLimit)
+        let reason: String
+        switch read {
+        case .regular(let status, let bytes):
+            var settings = SiteSettings(bytes, path: path, site: site)
+            // Not JSON, or not the expected shape: the aliases named before stay, as a file's
+            // last good copy does.
+            if let previous = previous?.settings,
+                settings.problems.contains(where: { $0.code == LoadProblem.Code.siteFileNotJSON.rawValue })
+            {
+                (settings.aliases, settings.locations) = (previous.aliases, previous.locations)
+            }
+            return (settings, status)
+        case .tooLarge(let status): reason = "larger than \(SiteSettings.readLimit) bytes (\(status.size))"
+        case .notRegular: reason = "not a regular file"
+        case .linkRefused(let why): reason = why
+        case .failed(let error, _): reason = "cannot read the file: " + error.callAndErrno
+        }
+        var kept = previous?.settings ?? SiteSettings()
+        kept.problems = [
+            LoadProblem(path, .fileUnreadable, .error, reason + "; the aliases it named before stay", site: site)
+        ]
+        return (kept, nil)
     }
 
     /// A folder that could not be opened or listed: its last good files, and why (`SITE010`),
@@ -248,7 +287,7 @@ public enum SiteLoader {
         return SiteRecord(
             site: site, content: content, checks: previous?.checks ?? [], folderProblems: [problem],
             state: content == nil ? .refused : .keptLastGood, misnamed: previous?.misnamed ?? [],
-            deletedFiles: deleted)
+            deletedFiles: deleted, settings: previous?.settings)
     }
 
     /// The files `previous` served that are no longer in the folder and whose grace has not

@@ -16,6 +16,11 @@ import Synchronization
 /// looked at again). One watch per site folder: with 100,000 sites that needs
 /// `fs.inotify.max_user_watches` above 100,000 (docs/serving.md, "Many sites").
 ///
+/// When `--sites` (or a folder on its path) is a symbolic link a deploy swaps (`current ->
+/// releases/42`, git-sync's `current -> .worktrees/HASH`), the link's parent folder is watched
+/// for the link's name: a new link renamed over it is a full reload from the new target, and
+/// every watch is set up again there (docs/usage.md, "Sites layout").
+///
 /// The watches are set up when the watcher is made, before the sites are first read, so a
 /// change made while they load is reported, never lost.
 public final class FileWatcher: Sendable {
@@ -25,6 +30,8 @@ public final class FileWatcher: Sendable {
         /// A site folder, by its entry name in the sites folder.
         case site(String)
         case certificates
+        /// The folder holding a symbolic link on the sites folder's path, for the link's name.
+        case sitesLink(String)
     }
 
     let sites: String
@@ -142,6 +149,9 @@ public final class FileWatcher: Sendable {
                         }
                     case .site(let entry)?:
                         if !ignored { add(ChangeSet(sites: [entry], certificates: false)) }
+                    case .sitesLink(let link)?:
+                        // The link itself replaced (created, renamed over, removed): a new root.
+                        if name == link { add(ChangeSet(sites: nil, certificates: false)) }
                     case .certificates?:
                         // Hidden entries are ACME's lock and staging files; `..data` is a
                         // Kubernetes Secret's swap and counts.
@@ -170,9 +180,13 @@ public final class FileWatcher: Sendable {
         } catch {
             entries = []
         }
+        let old = targets
         targets = [:]
         let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
         if let wd = try? Posix.addWatch(fd, sites, mask: mask) { targets[wd] = .sitesFolder }
+        for (parent, link) in Self.links(on: sites) {
+            if let wd = try? Posix.addWatch(fd, parent, mask: linkMask) { targets[wd] = .sitesLink(link) }
+        }
         var failures = 0
         var reason: SystemError?
         for entry in entries {
@@ -189,6 +203,28 @@ public final class FileWatcher: Sendable {
             )
         }
         watchCertificates(&targets)
+        // Watches of a root swapped away (the same folder keeps its descriptor when added again).
+        for wd in old.keys where targets[wd] == nil { Posix.removeWatch(fd, wd) }
+    }
+
+    /// Only the link's own name replaced or removed counts in its parent folder.
+    private let linkMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR)
+
+    /// Each symbolic link on `path`'s way, as its parent folder (links before it resolved) and
+    /// its name: `/srv/aasa/current` with `current -> releases/42` is `("/srv/aasa", "current")`.
+    static func links(on path: String) -> [(parent: String, name: String)] {
+        var found: [(parent: String, name: String)] = []
+        var folder = URL(fileURLWithPath: "/")
+        for component in URL(fileURLWithPath: path).standardizedFileURL.pathComponents.dropFirst() {
+            let next = folder.appendingPathComponent(component)
+            guard FileStatus(next.path, followingLinks: false)?.kind == .symbolicLink else {
+                folder = next
+                continue
+            }
+            found.append((folder.path, component))
+            folder = next.resolvingSymlinksInPath()
+        }
+        return found
     }
 
     /// Watches the site folder `entry`; the error when it is one and the watch failed.

@@ -65,7 +65,9 @@ enum MetricsReport {
         gauge(
             "aasa_sites", "Site folders (one per domain or *.domain), in any state; aliases not included.",
             snapshot.counts.sites, into: &text)
-        gauge("aasa_site_aliases", "Aliases: links naming another site folder.", snapshot.counts.aliases, into: &text)
+        gauge(
+            "aasa_site_aliases", "Aliases: links or site.json names serving another site folder's files.",
+            snapshot.counts.aliases, into: &text)
         if state.configuration.metricsPerSite { perSite(snapshot, totals, into: &text) }
         text.family(
             "aasa_certificate_expiry_timestamp_seconds", type: .gauge, help: "When each certificate expires.")

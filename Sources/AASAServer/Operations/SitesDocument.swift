@@ -87,7 +87,8 @@ struct SitesDocument: Encodable {
                     return DeletedFile(
                         file: deleted.kind.rawValue, deletedAt: deleted.deletedAt, servedUntil: deleted.servedUntil,
                         servedETag: deleted.kind == .fallback ? nil : served?.etag)
-                }, problems: record.folderProblems.map(Problem.init), fallback: record.content?.hasFallback ?? false,
+                }, problems: snapshot.catalog.folderProblems(of: record).map(Problem.init),
+                fallback: record.content?.hasFallback ?? false,
                 cdn: SiteCDNStatus(site: record.name, state: state))
         }
     }

@@ -12,4 +12,9 @@ extension Posix {
     package static func addWatch(_ fd: Int32, _ path: String, mask: UInt32) throws(SystemError) -> Int32 {
         try check("inotify_add_watch", path: path) { inotify_add_watch(fd, path, mask) }
     }
+
+    /// inotify_rm_watch(2): a watch no longer wanted (a swapped sites root's old target).
+    package static func removeWatch(_ fd: Int32, _ wd: Int32) {
+        _ = inotify_rm_watch(fd, wd)
+    }
 }

@@ -1,0 +1,87 @@
+import AssociationKit
+
+/// A site folder's `site.json`, `{"aliases": ["go.example.com"]}`: further names served
+/// exactly as the folder's own, for deploys that cannot carry symbolic links (ConfigMaps, CI
+/// artifact stores; docs/usage.md, "Sites layout"). Never served. What is wrong with it is a
+/// `LoadProblem` (`SITE012`…`SITE015`); the names that are hosts are kept even then.
+public struct SiteSettings: Sendable, Equatable {
+    public static let fileName = "site.json"
+    /// The largest `site.json` read: a list of names, not a site's content.
+    public static let readLimit = 1 << 20
+
+    /// The aliases as site keys (`HostName.siteKey`), in the file's order, without repeats.
+    public var aliases: [String] = []
+    /// Where each alias was named (1-based line and column), for the collisions found later.
+    public var locations: [String: SourceLocation] = [:]
+    public var problems: [LoadProblem] = []
+
+    public init() {}
+
+    /// Reads `bytes`, the file shown as `path`, of the site `site`.
+    public init(_ bytes: [UInt8], path: String, site: String?) {
+        let document = JSONDocument.parse(bytes)
+        func problem(_ code: LoadProblem.Code, _ severity: Severity, _ message: String, at location: SourceLocation) {
+            var problem = LoadProblem(path, code, severity, message, site: site)
+            (problem.lineNumber, problem.column) = (location.line, location.column)
+            problems.append(problem)
+        }
+        guard let root = document.root else {
+            let failure = document.diagnostics.first { $0.severity == .error } ?? document.diagnostics.first
+            problem(
+                .siteFileNotJSON, .error, "not JSON: \(failure?.message ?? "unreadable")",
+                at: failure?.location ?? .start)
+            return
+        }
+        guard case .object(let members) = root.kind else {
+            problem(
+                .siteFileNotJSON, .error, "\(root.typeName) where an object is expected: {\"aliases\": [\"NAME\"]}",
+                at: root.location)
+            return
+        }
+        for member in members {
+            guard member.key == "aliases" else {
+                problem(
+                    .siteFileUnknownKey, .warning,
+                    "unknown key \"\(member.key)\" (ignored); site.json knows \"aliases\"",
+                    at: member.keyLocation)
+                continue
+            }
+            guard let names = member.value.arrayValue else {
+                problem(
+                    .siteFileNotJSON, .error, "\"aliases\" is \(member.value.typeName); it must be an array of names",
+                    at: member.value.location)
+                continue
+            }
+            for name in names {
+                guard let text = name.stringValue else {
+                    problem(
+                        .siteFileNotJSON, .error, "an alias is \(name.typeName); each must be a string",
+                        at: name.location)
+                    continue
+                }
+                guard let key = HostName.siteKey(folder: text) else {
+                    problem(
+                        .siteAliasNotAHost, .error,
+                        "\"\(text)\" is not a host name (letters, digits, -, _ and dots, or *. and those; no port, "
+                            + "no scheme or path), so it is not served", at: name.location)
+                    continue
+                }
+                guard locations[key] == nil else { continue }
+                aliases.append(key)
+                locations[key] = name.location
+            }
+        }
+    }
+
+    /// `SITE014`: `alias`, named in `path`, is refused because `holder` serves that name.
+    public static func collision(
+        _ alias: String, path: String, site: String, location: SourceLocation?, holder: String
+    ) -> LoadProblem {
+        var problem = LoadProblem(
+            path, .siteAliasCollides, .warning,
+            "the alias \(alias) is not served from here: \(holder) serves that name; remove it from one of them",
+            site: site)
+        (problem.lineNumber, problem.column) = (location?.line, location?.column)
+        return problem
+    }
+}

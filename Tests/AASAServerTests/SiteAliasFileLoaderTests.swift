@@ -1,0 +1,67 @@
+import AASAACME
+import AASASites
+import Foundation
+import Testing
+
+@testable import AASAServer
+
+/// `site.json` aliases through the one loader, in process: in the catalog's aliases (so in
+/// ACME's plans, the CDN watch and the listings), and settled again by an incremental reload.
+@Suite("site.json aliases in snapshots")
+final class SiteAliasFileLoaderTests {
+    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-site-json-\(UUID().uuidString)")
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func configuration() -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.sites = folder.appendingPathComponent("sites").path
+        return configuration
+    }
+
+    func write(_ relativePath: String, _ text: String) throws {
+        let file = folder.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    @Test("an alias is in the certificate plans; a folder made for its name takes it, and gives it back when gone")
+    func settles() throws {
+        try write("sites/example.com/apple-app-site-association", Self.good)
+        try write("sites/example.com/site.json", #"{"aliases": ["go.example.com", "b.example"]}"#)
+        let first = SnapshotLoader.load(configuration(), previous: nil)
+        #expect(first.outcome == .ok, "\(first.problems.map(\.rendered))")
+        let snapshot = try #require(first.snapshot)
+        #expect(snapshot.catalog.aliases == ["go.example.com": "example.com", "b.example": "example.com"])
+        #expect(snapshot.counts.aliases == 2)
+        let plans = snapshot.certificatePlans(acmeFolder: folder.appendingPathComponent("acme").path)
+        #expect(plans.contains { $0.names == ["example.com", "b.example", "go.example.com"] }, "\(plans)")
+        #expect(snapshot.table.content(named: "b.example") === snapshot.table.content(named: "example.com"))
+
+        // A folder for b.example (an inotify event for that entry alone): the folder serves it.
+        try write("sites/b.example/apple-app-site-association", Self.good.replacingOccurrences(of: "/a/", with: "/b/"))
+        let second = SnapshotLoader.load(
+            configuration(), previous: snapshot, changes: ChangeSet(sites: ["b.example"], certificates: false))
+        let next = try #require(second.snapshot)
+        #expect(next.catalog.aliases == ["go.example.com": "example.com"])
+        #expect(next.table.content(named: "b.example") !== next.table.content(named: "example.com"))
+        #expect(second.problems.contains { $0.code == LoadProblem.Code.siteAliasCollides.rawValue })
+
+        // The folder gone: the alias serves again.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("sites/b.example"))
+        let third = SnapshotLoader.load(
+            configuration(), previous: next, changes: ChangeSet(sites: ["b.example"], certificates: false))
+        let last = try #require(third.snapshot)
+        #expect(last.catalog.aliases["b.example"] == "example.com")
+        #expect(last.table.content(named: "b.example") === last.table.content(named: "example.com"))
+        #expect(!third.problems.contains { $0.code == LoadProblem.Code.siteAliasCollides.rawValue })
+
+        // An event naming an alias that is no entry leaves it served.
+        let fourth = SnapshotLoader.load(
+            configuration(), previous: last, changes: ChangeSet(sites: ["go.example.com"], certificates: false))
+        #expect(try #require(fourth.snapshot).table.content(named: "go.example.com") != nil)
+    }
+}
