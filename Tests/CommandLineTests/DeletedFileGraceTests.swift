@@ -7,17 +7,10 @@ import Testing
 /// deletes and writes it again is never a 404 Apple's CDN would keep.
 @Suite("deleted-file grace")
 struct DeletedFileGraceTests {
-    static func file(_ app: String) -> String {
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.\#(app)"], "components": [{"/": "/*"}]}]}}"#
-    }
+    static func file(_ app: String) -> String { ServedApp.file(app) }
 
-    /// The app named in the Apple file served for `host`, or the status when none is.
     static func served(_ server: RunningServer, host: String = "example.com") throws -> String {
-        let response = try Curl.request(
-            "http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
-        guard response.status == 200 else { return "\(response.status)" }
-        let text = String(decoding: response.body, as: UTF8.self)
-        return ["one", "two", "three"].first { text.contains("com.example.\($0)\"") } ?? text
+        try ServedApp.served(server, host: host)
     }
 
     static func admin(_ server: RunningServer, _ path: String) throws -> String {

@@ -7,17 +7,10 @@ import Testing
 /// SIGHUP (docs/usage.md, "Sites layout").
 @Suite("a swapped sites root")
 struct SwappedSitesRootTests {
-    static func file(_ app: String) -> String {
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.\#(app)"], "components": [{"/": "/*"}]}]}}"#
-    }
+    static func file(_ app: String) -> String { ServedApp.file(app) }
 
-    /// The app named in the Apple file served for `host`, or the status when none is.
     static func served(_ server: RunningServer, host: String = "example.com") throws -> String {
-        let response = try Curl.request(
-            "http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
-        guard response.status == 200 else { return "\(response.status)" }
-        let text = String(decoding: response.body, as: UTF8.self)
-        return ["one", "two", "three", "four"].first { text.contains("com.example.\($0)\"") } ?? text
+        try ServedApp.served(server, host: host)
     }
 
     static func metrics(_ server: RunningServer) throws -> String {
