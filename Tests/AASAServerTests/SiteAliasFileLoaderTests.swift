@@ -10,23 +10,10 @@ import Testing
 @Suite("site.json aliases in snapshots")
 final class SiteAliasFileLoaderTests {
     static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-site-json-\(UUID().uuidString)")
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    func configuration() -> ServerConfiguration {
-        var configuration = ServerConfiguration()
-        configuration.sites = folder.appendingPathComponent("sites").path
-        return configuration
-    }
-
-    func write(_ relativePath: String, _ text: String) throws {
-        let file = folder.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-    }
+    let sites = SitesFolder("aasa-site-json")
+    var folder: URL { sites.folder }
+    func configuration() -> ServerConfiguration { sites.configuration() }
+    func write(_ relativePath: String, _ text: String) throws { try sites.write(relativePath, text) }
 
     @Test("an alias is in the certificate plans; a folder made for its name takes it, and gives it back when gone")
     func settles() throws {

@@ -11,24 +11,10 @@ final class SnapshotLoaderTests {
     static let other = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/b/*"]}]}}"#
     static let broken = "{\"applinks\": {\"details\": [],}}"
 
-    /// A sites folder of this test alone, removed when it ends.
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-snapshot-\(UUID().uuidString)")
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    func configuration() -> ServerConfiguration {
-        var configuration = ServerConfiguration()
-        configuration.sites = folder.appendingPathComponent("sites").path
-        return configuration
-    }
-
-    func write(_ relativePath: String, _ text: String) throws {
-        let file = folder.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-    }
+    let sites = SitesFolder("aasa-snapshot")
+    var folder: URL { sites.folder }
+    func configuration() -> ServerConfiguration { sites.configuration() }
+    func write(_ relativePath: String, _ text: String) throws { try sites.write(relativePath, text) }
 
     @Test("problems are values: code, severity, site, file, line and column, nothing parsed back from text")
     func typedProblems() throws {
