@@ -59,7 +59,7 @@ certs:
 validate-examples: build
 	$(BIN_DEBUG) validate Config/sites
 
-# The diagnostic-code table for the README.
+# The diagnostic-code table of docs/codes.md.
 codes: build
 	@$(BIN_DEBUG) validate --list-codes | awk -F'\t' '{printf "| `%s` | %s | %s |\n", $$1, $$2, $$3}'
 
@@ -113,7 +113,7 @@ sanitize:
 	@if [ -n "$$(ls -A $(REPORTS))" ]; then head -n 60 $(REPORTS)/*; echo "sanitizer reports in $(REPORTS)"; exit 1; fi
 	@echo "no sanitizer reports"
 
-# The Debian package in .build/deb (docker/build-deb.sh; README, "Install").
+# The Debian package in .build/deb (docker/build-deb.sh; docs/deployment.md, "Install").
 deb: build
 	bash docker/build-deb.sh .build/deb
 

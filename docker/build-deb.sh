@@ -57,7 +57,7 @@ deb="$out/aasa-server_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 echo "$deb: $(du -h "$deb" | cut -f1) ($(stat -c %s "$deb") bytes); Depends: $depends"
 # Debian's package checker: any error fails (the warnings it gives are listed and justified
-# in README, "Install").
+# in docs/deployment.md, "Install").
 if command -v lintian >/dev/null; then
   lintian --fail-on error "$deb" || exit 1
 fi

@@ -25,7 +25,7 @@ fi
 
 [ -f certs/example.com/fullchain.pem ] || bash certs/make-dev-certs.sh certs >/dev/null
 name=aasa-server-image-test-$$
-# The keys are 0600 (make certs): a copy owned by the image's user, as README, "Deployment" says.
+# The keys are 0600 (make certs): a copy owned by the image's user, as docs/deployment.md, "Deployment", says.
 keys=$(mktemp -d)
 trap 'podman rm -f -t 2 "$name" >/dev/null 2>&1 || true; rm -rf "$keys"' EXIT
 cp -R certs/. "$keys/" && chown -R 10001:10001 "$keys"

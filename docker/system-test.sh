@@ -8,7 +8,7 @@
 # certificate whose key only the service reads, systemctl stop is graceful, and
 # journalctl -u aasa-server shows it all. Also systemd-analyze security's exposure figure.
 #   bash docker/system-test.sh DEB_DIR
-# Machine settings (README, "Install"): podman with runtime runc; these machines cannot raise
+# Machine settings (docs/deployment.md, "Deployment"): podman with runtime runc; these machines cannot raise
 # resource limits, so the unit's LimitNOFILE is lowered by a drop-in here, not in the unit.
 set -euo pipefail
 cd "$(dirname "$0")/.."

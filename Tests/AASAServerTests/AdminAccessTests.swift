@@ -3,7 +3,7 @@ import Testing
 @testable import AASALoop
 @testable import AASAServer
 
-/// Which Host and Authorization fields the admin listener accepts (README, "The admin
+/// Which Host and Authorization fields the admin listener accepts (docs/security.md, "The admin
 /// listener"), as pure functions; the listener itself is tested on the real binary.
 @Suite("admin access")
 struct AdminAccessTests {

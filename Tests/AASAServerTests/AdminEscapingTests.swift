@@ -4,7 +4,7 @@ import Testing
 @testable import AASAServer
 
 /// The admin listener's escapers work on bytes: a grapheme cluster must never carry a markup
-/// character through (README, "The admin listener").
+/// character through (docs/security.md, "The admin listener").
 @Suite("admin escaping")
 struct AdminEscapingTests {
     static let html: [(String, String)] = [

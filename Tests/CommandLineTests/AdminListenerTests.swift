@@ -2,7 +2,7 @@ import Foundation
 @preconcurrency import Glibc
 import Testing
 
-/// The admin listener trusts no stranger (README, "The admin listener"): a foreign Host is
+/// The admin listener trusts no stranger (docs/security.md, "The admin listener"): a foreign Host is
 /// refused (DNS rebinding), a token file makes every path but the probes need the token, and a
 /// public admin listener needs one.
 @Suite("admin listener access")

@@ -174,16 +174,16 @@ struct ValidateCommandTests {
         }
     }
 
-    @Test("--list-codes lists every code, and the README documents each one")
+    @Test("--list-codes lists every code, and docs/codes.md documents each one")
     func codesAreDocumented() throws {
         let output = try BinaryRunner.run(["validate", "--list-codes"])
         #expect(output.status == 0)
         let codes = output.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
         #expect(codes.count >= 50)
-        let readme = try String(
-            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = try String(
+            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("docs/codes.md"), encoding: .utf8)
         for code in codes {
-            #expect(readme.contains("`\(code)`"), "README does not list \(code)")
+            #expect(table.contains("`\(code)`"), "docs/codes.md does not list \(code)")
         }
     }
 }

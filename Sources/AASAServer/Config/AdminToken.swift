@@ -3,7 +3,7 @@ import AASASystem
 @preconcurrency import Glibc
 
 /// The bearer token of the admin listener, read once at start from `adminTokenFile`
-/// (README, "The admin listener"). The file holds the token and at most a trailing line
+/// (docs/security.md, "The admin listener"). The file holds the token and at most a trailing line
 /// break. Others may not read it: the token then is no secret, so the server refuses to
 /// start. A group the server is not in may read it with a warning (the operator chose that
 /// group); a group it is in is how Kubernetes gives a non-root container its Secret
@@ -17,7 +17,7 @@ public struct AdminToken: Sendable {
     static let maximumBytes = 4096
     /// The shortest token a listener reachable from other hosts accepts: 16 bytes of
     /// `openssl rand -hex` carry 64 bits, beyond online guessing, where a loopback listener's
-    /// token only separates local users (README, "The admin listener").
+    /// token only separates local users (docs/security.md, "The admin listener").
     public static let minimumPublicBytes = 16
 
     public let bytes: [UInt8]

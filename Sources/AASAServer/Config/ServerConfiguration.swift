@@ -16,7 +16,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `adminTokenFile`.
     public var adminPublic = false
     /// Host names the admin listener answers besides IP literals and `localhost`: lower-case,
-    /// without a port or a trailing dot (README, "The admin listener").
+    /// without a port or a trailing dot (docs/security.md, "The admin listener").
     public var adminHosts: [String] = []
     /// A file holding the bearer token every admin path but /healthz and /readyz asks for.
     public var adminTokenFile: String?

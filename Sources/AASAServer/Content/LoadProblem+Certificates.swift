@@ -2,7 +2,7 @@ import AASASites
 import AASATransport
 
 extension LoadProblem {
-    /// A certificate folder's problem with its stable code (README, "Load problems").
+    /// A certificate folder's problem with its stable code (docs/codes.md, "Load problems").
     init(_ problem: CertificateProblem) {
         self.init(problem.path, Self.code(problem.kind), problem.severity, problem.message)
     }

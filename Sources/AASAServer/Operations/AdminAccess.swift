@@ -1,7 +1,7 @@
 import AASALoop
 @preconcurrency import Glibc
 
-/// Who the admin listener answers, decided once per request before routing (README, "The
+/// Who the admin listener answers, decided once per request before routing (docs/security.md, "The
 /// admin listener"). A web page the operator opens can make the browser send requests to the
 /// admin port under a name the page's owner controls (DNS rebinding), so only a `Host` that
 /// is an IP literal, `localhost` or a configured name is answered: 421 otherwise (RFC 9110
