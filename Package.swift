@@ -28,7 +28,8 @@ let package = Package(
         .library(
             name: "AASAServer",
             targets: [
-                "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer", "AASAProbe",
+                "AASASystem", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
+                "AASAProbe",
             ]),
     ],
     dependencies: [
@@ -92,7 +93,8 @@ let package = Package(
         .target(
             name: "AASAFileCommands",
             dependencies: [
-                "AssociationKit", "AASASites", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AssociationKit", "AASASystem", "AASASites",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .target(

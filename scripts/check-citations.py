@@ -6,6 +6,12 @@ section), the README by heading, an RFC, a man page, or a public source by name.
 keys of a document kept outside the repository (`[A-ENT]`, `AND-CONF`, `OBSERVED`, ...) or a
 path outside it: a reader of the repository cannot follow those.
 
+A Markdown page's code spans that name the repository's own files must name files it has:
+`Sources/...`, `Tests/...` and the other top-level folders as they stand, a path below a target
+(`AASALoop/Loop/EventLoop.swift`), and any other `.swift`, `.py` or `.sh` name by its tail
+(`Loop/EventLoop.swift`: some file's path must end so; a bare file name is not checked), so a doc cannot name a file at a path
+it left.
+
 Usage: check-citations.py [ROOT]   (ROOT defaults to the repository holding this script)
 Prints `file:line: citation: why` for each finding; exit 1 when there is one.
 """
@@ -35,6 +41,45 @@ OUTSIDE = re.compile(r"\.\./shared\b|(?<![\w/-])(?:aasa-spec|product|server-engi
 DOC = re.compile(r'(?<![\w./-])docs/([A-Za-z0-9_-]+\.md)(?:(?: ?§([0-9]+(?:\.[0-9]+)*))|,? "([^"]+)")?')
 README = re.compile(r'\bREADME(?:\.md)?,? "([^"]+)"')
 LINK = re.compile(r"\]\(([^)\s#]+\.md)(?:#[^)]*)?\)")
+# A code span holding one relative path (no spaces, wildcards or placeholders).
+CODE_PATH = re.compile(r"`([A-Za-z0-9_.+-]+(?:/[A-Za-z0-9_.+-]+)*/?)`")
+TOP_FOLDERS = ("Sources/", "Tests/", "Config/", "docker/", "bench/", "scripts/", "certs/", "Fuzz/", ".ci/")
+SOURCE_SUFFIXES = (".swift", ".py", ".sh")
+
+
+@functools.lru_cache(maxsize=None)
+def repository_paths(root):
+    """Every file and folder below the scanned tops, relative to `root`, folders with a `/`."""
+    paths = set()
+    for top in ["Sources", "Tests", "Config", "docker", "bench", "scripts", "certs", "Fuzz", ".ci", "docs"]:
+        for folder, dirs, names in os.walk(os.path.join(root, top)):
+            dirs[:] = [name for name in dirs if name not in {".build", "__pycache__"}]
+            relative = os.path.relpath(folder, root)
+            paths.add(relative + "/")
+            paths.update(os.path.join(relative, name) for name in names)
+    return frozenset(paths)
+
+
+@functools.lru_cache(maxsize=None)
+def targets(root):
+    return frozenset(os.listdir(os.path.join(root, "Sources"))) if os.path.isdir(os.path.join(root, "Sources")) else frozenset()
+
+
+def missing_path(root, token):
+    """Why `token` names no file or folder of the repository, or None when it does (or is not one of ours)."""
+    paths = repository_paths(root)
+    tail = "/" in token and any(path.endswith("/" + token) for path in paths)
+    if token.startswith("certs/acme"):
+        return None  # made at run time by ACME (docs/usage.md, "Automatic certificates")
+    if token.startswith(TOP_FOLDERS):
+        return None if token in paths or token + "/" in paths or tail else "no such path"
+    head = token.split("/", 1)[0]
+    if "/" in token and head in targets(root):
+        below = "Sources/" + token
+        return None if below in paths or below + "/" in paths or below.rstrip("/") in paths else "no such path below Sources/"
+    if "/" in token and token.endswith(SOURCE_SUFFIXES):
+        return None if tail else "no file ends so"
+    return None
 
 
 @functools.lru_cache(maxsize=None)
@@ -86,6 +131,10 @@ def findings(root, relative, text):
             if not has_heading(os.path.join(root, "README.md"), match.group(1)):
                 yield number, match.group(0), "no such heading in README.md"
         if is_markdown:
+            for match in CODE_PATH.finditer(line):
+                why = missing_path(root, match.group(1))
+                if why:
+                    yield number, match.group(1), f"a path the repository does not have ({why})"
             for match in LINK.finditer(line):
                 target = match.group(1)
                 if "://" in target:

@@ -1,5 +1,6 @@
 import AASAFileCommands
 import AASASites
+import AASASystem
 import ArgumentParser
 
 /// The `aasa-server` command and its subcommands (README).

@@ -2,6 +2,7 @@ import AASAFileCommands
 import AASAProbe
 import AASASignedData
 import AASASites
+import AASASystem
 import AASATransport
 import ArgumentParser
 import AssociationKit

@@ -1,6 +1,7 @@
 import AASAFileCommands
 import AASAProbe
 import AASASites
+import AASASystem
 import AASATransport
 
 extension LiveFileSource {

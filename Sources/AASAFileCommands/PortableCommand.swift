@@ -1,4 +1,5 @@
 import AASASites
+import AASASystem
 import ArgumentParser
 
 /// `aasa-server` where the server cannot build (no epoll, OpenSSL or zlib: macOS, where iOS

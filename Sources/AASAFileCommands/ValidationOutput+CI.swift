@@ -1,4 +1,5 @@
 import AASASites
+import AASASystem
 import AssociationKit
 import Foundation
 

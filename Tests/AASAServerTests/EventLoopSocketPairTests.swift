@@ -1,4 +1,5 @@
 import AASASites
+import AASASystem
 import AASATransport
 import Foundation
 @preconcurrency import Glibc

@@ -1,3 +1,4 @@
+import AASASystem
 import Testing
 
 @testable import AASATransport

@@ -3,6 +3,7 @@ import Foundation
 
 @testable import AASALoop
 @testable import AASAServer
+@testable import AASASystem
 @testable import AASATransport
 
 /// The loop's cost (docs/security.md): random bytes split at random points, sent through a

@@ -3,6 +3,7 @@ import AssociationKit
 @testable import AASALoop
 @testable import AASAProbe
 @testable import AASAServer
+@testable import AASASystem
 @testable import AASASites
 @testable import AASATransport
 

@@ -1,4 +1,5 @@
 import AASASites
+import AASASystem
 import AssociationKit
 
 /// One site file as a snapshot keeps it: its kind, validity, size and stat(2) identity. The

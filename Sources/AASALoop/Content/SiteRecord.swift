@@ -1,4 +1,5 @@
 import AASASites
+import AASASystem
 
 /// One site folder as the last load found it: what it serves, its files' checks (without
 /// their bytes), the problems of the folder itself, and the names of misnamed files. A

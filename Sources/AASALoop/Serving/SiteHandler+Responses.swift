@@ -1,3 +1,4 @@
+import AASASystem
 import AASATransport
 import AssociationKit
 

@@ -1,4 +1,5 @@
 import AASAACME
+import AASASystem
 import AASATransport
 
 extension StatusPage {

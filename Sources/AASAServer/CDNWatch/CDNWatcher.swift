@@ -1,5 +1,6 @@
 import AASALoop
 import AASASites
+import AASASystem
 import AASATransport
 import AssociationKit
 import Foundation

@@ -1,3 +1,4 @@
+import AASASystem
 import AASATransport
 
 /// A site's line about Apple's CDN, for `/sites.json` and the status page: the watch's

@@ -1,3 +1,4 @@
+import AASAACME
 import AASALoop
 import AASASites
 import AASASystem
@@ -59,7 +60,7 @@ public enum SnapshotLoader {
         if configuration.https != nil && (changes.certificates || previous == nil) {
             let result = CertificateStore.load(
                 directory: configuration.certs, defaultName: configuration.defaultCertificate,
-                acme: configuration.acme.enabled)
+                issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil)
             certificates = result.store ?? certificates
             certificateProblems = result.problems.map(LoadProblem.init)
             certificatesFailed = result.store == nil

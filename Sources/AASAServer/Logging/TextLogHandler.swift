@@ -1,4 +1,5 @@
 import AASALoop
+import AASASystem
 import AASATransport
 @preconcurrency import Glibc
 import Logging

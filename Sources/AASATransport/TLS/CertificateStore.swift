@@ -90,15 +90,16 @@ public final class CertificateStore: @unchecked Sendable {
     /// layout and Kubernetes TLS Secrets. An unreadable file, a key that does not match, or an expired
     /// certificate is an error; expiry within `warningWindow` is a warning.
     ///
-    /// With `acme` on, an empty folder is a store without certificates, and a certificate
-    /// under `acme/` that expired or cannot be used is a warning (ACME replaces it).
+    /// `issued` is the folder where an issuer (ACME) keeps the certificates it replaces by itself:
+    /// with one, an empty store is a store without certificates, and a certificate below it
+    /// that expired or cannot be used is a warning.
     public static func load(
-        directory: String, defaultName: String? = nil, acme: Bool = false, now: Int = Int(time(nil))
+        directory: String, defaultName: String? = nil, issued: String? = nil, now: Int = Int(time(nil))
     ) -> LoadResult {
         // `pairs(below:)` names folders by absolute, standardized paths.
-        let acmeFolder = URL(fileURLWithPath: directory).appendingPathComponent("acme").standardizedFileURL.path + "/"
+        let issuedFolder = issued.map { URL(fileURLWithPath: $0).standardizedFileURL.path + "/" }
         func severity(_ folder: String) -> Severity {
-            acme && (folder + "/").hasPrefix(acmeFolder) ? .warning : .error
+            issuedFolder.map { (folder + "/").hasPrefix($0) } == true ? .warning : .error
         }
         var problems: [CertificateProblem] = []
         var certificates: [Certificate] = []
@@ -172,7 +173,7 @@ public final class CertificateStore: @unchecked Sendable {
             }
         }
         if problems.hasErrors { return LoadResult(store: nil, problems: problems) }
-        guard !certificates.isEmpty || acme else {
+        guard !certificates.isEmpty || issued != nil else {
             return LoadResult(
                 store: nil,
                 problems: problems + [

@@ -6,6 +6,11 @@ public struct OpenSSLError: Error, CustomStringConvertible, Sendable {
     public let operation: String
     public let reasons: [String]
 
+    package init(operation: String, reasons: [String]) {
+        self.operation = operation
+        self.reasons = reasons
+    }
+
     public var description: String {
         reasons.isEmpty ? operation : "\(operation): \(reasons.joined(separator: "; "))"
     }

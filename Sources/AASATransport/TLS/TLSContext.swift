@@ -107,12 +107,13 @@ public final class TLSContext: @unchecked Sendable {
         SSL_CTX_free(context)
     }
 
-    /// A certificate and key in memory (the validation certificates of TLS-ALPN-01).
+    /// A certificate and its key (an `EVP_PKEY`) in memory: the validation certificates of TLS-ALPN-01,
+    /// which ACME builds.
     package convenience init(
-        certificate: OpaquePointer, key: ECKey, protocol applicationProtocol: ApplicationProtocol
+        certificate: OpaquePointer, key: OpaquePointer, protocol applicationProtocol: ApplicationProtocol
     ) throws(OpenSSLError) {
         try self.init(protocol: applicationProtocol)
-        guard SSL_CTX_use_certificate(context, certificate) == 1, SSL_CTX_use_PrivateKey(context, key.key) == 1 else {
+        guard SSL_CTX_use_certificate(context, certificate) == 1, SSL_CTX_use_PrivateKey(context, key) == 1 else {
             throw OpenSSLError.drain("cannot use the certificate")
         }
     }
@@ -123,7 +124,7 @@ public final class TLSContext: @unchecked Sendable {
     /// The leaf certificate as PEM.
     package var certificatePEM: [UInt8] {
         guard let certificate else { return [] }
-        return ECKey.memoryBIO { PEM_write_bio_X509($0, certificate) }
+        return MemoryBIO.bytes { PEM_write_bio_X509($0, certificate) }
     }
 }
 

@@ -1,4 +1,8 @@
-@preconcurrency import Glibc
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// HTTP dates (RFC 9110 §5.6.7): IMF-fixdate out, and all three formats in.
 package enum HTTPDate {

@@ -1,3 +1,4 @@
+import AASATransport
 import COpenSSL
 import COpenSSLShims
 

@@ -1,3 +1,4 @@
+import AASATransport
 import COpenSSL
 
 /// HMAC-SHA256 (RFC 2104, FIPS 180-4) through OpenSSL's HMAC(3): what ACME's external

@@ -1,4 +1,8 @@
-@preconcurrency import Glibc
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// CLOCK_MONOTONIC in nanoseconds: deadlines must not jump with the wall clock.
 package enum MonotonicClock {

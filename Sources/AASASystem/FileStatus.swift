@@ -1,5 +1,3 @@
-import AASASystem
-
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -61,7 +59,7 @@ public struct FileStatus: Sendable, Hashable {
 
     /// Opens with `open` and `flags`, without updating the access time when allowed: O_NOATIME
     /// is only for the file's owner (open(2), EPERM), so EPERM opens again without it.
-    static func openWithoutAccessTime(
+    package static func openWithoutAccessTime(
         _ flags: Int32, _ open: (Int32) throws(SystemError) -> Int32
     ) throws(SystemError) -> Int32 {
         #if os(Linux)
@@ -91,7 +89,7 @@ public struct FileStatus: Sendable, Hashable {
     /// The file open on `fd`: fstat(2) decides whether it is a regular file of at most `limit`
     /// bytes, and only then are up to `limit` bytes read from the same descriptor, so the
     /// status is that of the bytes read, whatever happened to the path meanwhile.
-    static func read(descriptor fd: Int32, limit: Int) -> FileRead {
+    package static func read(descriptor fd: Int32, limit: Int) -> FileRead {
         let status: FileStatus
         do throws(SystemError) {
             status = FileStatus(try Posix.status(fd))
@@ -158,7 +156,7 @@ public struct FileStatus: Sendable, Hashable {
     }
 
     /// The entries of the folder open on `fd`, without `.` and `..`, or why it cannot be listed.
-    static func entries(ofFolder fd: Int32) throws(SystemError) -> [Entry] {
+    package static func entries(ofFolder fd: Int32) throws(SystemError) -> [Entry] {
         try Posix.entries(ofFolder: fd).map(Entry.init)
     }
 

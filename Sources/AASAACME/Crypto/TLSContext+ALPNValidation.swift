@@ -1,3 +1,4 @@
+import AASATransport
 import COpenSSL
 import COpenSSLShims
 
@@ -44,6 +45,6 @@ extension TLSContext {
         guard X509_add_ext(certificate, alternativeNames, -1) == 1, X509_add_ext(certificate, identifier, -1) == 1,
             X509_sign(certificate, key.key, EVP_sha256()) > 0
         else { throw OpenSSLError.drain("signing the validation certificate") }
-        return try TLSContext(certificate: certificate, key: key, protocol: .acmeTLS1)
+        return try TLSContext(certificate: certificate, key: key.key, protocol: .acmeTLS1)
     }
 }

@@ -1,3 +1,4 @@
+import AASATransport
 import COpenSSL
 
 /// SHA-256 (FIPS 180-4) through OpenSSL's EVP_Digest(3).

@@ -1,5 +1,3 @@
-import AASASystem
-
 /// What reading one file gave: its bytes and the status of the descriptor they were read
 /// from (fstat(2) after open(2), so the two describe the same file), or why nothing was read.
 public enum FileRead: Sendable {

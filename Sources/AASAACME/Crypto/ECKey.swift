@@ -1,3 +1,4 @@
+import AASATransport
 import AssociationKit
 import COpenSSL
 
@@ -47,7 +48,7 @@ public final class ECKey: @unchecked Sendable {
 
     /// The key as unencrypted PKCS #8 PEM, for a file of mode 0600.
     public func pem() -> [UInt8] {
-        Self.memoryBIO { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }
+        MemoryBIO.bytes { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }
     }
 
     /// The public point's coordinates, 32 bytes each (SEC 1 §2.3.3 uncompressed form, 0x04 || X || Y).
@@ -104,15 +105,5 @@ public final class ECKey: @unchecked Sendable {
             })
         else { throw OpenSSLError.drain("encoding the ES256 signature") }
         return raw
-    }
-
-    /// Runs `write` on a memory BIO and returns what it wrote.
-    package static func memoryBIO(_ write: (OpaquePointer?) -> Int32) -> [UInt8] {
-        guard let bio = BIO_new(BIO_s_mem()) else { return [] }
-        defer { BIO_free(bio) }
-        guard write(bio) == 1 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
-        let count = BIO_read(bio, &bytes, Int32(bytes.count))
-        return Array(bytes.prefix(max(0, Int(count))))
     }
 }
