@@ -9,7 +9,9 @@ rule, when:
   portable commands on OpenSSL, zlib, epoll or the server; AASATransport and AASAACME on the
   sites; a library on the command line);
 - a file of a portable target (AssociationKit, AASASystem, AASASites, AASAFileCommands)
-  imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)`.
+  imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)`;
+- code stands outside its room (ROOMS: the clock, workers' waits and ACME's cryptography each
+  in one folder), or a folder that was emptied by meaning comes back (LEFT_FOLDERS).
 With --self-test it first breaks the real graph on purpose (OpenSSL under the portable
 commands, the sites under AASATransport) and fails unless both are reported. Part of
 `make lint`."""
@@ -30,6 +32,51 @@ FORBIDDEN = {
     "AASALoop": {"AASAServer", "AASAProbe", "AASACommands", "AASAFileCommands"},
     "AASAServer": {"AASAProbe", "AASACommands", "AASAFileCommands"},
 }
+
+
+# A call that belongs to one room: (pattern, the folder that alone may make it, what the room is).
+ROOMS = [
+    (r"\bclock_gettime\(", "Sources/AASASystem/Time/", "the clock (MonotonicClock, HTTPDate)"),
+    (r"\bNSCondition\b", "Sources/AASASystem/Threads/", "workers' waits (WorkerSignal)"),
+    (r"\b(?:EVP_Digest\w*|HMAC|X509_REQ_\w+|EVP_PKEY_keygen\w*|ECDSA_SIG_\w+)\(", "Sources/AASAACME/Crypto/",
+     "ACME's cryptography"),
+]
+# Folders whose code moved to the room of its meaning (docs/ARCHITECTURE.md, "Layers").
+LEFT_FOLDERS = {
+    "Sources/AASATransport/Crypto": "ACME's cryptography lives in Sources/AASAACME/Crypto",
+    "Sources/AASATransport/Time": "the clock and HTTP dates live in Sources/AASASystem/Time",
+    "Sources/AASATransport/Threads": "workers' waits live in Sources/AASASystem/Threads",
+}
+
+
+def room_problems(sources):
+    """`sources` maps a path relative to the root to its text."""
+    problems = []
+    for path, text in sorted(sources.items()):
+        for pattern, room, meaning in ROOMS:
+            if path.startswith(room):
+                continue
+            for number, line in enumerate(text.splitlines(), 1):
+                if re.search(pattern, line) and not line.strip().startswith("//"):
+                    problems.append(f"{path}:{number}: {meaning} belongs in {room}")
+    return problems
+
+
+def source_texts():
+    texts = {}
+    for base, _, files in os.walk(os.path.join(ROOT, "Sources")):
+        for name in files:
+            if name.endswith(".swift"):
+                path = os.path.join(base, name)
+                with open(path, encoding="utf-8") as source:
+                    texts[os.path.relpath(path, ROOT)] = source.read()
+    return texts
+
+
+def folder_problems():
+    # git keeps no empty folder, so only one with files in it counts.
+    return [f"{folder}/: {why}" for folder, why in sorted(LEFT_FOLDERS.items())
+            if any(files for _, _, files in os.walk(os.path.join(ROOT, folder)))]
 
 
 def describe(arguments):
@@ -96,7 +143,11 @@ def main():
         for expected in ["AASAFileCommands reaches COpenSSL", "AASATransport reaches AASASites"]:
             if not any(expected in problem for problem in found):
                 sys.exit(f"check-layers.py --self-test: a broken graph was not reported ({expected})")
-    problems = graph_problems(targets)
+        misplaced = room_problems({"Sources/AASALoop/Clock.swift": "let now = clock_gettime(CLOCK_MONOTONIC, &time)",
+                                   "Sources/AASATransport/Key.swift": "guard let context = EVP_PKEY_keygen_init(c)"})
+        if len(misplaced) != 2:
+            sys.exit(f"check-layers.py --self-test: code outside its room was not reported ({misplaced})")
+    problems = graph_problems(targets) + room_problems(source_texts()) + folder_problems()
     for name in PORTABLE:
         problems += unguarded_imports(name)
     for problem in problems:
