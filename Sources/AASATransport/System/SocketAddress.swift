@@ -43,18 +43,12 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" { host = "127.0.0.1" }
         if host == "*" || host.isEmpty { host = "0.0.0.0" }
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 {
-            family = .ipv4
-            bytes = withUnsafeBytes(of: &v4) { Array($0) }
-        } else if inet_pton(AF_INET6, host, &v6) == 1 {
-            family = .ipv6
-            bytes = withUnsafeBytes(of: &v6) { Array($0) }
-        } else {
+        guard let address = IPAddress(host) else {
             throw ParseError(
                 description: "\"\(host)\" is not an IP address (names other than localhost are not resolved)")
         }
+        family = address.isIPv4 ? .ipv4 : .ipv6
+        bytes = address.bytes
         self.port = port
     }
 
