@@ -54,7 +54,8 @@ package struct IPAddress: Sendable, Hashable {
 
     /// The address in network order: 4 bytes for IPv4, 16 for IPv6.
     package var bytes: [UInt8] {
-        let all = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+        let all =
+            (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
             + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
         return isIPv4 ? Array(all.suffix(4)) : all
     }
