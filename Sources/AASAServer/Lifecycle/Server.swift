@@ -29,16 +29,11 @@ final class Server {
     /// Runs until SIGTERM or SIGINT (exit code 0), or until an event loop fails or a component
     /// cannot start (1).
     func run() -> Int32 {
-        var started: [any ServerComponent] = []
-        for component in components {
-            do {
-                try component.start()
-            } catch {
-                report.notStarting("\(error)")
-                Self.stop(started)
-                return 1
-            }
-            started.append(component)
+        do {
+            try Self.start(components)
+        } catch {
+            report.notStarting("\(error)")
+            return 1
         }
         let received = waitForStop()
         // A failed loop sends SIGTERM to wake this thread (LoopControl.onFailure).
@@ -50,7 +45,7 @@ final class Server {
         } else {
             logger.critical("stopping: an event loop failed: \(failures.joined(separator: "; "))")
         }
-        Self.stop(started)
+        Self.stop(components)
         logger.info("stopped")
         return failures.isEmpty ? 0 : 1
     }
@@ -68,6 +63,19 @@ final class Server {
             }
             guard received == SIGHUP else { return received }
             reloader.reload(reason: "SIGHUP")
+        }
+    }
+
+    /// Starts `components` in order; when one cannot start, stops those started before it and
+    /// rethrows.
+    static func start(_ components: [any ServerComponent]) throws {
+        for (index, component) in components.enumerated() {
+            do {
+                try component.start()
+            } catch {
+                stop(Array(components[..<index]))
+                throw error
+            }
         }
     }
 
