@@ -105,11 +105,11 @@ struct ServerBuilder {
         return manager
     }
 
-    /// What the process needs before any thread starts: SIGPIPE ignored (plain sockets use
-    /// MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring the signal covers every path,
-    /// signal(7)), the stop and reload signals blocked so every thread inherits the mask and
-    /// only the main thread's sigwait sees them, the descriptor limit raised, and stdout made
-    /// safe for the access log.
+    /// What the process needs before any component's thread starts: SIGPIPE ignored (plain
+    /// sockets use MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring the signal covers
+    /// every path, signal(7)), the stop and reload signals blocked so those threads inherit the
+    /// mask and only the main thread's sigwait sees them, the descriptor limit raised, and
+    /// stdout made safe for the access log.
     private func processSetup() throws(LaunchFailure) -> sigset_t {
         let signals: sigset_t
         do {

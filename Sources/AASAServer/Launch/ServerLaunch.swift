@@ -1,6 +1,5 @@
 import AASAACME
 import AASASites
-import AASASystem
 import AASATransport
 import Foundation
 
