@@ -14,10 +14,7 @@ struct EventLoopFailureTests {
         let control = try LoopControl()
         let loop = try EventLoop(
             listener: -1, control: control,
-            snapshots: SnapshotBox(
-                ServingSnapshot(
-                    table: SiteTable(SiteMap()), certificates: nil, catalog: SiteCatalog(), siteProblems: [],
-                    certificateProblems: [], counts: SiteCatalog.Counts())),
+            snapshots: SnapshotBox(ServingSnapshot(table: SiteTable(SiteMap()), certificates: nil)),
             handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
             settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
         // A descriptor that is not an epoll set: epoll_wait fails with EINVAL.

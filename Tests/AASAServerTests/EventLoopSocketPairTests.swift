@@ -37,7 +37,7 @@ struct EventLoopSocketPairTests {
             let snapshot = try #require(SnapshotLoader.load(configuration, previous: nil).snapshot)
             control = try LoopControl()
             let loop = try EventLoop(
-                listener: -1, control: control, snapshots: SnapshotBox(snapshot),
+                listener: -1, control: control, snapshots: SnapshotBox(snapshot.serving),
                 handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
                 settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
             var clients: [Int32] = []

@@ -32,7 +32,7 @@ extension FuzzTargets {
             guard let snapshot = SnapshotLoader.load(configuration, previous: nil).snapshot,
                 let control = try? LoopControl(),
                 let loop = try? EventLoop(
-                    listener: -1, control: control, snapshots: SnapshotBox(snapshot),
+                    listener: -1, control: control, snapshots: SnapshotBox(snapshot.serving),
                     handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
                     settings: LoopSettings(
                         timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))

@@ -1,7 +1,6 @@
 import AASASystem
 import AASATransport
 import AssociationKit
-import Synchronization
 
 /// One association file made ready to serve, at load time: the exact bytes, a gzip variant
 /// when it is smaller, strong ETags, and every header but `Date` and `Connection`
@@ -34,27 +33,16 @@ public final class PreparedFile: Sendable {
     /// A CMS-signed file's JSON content (docs/association-files.md, "Signed files"); nil when
     /// the body is the JSON.
     let signedContent: [UInt8]?
-    /// A signed file's findings about its signature (SIG0xx), kept from its check: the notes
-    /// found again from the content (`notes`) cannot know them.
-    let signatureNotes: [Diagnostic]
     let identity: Variant
     let gzip: Variant?
-    /// A clean file's notes, found on first demand (the status page) and kept: a snapshot
-    /// keeps no diagnostics for clean files, and validating again per page view would let
-    /// every request to the page cost a validation of each file on it.
-    private let notesFound = Mutex<[Diagnostic]?>(nil)
 
     /// Prepares `body`; `lastModified` is the file's modification time in seconds since the
     /// epoch. A signed file (`signedContent` set) is sent as `application/pkcs7-mime`, the type
     /// Apple's iOS 8 instructions give, with the same gzip, ETag and size rules as JSON.
-    package init(
-        body: [UInt8], lastModified: Int, cacheControl: String, signedContent: [UInt8]? = nil,
-        signatureNotes: [Diagnostic] = []
-    ) {
+    package init(body: [UInt8], lastModified: Int, cacheControl: String, signedContent: [UInt8]? = nil) {
         bytes = body.count
         self.lastModified = lastModified
         self.signedContent = signedContent
-        self.signatureNotes = signatureNotes
         let contentType = signedContent == nil ? "application/json" : "application/pkcs7-mime"
         let digest = FNV1a.hash64(body)
         let tag = "\"" + String(digest, radix: 16) + "-" + String(body.count, radix: 16) + "\""
@@ -94,14 +82,6 @@ public final class PreparedFile: Sendable {
 
     /// The JSON the file means: a signed file's content, else the body.
     public var json: [UInt8] { signedContent ?? Array(body) }
-
-    /// The notes `validate` gives for this file, computed once.
-    package func notes(_ validate: ([UInt8]) -> [Diagnostic]) -> [Diagnostic] {
-        if let found = notesFound.withLock({ $0 }) { return found }
-        let notes = signatureNotes + validate(json)
-        notesFound.withLock { $0 = notes }
-        return notes
-    }
 
     /// True when both serve the same bytes with the same headers (unchanged across a reload).
     func isSameFile(as other: PreparedFile?) -> Bool {

@@ -1,6 +1,6 @@
 /// What one site folder serves: its prepared files and nothing else, so a site costs little
 /// more than its files (the matcher the status page's URL tester needs is compiled on first
-/// use, `MatcherCache`).
+/// use, `ServedFileCache` in AASAServer).
 public final class SiteContent: Sendable {
     public let name: String
     public let apple: PreparedFile?

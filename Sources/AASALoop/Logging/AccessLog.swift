@@ -28,7 +28,7 @@ struct AccessLog {
     /// last `takeDropped()`.
     private var dropped = 0
     /// What one loop keeps while stdout is slow; past it, new lines are dropped and counted
-    /// rather than the loop waiting for a log reader (`Server.makeStdoutNonBlocking`).
+    /// rather than the loop waiting for a log reader (`ServerBuilder.makeStdoutNonBlocking`).
     static let bufferLimit = 1024 * 1024
 
     init(format: LogFormat, enabled: Bool) {

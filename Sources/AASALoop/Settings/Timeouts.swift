@@ -11,8 +11,6 @@ public struct Timeouts: Sendable, Equatable {
     public var write: Double = 10
     /// How long a graceful stop waits for responses in flight.
     public var shutdown: Double = 10
-    /// One fetch of the CDN watch, connect to the last byte.
-    public var cdnFetch: Double = 10
 
     public init() {}
 }

@@ -12,6 +12,8 @@ public struct CDNWatchSettings: Sendable, Equatable {
     public var interval = 21_600
     /// Fetches per minute, all domains together.
     public var ratePerMinute = 60
+    /// One fetch, connect to the last byte, in seconds (`timeouts.cdnFetch` in the config file).
+    public var fetchTimeout = 10.0
     /// A request whose User-Agent contains this is Apple's fetcher (community reports:
     /// `AASA-Bot/…`); recorded with the watch on or off.
     public var appleFetcherAgent = "AASA-Bot/"

@@ -12,7 +12,7 @@ import Synchronization
 /// served (docs/usage.md, "Apple's CDN"): each domain every `interval` (±10 %), sooner after its
 /// file changed until the CDN caught up; all fetches together within `ratePerMinute`,
 /// oldest due first, a few in flight at once. One event per change of a domain's state.
-public final class CDNWatcher: Sendable {
+public final class CDNWatcher: Sendable, ServerComponent {
     /// A site's Apple file at the last update and its meaning, computed once per file.
     struct ServedFile {
         let file: PreparedFile
@@ -37,15 +37,15 @@ public final class CDNWatcher: Sendable {
     private let wake = WorkerSignal()
     static let userAgent = "aasa-server/\(Version.current) (cdn-watch)"
 
-    public init(settings: CDNWatchSettings, fetchTimeout: Double, logger: Logger) {
+    public init(settings: CDNWatchSettings, logger: Logger) {
         self.settings = settings
-        client = HTTPSClient(caFile: settings.caFile, timeout: fetchTimeout, systemTrust: true)
+        client = HTTPSClient(caFile: settings.caFile, timeout: settings.fetchTimeout, systemTrust: true)
         self.logger = logger
     }
 
     /// Takes the domains of a published snapshot: new ones are due now, gone ones go, and a
     /// domain whose file changed keeps the old meaning in its history and is due now.
-    func update(_ snapshot: ServingSnapshot, now: Int = Int(time(nil))) {
+    func update(_ snapshot: ServerSnapshot, now: Int = Int(time(nil))) {
         let catalog = snapshot.catalog
         // Every watched domain and the site folder whose file it serves.
         var domains: [String: String] = [:]
@@ -83,7 +83,7 @@ public final class CDNWatcher: Sendable {
         wake.wake()
     }
 
-    public func start() {
+    func start() {
         for index in 0..<CDNWatchSettings.concurrentFetches {
             let thread = Thread { [self] in
                 while let domain = nextDomain() { check(domain) }
@@ -91,9 +91,15 @@ public final class CDNWatcher: Sendable {
             thread.name = "aasa-cdn-\(index)"
             thread.start()
         }
+        logger.info(
+            "cdn: watching Apple's CDN",
+            metadata: [
+                "url": "\(settings.url)", "interval": .stringConvertible(settings.interval),
+                "rate_per_minute": .stringConvertible(settings.ratePerMinute),
+            ])
     }
 
-    public func stop() {
+    func stop() {
         books.withLock { $0.stopping = true }
         wake.wake()
     }

@@ -352,7 +352,7 @@ extension ServerConfiguration {
             case "keepAlive": timeouts.keepAlive = number
             case "write": timeouts.write = number
             case "shutdown": timeouts.shutdown = number
-            case "cdnFetch": timeouts.cdnFetch = number
+            case "cdnFetch": cdnWatch.fetchTimeout = number
             default:
                 throw Problem(
                     description:

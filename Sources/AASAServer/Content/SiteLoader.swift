@@ -187,8 +187,7 @@ public enum SiteLoader {
             if check.isValid, let bytes = check.bytes, kind != .expectations, kind != .fallback {
                 prepared[kind] = PreparedFile(
                     body: bytes, lastModified: check.modified, cacheControl: settings.cacheControl,
-                    signedContent: check.signedContent,
-                    signatureNotes: check.signedContent == nil ? [] : check.diagnostics.filter(\.code.isAboutSignature))
+                    signedContent: check.signedContent)
                 siblings.apple = siblings.apple ?? check.appleFile
                 siblings.android = siblings.android ?? check.androidFile
             }

@@ -7,7 +7,7 @@ import CSystemShims
 import Foundation
 @preconcurrency import Glibc
 
-/// The one place a `ServingSnapshot` is built, for start-up (no previous snapshot) and for
+/// The one place a `ServerSnapshot` is built, for start-up (no previous snapshot) and for
 /// every reload (the previous one supplies the last good files of invalid sites, every
 /// record that did not change, and, when they were not reloaded or failed, the certificates).
 public enum SnapshotLoader {
@@ -20,7 +20,7 @@ public enum SnapshotLoader {
 
     public struct Load: Sendable {
         /// Nil when the sites folder cannot be read: nothing new can serve.
-        public let snapshot: ServingSnapshot?
+        public let snapshot: ServerSnapshot?
         public let outcome: Outcome
         /// Names (aliases included) whose files differ from the previous snapshot's; at
         /// start-up, empty, or with `invalidSites` `skip` every name served.
@@ -42,7 +42,7 @@ public enum SnapshotLoader {
     }
 
     public static func load(
-        _ configuration: ServerConfiguration, previous: ServingSnapshot?, changes: ChangeSet = .everything,
+        _ configuration: ServerConfiguration, previous: ServerSnapshot?, changes: ChangeSet = .everything,
         progress: SiteLoader.Progress? = nil
     ) -> Load {
         let root = URL(fileURLWithPath: configuration.sites)
@@ -75,8 +75,9 @@ public enum SnapshotLoader {
                 certificatesFailed: certificatesFailed)
         }
         let siteProblems = catalog.problems(root: root)
-        let snapshot = ServingSnapshot(
-            table: table, certificates: certificates, catalog: catalog, siteProblems: siteProblems,
+        let snapshot = ServerSnapshot(
+            serving: ServingSnapshot(table: table, certificates: certificates), catalog: catalog,
+            siteProblems: siteProblems,
             certificateProblems: certificateProblems, counts: catalog.counts())
         let sitesValid = !siteProblems.hasErrors
         // Skipping invalid sites at start-up is a reload from nothing: every name served is new.
@@ -109,7 +110,7 @@ public enum SnapshotLoader {
     /// The catalog and table after `changes`, the names whose content changed, and how many
     /// folders were read again; why not when the sites folder cannot be read.
     private static func loadSites(
-        _ root: URL, _ settings: SiteLoader.Settings, previous: ServingSnapshot?, changes: ChangeSet,
+        _ root: URL, _ settings: SiteLoader.Settings, previous: ServerSnapshot?, changes: ChangeSet,
         progress: SiteLoader.Progress?
     ) throws(SystemError) -> (SiteCatalog, SiteTable, [String], Int) {
         func read(_ catalog: SiteCatalog, among names: some Sequence<String>) -> Int {

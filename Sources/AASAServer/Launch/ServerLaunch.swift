@@ -1,97 +1,33 @@
 import AASAACME
 import AASASites
-import AASASystem
 import AASATransport
 import Foundation
 
-/// The composition root: builds a server from resolved settings (the watcher, the first
-/// load, ACME, the shared state, the loops) and runs it until it stops. The command line
-/// only parses flags into a `ServerConfiguration` and calls `run`.
+/// Where `serve` begins: settings in, a running server out. `ServerBuilder`, the composition
+/// root, makes every part; this runs the server it returns, or says why there is none. The
+/// command line only parses flags into a `ServerConfiguration` and calls `run`.
 public enum ServerLaunch {
     /// Starts and serves; returns the process's exit status (docs/usage.md, "Serve"): 0 after a
     /// clean stop, 1 when the sites or certificates are invalid, 2 when the settings or a
     /// file they name cannot be used.
     public static func run(_ settings: ServerConfiguration, configFile: String?) -> Int32 {
         OpenSSLLibrary.keepLoadedAtExit()
-        if let refusal = refusal(settings) {
-            StartupReport.writeError("error: \(refusal)\n")
-            return 2
-        }
-        // Before anything is read: a socket unit that disagrees with the settings is a
-        // settings error, and a large tree of sites would only delay saying so.
-        let inherited: InheritedListeners
-        do {
-            inherited = try InheritedListeners.take(for: settings)
-        } catch {
-            StartupReport.writeError("error: \(error.description)\n")
-            return 2
-        }
-        let adminToken: AdminToken?
-        do {
-            // Reachable from other hosts, the token is all that stands between them and the status
-            // page, so it must be long enough not to be guessed.
-            let minimum = settings.adminPublic ? AdminToken.minimumPublicBytes : 1
-            adminToken = try settings.adminTokenFile.map { path throws(AdminToken.Problem) in
-                try AdminToken(file: path, minimumBytes: minimum)
-            }
-        } catch {
-            StartupReport.writeError("error: \(error.description)\n")
-            return 2
-        }
         let logger = EventLogger.make(format: settings.logFormat)
         let report = StartupReport(format: settings.logFormat, logger: logger)
-        // Which file the settings came from, absolute: a server started in another working
-        // directory than expected silently misses its Config/aasa-server.json otherwise.
-        logger.info("starting", metadata: ["config_file": "\(configFile ?? "none")"])
-        if let warning = adminToken?.warning { logger.warning("\(warning)") }
-        for problem in inherited.unmatched {
-            logger.warning("\(problem.description); it is closed, and its listener binds as usual")
-            if case .unmatched(let socket, _) = problem { Posix.close(socket.fd) }
-        }
-        // One loader for start-up and reload. Like `nginx -t`: every problem of every site
-        // and certificate, then refuse to start on an error.
-        // Watches first, then the first read: a change made while the sites load is seen.
-        let watcher = FileWatcher(
-            sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger)
-        // A large tree takes seconds: a progress line every few seconds says so.
-        let load = SnapshotLoader.load(settings, previous: nil) { done, total in
-            logger.info("loading sites: \(done) of \(total) folders read")
-        }
-        report.problems(load.problems)
-        // With `--invalid-sites skip` the valid sites serve and the invalid ones are refused,
-        // as a reload would refuse them.
-        let skipping = settings.invalidSites == .skip && load.outcome == .partial
-        guard load.outcome == .ok || skipping, let snapshot = load.snapshot else {
-            report.notStarting(whyNotStarting(load, settings))
-            return load.sitesReadable ? 1 : 2
-        }
-        var acmeManager: ACMEManager?
-        if settings.acme.enabled {
-            var acme = settings.acme
-            acme.userAgent = "aasa-server/\(Version.current) acme"
-            let manager = ACMEManager(
-                settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges, logger: logger)
-            do {
-                try manager.prepare()
-            } catch {
-                report.notStarting("acme: \(error)")
-                return 2
-            }
-            acmeManager = manager
-            if let warning = acme.onDemandWarning { logger.warning("\(warning)") }
-        }
-        StartupReport.flush()
-        let state = ServerState(
-            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acmeManager,
-            adminToken: adminToken, logger: logger)
-        if skipping { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
-        let server = Server(state: state, logger: logger, watcher: watcher, inherited: inherited)
+        let server: Server
         do {
-            return try server.run()
+            server = try ServerBuilder(settings: settings, logger: logger, report: report).build(configFile: configFile)
         } catch {
-            report.notStarting("\(error)")
-            return 1
+            switch error {
+            case .settings(let reason):
+                StartupReport.writeError("error: \(reason)\n")
+                return 2
+            case .notStarting(let reason, let status):
+                report.notStarting(reason)
+                return status
+            }
         }
+        return server.run()
     }
 
     /// Why these settings may not start a server at all, before anything is read.
@@ -116,7 +52,7 @@ public enum ServerLaunch {
     }
 
     /// The last word of a start-up whose first load failed.
-    private static func whyNotStarting(_ load: SnapshotLoader.Load, _ settings: ServerConfiguration) -> String {
+    static func whyNotStarting(_ load: SnapshotLoader.Load, _ settings: ServerConfiguration) -> String {
         if !load.sitesReadable { return "the sites folder \(settings.sites) cannot be read" }
         if !load.sitesValid {
             return settings.invalidSites == .skip

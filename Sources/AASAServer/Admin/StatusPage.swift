@@ -88,7 +88,9 @@ enum StatusPage {
         return html
     }
 
-    static func testerSection(_ table: SiteTable, url: String?, matchers: MatcherCache) -> String {
+    static func testerSection(
+        _ table: SiteTable, url: String?, matchers: ServedFileCache<AssociationMatcher>
+    ) -> String {
         var html = """
             <h2>Which app opens a URL?</h2>
             <form method="get" action="/">
@@ -105,7 +107,10 @@ enum StatusPage {
         }
         let site = table.site(forHost: parsed.host)
         let fallback = fallbackSection(site, url: url)
-        guard let file = site?.apple, let matcher = matchers.matcher(for: file) else {
+        let matcher = site?.apple.flatMap { file in
+            matchers.value(for: file) { AssociationFileValidator.validate($0.json).file.map(AssociationMatcher.init) }
+        }
+        guard let matcher else {
             return html
                 + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for "
                 + "\(escape(parsed.host)).</p>\n" + fallback

@@ -11,7 +11,7 @@ extension StatusPage {
     /// A file's diagnostics shown in the table at most, in bytes; the page stays under 512 KiB.
     static let diagnosticsBytes = 2048
 
-    static func summarySection(_ snapshot: ServingSnapshot) -> String {
+    static func summarySection(_ snapshot: ServerSnapshot) -> String {
         let counts = snapshot.counts
         return """
             <h2>Summary</h2>
@@ -26,7 +26,7 @@ extension StatusPage {
     }
 
     /// The invalid sites first, with their first problem: what an operator has to fix.
-    static func invalidSection(_ snapshot: ServingSnapshot) -> String {
+    static func invalidSection(_ snapshot: ServerSnapshot) -> String {
         let counts = snapshot.counts
         let total = counts.keptLastGood + counts.refused
         guard total > 0 else { return "" }
@@ -47,7 +47,7 @@ extension StatusPage {
     }
 
     /// One page of sites, searchable by name.
-    static func sitesSection(_ snapshot: ServingSnapshot, _ listing: SiteListing, state: ServerState) -> String {
+    static func sitesSection(_ snapshot: ServerSnapshot, _ listing: SiteListing, state: ServerState) -> String {
         let query = escape(listing.query)
         var html = """
             <h2>Sites</h2>
@@ -75,7 +75,7 @@ extension StatusPage {
             let aliases = escape((listing.aliases[record.name] ?? []).joined(separator: ", "))
             let cdn = cdnCell(SiteCDNStatus(site: record.name, state: state))
             for check in rows {
-                html += row(record, check, aliases: aliases, cdn: cdn)
+                html += row(record, check, aliases: aliases, cdn: cdn, notes: state.notes)
             }
             for deleted in record.deletedFiles {
                 html += deletedRow(record, deleted, aliases: aliases, cdn: cdn)
@@ -84,7 +84,10 @@ extension StatusPage {
         return html + "</table>\n"
     }
 
-    private static func row(_ record: SiteRecord, _ check: FileSummary?, aliases: String, cdn: String) -> String {
+    private static func row(
+        _ record: SiteRecord, _ check: FileSummary?, aliases: String, cdn: String,
+        notes cache: ServedFileCache<[Diagnostic]>
+    ) -> String {
         let content = record.content
         let served = check.flatMap { $0.kind == .apple ? content?.apple : $0.kind == .android ? content?.android : nil }
         let status =
@@ -96,7 +99,7 @@ extension StatusPage {
         var diagnostics =
             check.map {
                 DiagnosticLines.render(
-                    $0.isClean ? notes(served, $0.kind) : $0.diagnostics, path: $0.kind.rawValue, omitted: $0.omitted,
+                    $0.diagnostics ?? notes(served, $0.kind, cache), path: $0.kind.rawValue, omitted: $0.omitted,
                     includeInfo: true) + ($0.readError ?? "")
             } ?? ""
         if diagnostics.utf8.count > diagnosticsBytes {
@@ -125,10 +128,14 @@ extension StatusPage {
 
     /// The notes of a clean file, found again from the bytes it serves once (a snapshot keeps
     /// no diagnostics for clean files; a page shows at most `SiteListing.pageSize` sites).
-    private static func notes(_ served: PreparedFile?, _ kind: FileCheck.Kind) -> [Diagnostic] {
-        served?.notes { body in
+    private static func notes(
+        _ served: PreparedFile?, _ kind: FileCheck.Kind, _ cache: ServedFileCache<[Diagnostic]>
+    ) -> [Diagnostic] {
+        guard let served else { return [] }
+        return cache.value(for: served) { file in
             kind == .android
-                ? AssetLinksValidator.validate(body).diagnostics : AssociationFileValidator.validate(body).diagnostics
+                ? AssetLinksValidator.validate(file.json).diagnostics
+                : AssociationFileValidator.validate(file.json).diagnostics
         } ?? []
     }
 

@@ -4,8 +4,9 @@ import AssociationKit
 
 /// One site file as a snapshot keeps it: its kind, validity, size and stat(2) identity. The
 /// full check (diagnostics, read error) is kept only for a file with a warning or an error,
-/// so the common clean file costs a few dozen bytes; its notes, if any, are found again from
-/// the served bytes when the status page shows them (docs/serving.md, "Many sites").
+/// and for a signed file (its signature's notes cannot be found again from its content), so
+/// the common clean file costs a few dozen bytes; its notes, if any, are found again from the
+/// served bytes when the status page shows them (docs/serving.md, "Many sites").
 public struct FileSummary: Sendable {
     /// A check with findings, without the file's bytes and decoded content.
     final class Findings: Sendable {
@@ -23,12 +24,12 @@ public struct FileSummary: Sendable {
     public let status: FileStatus?
     private let findings: Findings?
 
-    package init(_ check: FileCheck) {
+    init(_ check: FileCheck) {
         kind = check.kind
         isValid = check.isValid
         byteCount = check.byteCount
         status = check.status
-        findings = check.isClean ? nil : Findings(check)
+        findings = check.isClean && check.signedContent == nil ? nil : Findings(check)
     }
 
     /// Seconds since the epoch.
@@ -36,8 +37,10 @@ public struct FileSummary: Sendable {
     /// Nothing to report but notes.
     public var isClean: Bool { findings?.check.isClean ?? true }
     public var problems: [LoadProblem] { findings?.check.problems ?? [] }
-    /// The diagnostics of a file with warnings or errors (notes included); empty for a clean one.
-    public var diagnostics: [Diagnostic] { findings?.check.diagnostics ?? [] }
+    /// The diagnostics kept (notes included): those of a file with warnings or errors, or of a
+    /// signed file; nil for a clean file that is not signed, whose notes are found again from its
+    /// bytes.
+    public var diagnostics: [Diagnostic]? { findings?.check.diagnostics }
     public var omitted: OmittedDiagnostics { findings?.check.omitted ?? OmittedDiagnostics() }
     public var readError: String? { findings?.check.readError }
 }

@@ -66,7 +66,7 @@ struct SitesDocument: Encodable {
     let total: Int
     let sites: [Site]
 
-    init(_ state: ServerState, _ snapshot: ServingSnapshot, _ listing: SiteListing) {
+    init(_ state: ServerState, _ snapshot: ServerSnapshot, _ listing: SiteListing) {
         let counts = snapshot.counts
         summary = Summary(
             sites: counts.sites, aliases: counts.aliases, valid: counts.valid, keptLastGood: counts.keptLastGood,

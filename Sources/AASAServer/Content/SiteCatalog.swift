@@ -1,3 +1,4 @@
+import AASALoop
 import AASASites
 import AssociationKit
 import Foundation
@@ -8,11 +9,11 @@ import Foundation
 /// file) with the snapshot before (docs/serving.md, "Many sites").
 public struct SiteCatalog: Sendable {
     /// Site folders (not aliases) by name.
-    package init() {}
+    init() {}
 
-    public package(set) var records: [String: SiteRecord] = [:]
+    public internal(set) var records: [String: SiteRecord] = [:]
     /// Alias name → the name of the site folder it points to: links and `site.json` names.
-    public package(set) var aliases: [String: String] = [:]
+    public internal(set) var aliases: [String: String] = [:]
     /// The aliases that are links (the rest of `aliases` come from `site.json`).
     private var linkAliases: [String: String] = [:]
     /// The `site.json` aliases served, alias → folder (also in `aliases`).
@@ -20,7 +21,7 @@ public struct SiteCatalog: Sendable {
     /// `site.json` aliases refused because another entry serves the name (`SITE014`).
     private var declarationProblems: [LoadProblem] = []
     /// Entries that look like sites but are not served: why.
-    public package(set) var skipped: [String: SkippedEntry] = [:]
+    public internal(set) var skipped: [String: SkippedEntry] = [:]
     /// Each alias's entry (a record keeps its own), to settle two entries with one site key
     /// (`Example.COM.` and `example.com`).
     private var aliasEntries: [String: SiteDirectory.Site] = [:]
@@ -43,7 +44,7 @@ public struct SiteCatalog: Sendable {
     }
 
     /// What one entry of the sites folder adds: only what the catalog keeps.
-    package enum Entry: Sendable {
+    enum Entry: Sendable {
         case record(SiteRecord)
         case alias(SiteDirectory.Site, target: String)
         case skipped(String, SkippedEntry)
@@ -51,7 +52,7 @@ public struct SiteCatalog: Sendable {
     }
 
     /// Adds what one entry became (`SiteLoader.read`).
-    package mutating func insert(_ entry: Entry) {
+    mutating func insert(_ entry: Entry) {
         switch entry {
         case .record(let record):
             guard let kept = keep(record.site) else { return }
@@ -87,7 +88,7 @@ public struct SiteCatalog: Sendable {
     private func holder(of name: String) -> SiteDirectory.Site? { records[name]?.site ?? aliasEntries[name] }
 
     /// The entries of the sites folder that hold or lost the key `name`: read again with it.
-    package func entries(named name: String) -> [String] {
+    func entries(named name: String) -> [String] {
         var found: [String] = []
         if let holder = holder(of: name) { found.append(holder.entry) }
         for (entry, skip) in skipped where skip.code == .folderCollides && HostName.siteKey(folder: entry) == name {
@@ -98,14 +99,14 @@ public struct SiteCatalog: Sendable {
 
     /// `record`'s problems that are not about one of its association files: the folder's, its
     /// `site.json`'s, and the aliases it names that are refused.
-    package func folderProblems(of record: SiteRecord) -> [LoadProblem] {
+    func folderProblems(of record: SiteRecord) -> [LoadProblem] {
         var problems = record.folderProblems + (record.settings?.problems ?? [])
         if record.settings != nil { problems += declarationProblems.filter { $0.site == record.name } }
         return problems
     }
 
     /// Removes whatever the entry `name` was.
-    package mutating func remove(_ name: String) {
+    mutating func remove(_ name: String) {
         records[name] = nil
         aliases[name] = nil
         linkAliases[name] = nil
@@ -118,7 +119,7 @@ public struct SiteCatalog: Sendable {
     /// the first by name serves it; each refused name is `SITE014`. Returns the names whose
     /// target changed. `root` is the sites folder as shown.
     @discardableResult
-    package mutating func settleDeclaredAliases(root: String) -> Set<String> {
+    mutating func settleDeclaredAliases(root: String) -> Set<String> {
         var next: [String: String] = [:]
         var problems: [LoadProblem] = []
         for record in records.values.filter({ !$0.declaredAliases.isEmpty }).sorted(by: { $0.name < $1.name }) {
@@ -158,17 +159,17 @@ public struct SiteCatalog: Sendable {
     }
 
     /// The content served for `name` (a folder or an alias).
-    package func content(for name: String) -> SiteContent? {
+    func content(for name: String) -> SiteContent? {
         records[aliases[name] ?? name]?.content
     }
 
     /// The aliases pointing at each of `folders`.
-    package func aliases(of folders: Set<String>) -> [String] {
+    func aliases(of folders: Set<String>) -> [String] {
         folders.isEmpty ? [] : aliases.filter { folders.contains($0.value) }.map(\.key)
     }
 
     /// The served map, built from scratch (start-up and full rescans).
-    package func map() -> SiteMap<SiteContent> {
+    func map() -> SiteMap<SiteContent> {
         var map = SiteMap<SiteContent>()
         map.reserveCapacity(records.count + aliases.count)
         for (name, record) in records {
@@ -181,7 +182,7 @@ public struct SiteCatalog: Sendable {
     }
 
     /// `previous` with the entries `names` set again from this catalog (an incremental reload).
-    package func map(updating previous: SiteMap<SiteContent>, names: some Sequence<String>) -> SiteMap<SiteContent> {
+    func map(updating previous: SiteMap<SiteContent>, names: some Sequence<String>) -> SiteMap<SiteContent> {
         var map = previous
         for name in names {
             map.remove(named: name)
@@ -192,7 +193,7 @@ public struct SiteCatalog: Sendable {
 
     /// Every problem, typed, ordered by site: the sites' (files, then folder), then the
     /// skipped entries' and the aliases that lead nowhere.
-    package func problems(root: URL) -> [LoadProblem] {
+    func problems(root: URL) -> [LoadProblem] {
         var problems = records.values.lazy.filter {
             !$0.checks.allSatisfy(\.isClean) || !$0.folderProblems.isEmpty || $0.settings?.problems.isEmpty == false
         }
@@ -212,7 +213,7 @@ public struct SiteCatalog: Sendable {
     }
 
     /// One pass over every record.
-    package func counts() -> Counts {
+    func counts() -> Counts {
         var counts = Counts()
         counts.sites = records.count
         counts.aliases = aliases.count

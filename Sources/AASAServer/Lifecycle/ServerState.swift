@@ -1,9 +1,9 @@
 import AASAACME
 import AASALoop
 import AASASites
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
-import Logging
 import Synchronization
 
 /// Everything the admin listener shows and reloads change, shared by the main thread, the
@@ -29,11 +29,15 @@ public final class ServerState: Sendable {
     }
 
     public let configuration: ServerConfiguration
-    public let snapshots: SnapshotBox
+    /// The published snapshot: its serving half for the loops, the whole for everyone else.
+    public let snapshots: ServerSnapshotBox
     public let started = Int(time(nil))
     public let statistics: [LoopStatistics]
     /// The status page's URL tester compiles a site's file on first use.
-    let matchers = MatcherCache()
+    let matchers = ServedFileCache<AssociationMatcher>(capacity: 64)
+    /// The notes of the clean files on the status page, found on first view: enough for every
+    /// file of a page of sites.
+    let notes = ServedFileCache<[Diagnostic]>(capacity: 4 * SiteListing.pageSize)
     /// Certificates from an ACME CA (nil unless `--acme on`).
     public let acme: ACMEManager?
     /// The watch over Apple's CDN (nil unless `--cdn-watch on`).
@@ -44,20 +48,17 @@ public final class ServerState: Sendable {
     let adminToken: AdminToken?
     private let record: Mutex<ReloadRecord>
 
-    public init(
-        configuration: ServerConfiguration, snapshot: ServingSnapshot, loops: Int, acme: ACMEManager? = nil,
-        adminToken: AdminToken? = nil, logger: Logger? = nil
+    /// The parts are made by the composition root (`ServerBuilder`); this only holds them.
+    init(
+        configuration: ServerConfiguration, snapshot: ServerSnapshot, loops: Int, acme: ACMEManager?,
+        cdnWatch: CDNWatcher?, appleFetches: AppleFetches, adminToken: AdminToken?
     ) {
         self.configuration = configuration
         self.adminToken = adminToken
         self.acme = acme
-        cdnWatch =
-            configuration.cdnWatch.enabled
-            ? CDNWatcher(
-                settings: configuration.cdnWatch, fetchTimeout: configuration.timeouts.cdnFetch,
-                logger: logger ?? Logger(label: "aasa-server")) : nil
-        appleFetches = AppleFetches(logger: logger)
-        snapshots = SnapshotBox(snapshot)
+        self.cdnWatch = cdnWatch
+        self.appleFetches = appleFetches
+        snapshots = ServerSnapshotBox(snapshot)
         statistics = (0..<loops).map { _ in LoopStatistics() }
         var initial = ReloadRecord()
         initial.lastAttempt = started

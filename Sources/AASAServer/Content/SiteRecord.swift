@@ -1,3 +1,4 @@
+import AASALoop
 import AASASites
 import AASASystem
 
@@ -23,15 +24,15 @@ public final class SiteRecord: Sendable {
     public let folderProblems: [LoadProblem]
     public let state: State
     /// Names in the folder that look like association files but are not (`SITE003`).
-    package let misnamed: [String]
+    let misnamed: [String]
     /// Served files deleted from the folder whose last copy still serves (`SITE011`).
     public let deletedFiles: [DeletedFile]
     /// The folder's `site.json` (its aliases and problems), and the status it was read with;
     /// nil when the folder has none.
-    package let settings: SiteSettings?
-    package let settingsStatus: FileStatus?
+    let settings: SiteSettings?
+    let settingsStatus: FileStatus?
 
-    package init(
+    init(
         site: SiteDirectory.Site, content: SiteContent?, checks: [FileSummary], folderProblems: [LoadProblem],
         state: State, misnamed: [String], deletedFiles: [DeletedFile] = [], settings: SiteSettings? = nil,
         settingsStatus: FileStatus? = nil
@@ -52,7 +53,7 @@ public final class SiteRecord: Sendable {
 
     /// True when the folder could not be opened or listed (`SITE010`): such a record is
     /// never current, so the next reload reads the folder again.
-    package var isUnreadable: Bool {
+    var isUnreadable: Bool {
         folderProblems.contains { $0.code == LoadProblem.Code.siteUnreadable.rawValue }
     }
 
@@ -67,7 +68,7 @@ public final class SiteRecord: Sendable {
 
     /// True when the folder still holds exactly the files this record was read from: the same
     /// kinds of file, the same misnamed ones, and each file's stat(2) identity unchanged.
-    package func isCurrent(
+    func isCurrent(
         site other: SiteDirectory.Site, present: [FileCheck.Kind], misnamed names: [String], hasSettings: Bool
     ) -> Bool {
         guard other == site, names == misnamed, present == checks.map(\.kind), hasSettings == (settings != nil)

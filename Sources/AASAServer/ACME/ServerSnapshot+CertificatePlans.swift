@@ -2,7 +2,7 @@ import AASAACME
 import AASALoop
 import Foundation
 
-extension ServingSnapshot {
+extension ServerSnapshot {
     /// The certificates ACME keeps for this snapshot: one per served exact site folder, its
     /// aliases as further names; and one per on-demand name issued before (a folder under
     /// `acme/` for a name a wildcard site still serves), so those are renewed too.

@@ -20,7 +20,7 @@ extension MetricsReport {
 
     /// `aasa_site_files{file,valid}`: how many site files of each kind are valid, and how many
     /// are not (each of those keeps its last good copy serving).
-    static func files(_ snapshot: ServingSnapshot, into text: inout PrometheusText) {
+    static func files(_ snapshot: ServerSnapshot, into text: inout PrometheusText) {
         text.family(
             "aasa_site_files", type: .gauge,
             help: "Site files on disk, by file and validity (an invalid file's last good copy serves).")
@@ -35,7 +35,7 @@ extension MetricsReport {
     }
 
     /// The per-site families, for the busiest `perSiteLimit` sites and every invalid one.
-    static func perSite(_ snapshot: ServingSnapshot, _ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
+    static func perSite(_ snapshot: ServerSnapshot, _ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
         var requestsBySite: [String: Int] = [:]
         for (key, count) in totals.siteRequests where key.site != "-" { requestsBySite[key.site, default: 0] += count }
         let records = snapshot.catalog.records

@@ -9,10 +9,4 @@ public struct DeletedFile: Sendable, Hashable {
     public let deletedAt: Int
     /// Seconds since the epoch: when the last copy stops serving.
     public let servedUntil: Int
-
-    package init(kind: FileCheck.Kind, deletedAt: Int, servedUntil: Int) {
-        self.kind = kind
-        self.deletedAt = deletedAt
-        self.servedUntil = servedUntil
-    }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// files. The outcome is logged with the sites changed and kept, counted, and kept for the
 /// status page. One reload runs at a time, off the event loops; a reload after inotify reads
 /// only the entries that changed.
-public final class Reloader: Sendable {
+public final class Reloader: Sendable, ServerComponent {
     let state: ServerState
     let logger: Logger
     private let running = Mutex(())
@@ -21,6 +21,8 @@ public final class Reloader: Sendable {
     /// The loops' share of the descriptor limit, read again before each reload: a limit
     /// lowered at run time (prlimit(1)) is taken into account from then on.
     let descriptors: DescriptorBudget?
+    /// Set by `stop`: no reload starts after it (a certificate issued, a grace that ends).
+    private let stopped = Atomic<Bool>(false)
 
     init(
         state: ServerState, logger: Logger, descriptors: DescriptorBudget? = nil,
@@ -35,6 +37,7 @@ public final class Reloader: Sendable {
     /// Reads `changes` again (SIGHUP: everything) and publishes the result.
     public func reload(reason: String, changes: ChangeSet = .everything) {
         running.withLock { _ in
+            guard !stopped.load(ordering: .acquiring) else { return }
             descriptors?.refresh()
             let now = Int(time(nil))
             let load = SnapshotLoader.load(state.configuration, previous: state.snapshots.current, changes: changes)
@@ -47,6 +50,16 @@ public final class Reloader: Sendable {
             if load.snapshot != nil { state.observeSnapshot() }
         }
         scheduleGraceEnd()
+    }
+
+    /// Tells ACME and the CDN watch what the first snapshot serves; from then on each reload
+    /// tells them.
+    func start() {
+        state.observeSnapshot()
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .releasing)
     }
 
     /// Schedules the reload that ends the first deleted file's grace, unless one is scheduled

@@ -21,7 +21,7 @@ struct SiteListing {
 
     /// `only`, when given, keeps the listing to those site folders (the CDN watch's "not in
     /// sync" filter).
-    init(_ snapshot: ServingSnapshot, query rawQuery: String?, page rawPage: String?, only: Set<String>? = nil) {
+    init(_ snapshot: ServerSnapshot, query rawQuery: String?, page rawPage: String?, only: Set<String>? = nil) {
         let catalog = snapshot.catalog
         query = (rawQuery ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         var matched = Set<String>()

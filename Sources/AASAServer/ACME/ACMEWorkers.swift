@@ -1,0 +1,43 @@
+import AASAACME
+import Logging
+
+/// ACME's workers as a component of the server: a certificate issued reloads the
+/// certificates, a failed order wakes the loops (a paused handshake gives up). A start that
+/// fails is logged and the server serves without new certificates.
+final class ACMEWorkers: ServerComponent {
+    let manager: ACMEManager
+    let reloader: Reloader
+    let wakeLoops: @Sendable () -> Void
+    let logger: Logger
+
+    init(manager: ACMEManager, reloader: Reloader, wakeLoops: @escaping @Sendable () -> Void, logger: Logger) {
+        self.manager = manager
+        self.reloader = reloader
+        self.wakeLoops = wakeLoops
+        self.logger = logger
+    }
+
+    func start() {
+        let reloader = reloader
+        do {
+            try manager.start(
+                certificatesChanged: {
+                    reloader.reload(reason: "certificate issued", changes: ChangeSet(sites: [], certificates: true))
+                },
+                orderFailed: wakeLoops)
+        } catch {
+            logger.error("acme: cannot start: \(error); serving without new certificates")
+        }
+        logger.info(
+            "acme: managing certificates",
+            metadata: [
+                "issuers": "\(manager.issuers.map(\.logged).joined(separator: ", "))",
+                "challenges": "\(manager.challenges.map(\.rawValue).joined(separator: ","))",
+                "on_demand": "\(manager.settings.onDemand ? "\(manager.settings.onDemandPerHour)/h" : "off")",
+            ])
+    }
+
+    func stop() {
+        manager.stop()
+    }
+}

@@ -1,0 +1,135 @@
+import AASAACME
+import AASALoop
+import AASASites
+import AASASystem
+import AASATransport
+import Foundation
+@preconcurrency import Glibc
+import Logging
+
+/// The composition root: the one place the server's parts are made from resolved settings
+/// (the watcher, the first load, ACME, the shared state, the listeners and their loops, the
+/// reloader) and listed, in start order, as the components `Server` starts and stops. A new
+/// long-lived part is one more line in `build`'s list.
+struct ServerBuilder {
+    let settings: ServerConfiguration
+    let logger: Logger
+    let report: StartupReport
+
+    func build(configFile: String?) throws(LaunchFailure) -> Server {
+        if let refusal = ServerLaunch.refusal(settings) { throw .settings(refusal) }
+        // Before anything is read: a socket unit that disagrees with the settings is a
+        // settings error, and a large tree of sites would only delay saying so.
+        let inherited: InheritedListeners
+        do { inherited = try InheritedListeners.take(for: settings) } catch { throw .settings(error.description) }
+        let adminToken = try adminToken()
+        // Which file the settings came from, absolute: a server started in another working
+        // directory than expected silently misses its Config/aasa-server.json otherwise.
+        logger.info("starting", metadata: ["config_file": "\(configFile ?? "none")"])
+        if let warning = adminToken?.warning { logger.warning("\(warning)") }
+        for problem in inherited.unmatched {
+            logger.warning("\(problem.description); it is closed, and its listener binds as usual")
+            if case .unmatched(let socket, _) = problem { Posix.close(socket.fd) }
+        }
+        // Watches first, then the first read: a change made while the sites load is seen.
+        let watcher = FileWatcher(
+            sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger)
+        let (load, snapshot) = try firstLoad()
+        let acme = try acmeManager()
+        StartupReport.flush()
+        let state = ServerState(
+            configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acme,
+            cdnWatch: settings.cdnWatch.enabled ? CDNWatcher(settings: settings.cdnWatch, logger: logger) : nil,
+            appleFetches: AppleFetches(logger: logger), adminToken: adminToken)
+        if load.outcome == .partial { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
+        let signals = try processSetup()
+        let loops = try self.loops(state: state, inherited: inherited)
+        let reloader = Reloader(state: state, logger: logger, descriptors: loops.descriptors, wakeLoops: loops.wake)
+        let fileWatch = ThreadGroup(
+            name: "aasa-watch",
+            bodies: [{ watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) } }],
+            stop: watcher.stop)
+        // Start order; `Server` stops them in reverse.
+        let components: [(any ServerComponent)?] = [
+            loops.sites,
+            loops.admin,
+            acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
+            state.cdnWatch,
+            reloader,
+            fileWatch,
+        ]
+        return Server(
+            components: components.compactMap { $0 }, reloader: reloader, signals: signals, logger: logger,
+            report: report)
+    }
+
+    /// The admin token, read once. Reachable from other hosts, the token is all that stands
+    /// between them and the status page, so it must be long enough not to be guessed.
+    private func adminToken() throws(LaunchFailure) -> AdminToken? {
+        let minimum = settings.adminPublic ? AdminToken.minimumPublicBytes : 1
+        do {
+            return try settings.adminTokenFile.map { path throws(AdminToken.Problem) in
+                try AdminToken(file: path, minimumBytes: minimum)
+            }
+        } catch {
+            throw .settings(error.description)
+        }
+    }
+
+    /// One loader for start-up and reload. Like `nginx -t`: every problem of every site and
+    /// certificate, then refuse to start on an error. With `--invalid-sites skip` the valid
+    /// sites serve and the invalid ones are refused, as a reload would refuse them.
+    private func firstLoad() throws(LaunchFailure) -> (SnapshotLoader.Load, ServerSnapshot) {
+        let logger = logger
+        // A large tree takes seconds: a progress line every few seconds says so.
+        let load = SnapshotLoader.load(settings, previous: nil) { done, total in
+            logger.info("loading sites: \(done) of \(total) folders read")
+        }
+        report.problems(load.problems)
+        let skipping = settings.invalidSites == .skip && load.outcome == .partial
+        guard load.outcome == .ok || skipping, let snapshot = load.snapshot else {
+            throw .notStarting(ServerLaunch.whyNotStarting(load, settings), status: load.sitesReadable ? 1 : 2)
+        }
+        return (load, snapshot)
+    }
+
+    /// ACME's manager with its accounts ready (nil unless `--acme on`).
+    private func acmeManager() throws(LaunchFailure) -> ACMEManager? {
+        guard settings.acme.enabled else { return nil }
+        var acme = settings.acme
+        acme.userAgent = "aasa-server/\(Version.current) acme"
+        let manager = ACMEManager(
+            settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges, logger: logger)
+        do { try manager.prepare() } catch { throw .notStarting("acme: \(error)", status: 2) }
+        if let warning = acme.onDemandWarning { logger.warning("\(warning)") }
+        return manager
+    }
+
+    /// What the process needs before any component's thread starts: SIGPIPE ignored (plain
+    /// sockets use MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring the signal covers
+    /// every path, signal(7)), the stop and reload signals blocked so those threads inherit the
+    /// mask and only the main thread's sigwait sees them, the descriptor limit raised, and
+    /// stdout made safe for the access log.
+    private func processSetup() throws(LaunchFailure) -> sigset_t {
+        let signals: sigset_t
+        do {
+            try Posix.ignore(signal: SIGPIPE)
+            signals = try Posix.block(signals: [SIGTERM, SIGINT, SIGHUP])
+        } catch {
+            throw .notStarting("cannot set up signals: \(error)", status: 1)
+        }
+        // Each connection is a descriptor: take the hard limit; without it the soft one serves.
+        do { try Posix.raiseDescriptorLimit() } catch { logger.warning("\(error); serving with the soft limit") }
+        Self.makeStdoutNonBlocking()
+        return signals
+    }
+
+    /// The access log must never stall a loop behind a slow reader (a full pipe to a log
+    /// collector): on a pipe or socket, stdout becomes non-blocking (fcntl(2)) and each loop
+    /// keeps what it could not write, up to `AccessLog.bufferLimit`. A terminal or a file is
+    /// left as it is (a terminal's flags are shared with the shell; a file never waits long).
+    static func makeStdoutNonBlocking() {
+        guard let type = Posix.standardStreamType(1), type == S_IFIFO || type == S_IFSOCK else { return }
+        try? Posix.setNonBlocking(1)
+    }
+}
