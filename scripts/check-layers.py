@@ -46,6 +46,7 @@ LEFT_FOLDERS = {
     "Sources/AASATransport/Crypto": "ACME's cryptography lives in Sources/AASAACME/Crypto",
     "Sources/AASATransport/Time": "the clock and HTTP dates live in Sources/AASASystem/Time",
     "Sources/AASATransport/Threads": "workers' waits live in Sources/AASASystem/Threads",
+    "Sources/AASAServer/Operations": "the lifecycle lives in Sources/AASAServer/Lifecycle, admin HTTP in .../Admin",
 }
 
 
