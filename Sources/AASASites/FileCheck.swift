@@ -220,6 +220,13 @@ public struct FileCheck: Sendable {
         return copy
     }
 
+    /// Adds what was found about the file beside its own check (`validate` comparing a site's
+    /// two files, `PlatformComparison`), in file order.
+    package mutating func add(_ found: [Diagnostic]) {
+        guard !found.isEmpty else { return }
+        diagnostics = (diagnostics + found).sortedByLocation()
+    }
+
     /// The valid files of the site folder `folder`, decoded.
     package static func siblings(in folder: SiteFolder, shownAs shown: String, signing: SignedFileContext) -> Siblings {
         let apple = FileCheck(

@@ -220,9 +220,9 @@ struct AssetLinksTests {
             .outcome
     }
 
-    @Test("Android decisions: whole site without rules, first rule wins, order-free query items")
+    @Test("Android decisions: the manifest's (unknown) without rules, first rule wins, order-free query items")
     func matching() throws {
-        #expect(try Self.decide(Self.base, "https://example.com/anything") == .match)
+        #expect(try Self.decide(Self.base, "https://example.com/anything") == .unknown)
         #expect(try Self.decide(Self.base, "https://example.com/anything", package: "com.other") == .noMatch)
         #expect(try Self.decide(Self.base, "https://evil.test/anything") == .noMatch)
         let withRules = Self.file(
@@ -238,8 +238,8 @@ struct AssetLinksTests {
         #expect(try Self.decide(withRules, "https://example.com/elsewhere") == .noMatch)
         // No Apple-style slash normalization: /shop/* needs the slash.
         #expect(try Self.decide(withRules, "https://example.com/shop?id=42&ref=x") == .noMatch)
-        // Malformed dynamic rules are discarded, so the statement covers the whole site again.
+        // Malformed dynamic rules are discarded, so the manifest decides again.
         let malformed = Self.file(Self.statement(extra: Self.rules(#"{"/": "/shop/*", "exclude": "yes"}"#)))
-        #expect(try Self.decide(malformed, "https://example.com/anything") == .match)
+        #expect(try Self.decide(malformed, "https://example.com/anything") == .unknown)
     }
 }
