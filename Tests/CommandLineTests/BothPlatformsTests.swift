@@ -164,4 +164,23 @@ struct BothPlatformsTests {
         let json = try BinaryRunner.run(["validate", "--json", "sites"], in: folder.url)
         #expect(json.stdout.contains(#""code" : "XPL002""#), "\(json.stdout)")
     }
+
+    @Test("the status page's URL tester shows both platforms side by side")
+    func statusPage() throws {
+        let folder = try Self.sites(rules: nil)
+        let server = try RunningServer(in: folder.url, ["--sites", "sites"])
+        defer { _ = server.stop() }
+        let port = try #require(server.adminPort)
+        let page = String(
+            decoding: try Curl.request("http://127.0.0.1:\(port)/?url=https%3A%2F%2Fshop.test%2Faccount%2F1").body,
+            as: UTF8.self)
+        #expect(
+            page.contains(
+                #"<tr class="decision"><td>iOS</td><td>ABCDE12345.com.example.shop</td><td class="warn">exclude</td>"#),
+            "\(page)")
+        #expect(
+            page.contains(
+                #"<tr class="decision"><td>Android</td><td>com.example.shop</td><td class="warn">unknown</td>"#))
+        #expect(page.contains("the app&#39;s manifest decides") || page.contains("the app's manifest decides"))
+    }
 }

@@ -7,7 +7,8 @@ import Synchronization
 package final class MatcherCache: Sendable {
     private struct Entry {
         let file: PreparedFile
-        let matcher: AssociationMatcher
+        /// An `AssociationMatcher` or an `AssetLinksMatcher`, by the file's kind.
+        let matcher: any Sendable
     }
 
     let capacity: Int
@@ -20,16 +21,24 @@ package final class MatcherCache: Sendable {
 
     /// The matcher for the Apple file `file` (served, hence valid), compiled if not cached.
     package func matcher(for file: PreparedFile) -> AssociationMatcher? {
-        if let found = entries.withLock({ entries -> AssociationMatcher? in
+        cached(file) { AssociationFileValidator.validate($0.json).file.map(AssociationMatcher.init(file:)) }
+    }
+
+    /// The matcher for the Android file `file`, compiled if not cached.
+    package func androidMatcher(for file: PreparedFile) -> AssetLinksMatcher? {
+        cached(file) { AssetLinksValidator.validate($0.json).file.map(AssetLinksMatcher.init(file:)) }
+    }
+
+    private func cached<Matcher: Sendable>(_ file: PreparedFile, compile: (PreparedFile) -> Matcher?) -> Matcher? {
+        if let found = entries.withLock({ entries -> Matcher? in
             guard let index = entries.firstIndex(where: { $0.file === file }) else { return nil }
             let entry = entries.remove(at: index)
             entries.append(entry)
-            return entry.matcher
+            return entry.matcher as? Matcher
         }) {
             return found
         }
-        guard let decoded = AssociationFileValidator.validate(file.json).file else { return nil }
-        let matcher = AssociationMatcher(file: decoded)
+        guard let matcher = compile(file) else { return nil }
         entries.withLock { entries in
             entries.append(Entry(file: file, matcher: matcher))
             if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
