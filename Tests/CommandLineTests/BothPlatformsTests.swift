@@ -149,6 +149,22 @@ struct BothPlatformsTests {
         #expect(clean.status == 0 && !clean.stdout.contains("[XPL"), "\(clean.stdout)")
     }
 
+    @Test("validate: past 200 findings in the file, the comparison's are counted, not listed")
+    func limit() throws {
+        let folder = try TemporaryFolder()
+        let components = (0..<250).map { #"{"/": "/p\#($0)/*"}"# }.joined(separator: ", ")
+        try folder.write(
+            "sites/shop.test/apple-app-site-association",
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.shop"], "components": [\#(components)]}]}}"#
+        )
+        try folder.write("sites/shop.test/assetlinks.json", Self.android(#"{"/": "/other"}"#))
+        let output = try BinaryRunner.run(["validate", "sites"], in: folder.url)
+        // Each of Apple's 250 rules opens a URL Android keeps on the web, and Android's opens one iOS does not.
+        #expect(output.stdout.split(separator: "\n").filter { $0.hasSuffix("[XPL001]") }.count == 200)
+        #expect(output.stdout.contains("and 51 more not shown (0 errors, 51 warnings, 0 notes)"), "\(output.stdout)")
+        #expect(output.stdout.contains("0 errors, 251 warnings"))
+    }
+
     @Test("validate: XPL002 without dynamic rules gives them, shown without --verbose and in every format")
     func missingRules() throws {
         let folder = try Self.sites(rules: nil)
