@@ -1,15 +1,16 @@
-/// Decides a URL for an Android package by App Links rules (docs/association-files.md §3): a statement granting
-/// `handle_all_urls` to the package leaves the paths to the app's manifest (`unknown`: the
-/// server cannot see it), unless it carries Android 15 dynamic rules, which are tried in order
-/// (first match wins, `exclude` keeps the URL on the web, no match means not opened). It reuses the Apple matcher's pattern engine, where the
-/// semantics agree (`*`, `?`, `?*`, whole-part anchoring, query items by name in any order,
-/// unlisted items ignored) and differs where Android does: no slash normalization of the
-/// path, no substitution variables, no case or encoding options.
+/// Decides a URL for an Android package by App Links rules (docs/association-files.md §3): a
+/// statement granting `handle_all_urls` to the package leaves the paths to the app's manifest
+/// (`unknown`: the server cannot see it), unless it carries Android 15 dynamic rules, which are
+/// tried in order (first match wins, `exclude` keeps the URL on the web, no match means not
+/// opened). It reuses the Apple matcher's pattern engine, where the semantics agree (`*`, `?`,
+/// `?*`, whole-part anchoring, query items by name in any order, unlisted items ignored) and
+/// differs where Android does: no slash normalization of the path, no substitution variables,
+/// no case or encoding options.
 public struct AssetLinksMatcher: Sendable {
     struct Entry: Sendable {
         var statementIndex: Int
         var packageName: String
-        /// Nil: the statement opens every URL of the site.
+        /// Nil: the statement has no dynamic rules; the app's manifest decides.
         var rules: [CompiledRule]?
     }
 
@@ -59,10 +60,6 @@ public struct AssetLinksMatcher: Sendable {
     public func decideAll(_ url: MatchURL, domain: String? = nil) -> [MatchDecision] {
         packages.map { decide(url, package: $0, domain: domain) }
     }
-
-    /// Whether some statement granting `handle_all_urls` has no dynamic rules: its package's
-    /// decisions are then `unknown`.
-    public var leavesPathsToManifest: Bool { entries.contains { $0.rules == nil } }
 
     static func manifestDecides(_ statementIndex: Int) -> String {
         "statements[\(statementIndex)] grants \(AssetLinks.handleAllURLs) without dynamic rules: the app's manifest "

@@ -17,8 +17,8 @@ extension PlatformComparison {
         return site.statements.filter { $0.dynamicRules == nil }.map { statement in
             Diagnostic(
                 .noDynamicRules,
-                "apple-app-site-association keeps URLs on the web (\(excluded)\(more)), but statements[\(statement.index)] "
-                    + "grants \(AssetLinks.handleAllURLs) without dynamic rules, so the app's manifest decides them "
+                "apple-app-site-association keeps URLs on the web (\(excluded)\(more)), but "
+                    + "statements[\(statement.index)] grants \(AssetLinks.handleAllURLs) without dynamic rules, so the app's manifest decides them "
                     + "on Android; Android 15+ follows Apple's rules with, under relation_extensions → "
                     + "\(AssetLinks.handleAllURLs): \"dynamic_app_link_components\": \(suggestion)",
                 at: statement.origin.location, pointer: JSONPointer.appending(statement.index, to: ""))
