@@ -48,12 +48,17 @@ public enum PlatformComparison {
         }
     }
 
+    /// How many rules of each file give a URL: each URL is decided against every rule, so a
+    /// file of thousands of rules would cost seconds; the first ones are tried.
+    static let rulesSampled = 1_000
+
     /// The URLs built from both files' rules, each once, in file order (Apple's first).
     static func samples(_ site: Site) -> [MatchURL] {
         var seen: Set<String> = []
         var urls: [MatchURL] = []
-        let android = site.statements.flatMap { $0.dynamicRules ?? [] }.map(EffectiveRule.init(androidRule:))
-        for rule in site.appleRules.flatMap(\.rules) + android {
+        let apple = site.appleRules.flatMap(\.rules).prefix(rulesSampled)
+        let android = site.statements.flatMap { $0.dynamicRules ?? [] }.prefix(rulesSampled)
+        for rule in Array(apple) + android.map(EffectiveRule.init(androidRule:)) {
             guard let url = PatternSample.url(host: site.host, rule: rule, variables: site.variables),
                 seen.insert(url.string).inserted
             else { continue }
