@@ -69,7 +69,7 @@ public enum PlatformComparison {
 
     static func disagreements(_ site: Site, apple: AssociationMatcher, android: AssetLinksMatcher) -> [Diagnostic] {
         guard site.statements.contains(where: { $0.dynamicRules != nil }) else { return [] }
-        var reported: Set<String> = []
+        var reported: Set<[Int]> = []
         var diagnostics: [Diagnostic] = []
         for url in samples(site) {
             let androidDecisions = android.decideAll(url)
@@ -83,9 +83,10 @@ public enum PlatformComparison {
             else { continue }
             let appleDecision = deciding(appleDecisions, opens: appleOpens)
             let androidDecision = deciding(androidDecisions, opens: androidOpens)
+            // One finding per pair of deciding rules (-1: none decided).
             let key =
-                "\(String(describing: appleDecision.detailsIndex)) \(String(describing: appleDecision.ruleIndex)) "
-                + "\(String(describing: androidDecision.detailsIndex)) \(String(describing: androidDecision.ruleIndex))"
+                [appleDecision.detailsIndex, appleDecision.ruleIndex, androidDecision.detailsIndex]
+                .map { $0 ?? -1 } + [androidDecision.ruleIndex ?? -1, androidOpens ? 1 : 0]
             guard reported.insert(key).inserted else { continue }
             diagnostics.append(disagreement(site, url, apple: appleDecision, android: androidDecision))
         }
@@ -128,12 +129,12 @@ public enum PlatformComparison {
         return Diagnostic(.platformsDisagree, message, at: statement.origin.location, pointer: statementPointer)
     }
 
-    /// `/S/relation_extensions/delegate_permission~1common.handle_all_urls/dynamic_app_link_components[/R]`.
-    static func rulesPointer(_ statement: String, _ rule: Int? = nil) -> String {
+    /// `/S/relation_extensions/delegate_permission~1common.handle_all_urls/dynamic_app_link_components/R`.
+    static func rulesPointer(_ statement: String, _ rule: Int) -> String {
         let list = JSONPointer.appending(
             "dynamic_app_link_components",
             to: JSONPointer.appending(
                 AssetLinks.handleAllURLs, to: JSONPointer.appending("relation_extensions", to: statement)))
-        return rule.map { JSONPointer.appending($0, to: list) } ?? list
+        return JSONPointer.appending(rule, to: list)
     }
 }
