@@ -3,35 +3,38 @@ import ArgumentParser
 import AssociationKit
 import Foundation
 
-/// `aasa-server match (--file FILE | --sites DIR) [--domain HOST] [--app APPID] [--json] URL...`
+/// `aasa-server match (--file FILE | --sites DIR) [--domain HOST] [--app APPID] [--android] [--json] URL...`
 package struct MatchCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "match",
-        abstract: "Tell which app opens a URL, by Apple's matching rules (or Android's, for assetlinks.json).",
+        abstract: "Tell which app opens a URL, by Apple's matching rules and Android's.",
         discussion: """
             For every app in the file (or only --app): match, exclude or no_match, with the \
-            deciding rule; with a fallback.json beside the file, also what a browser without the \
-            app gets (per platform). A URL whose host is not --domain is no_match for every app. Exit 0 \
-            when every URL opens an app, 1 when one does not, 2 for a usage error or a file \
-            that is not JSON or whose shape cannot be read. Diagnostics go to stderr.
+            deciding rule; Android's decision is unknown where a statement has no dynamic rules \
+            (the app's manifest decides). With --sites, each URL is answered by the site its host \
+            (or --domain) reaches, for both platforms side by side; with a fallback.json beside \
+            the files, also what a browser without the app gets (per platform). A URL whose host \
+            is not --domain is no_match for every app. Exit 0 when every URL opens an app (no \
+            known decision keeps it on the web), 1 when one does not, 2 for a usage error or a \
+            file that is not JSON or whose shape cannot be read. Diagnostics go to stderr.
             """)
 
-    @Option(help: "The apple-app-site-association file to test.")
+    @Option(help: "The file to test: an apple-app-site-association or an assetlinks.json.")
     var file: String?
 
-    @Option(help: "A sites directory; the site is chosen by --domain (else the URLs' host) as the server would.")
+    @Option(help: "A sites directory; each URL's site is chosen by --domain (else its host) as the server would.")
     var sites: String?
 
     @Option(help: "The domain the file is served for; URLs on other hosts never match.")
     var domain: String?
 
-    @Option(help: "Report only this app identifier.")
+    @Option(help: "Report only this app: an Apple app ID or an Android package.")
     var app: String?
 
     @Flag(help: "Print one JSON object per URL.")
     var json = false
 
-    @Flag(help: "With --sites: test the site's assetlinks.json (Android) instead of its apple-app-site-association.")
+    @Flag(help: "With --sites: answer for Android only (the site's assetlinks.json), as --file would.")
     var android = false
 
     @Argument(help: "The URLs to test.")
@@ -45,102 +48,75 @@ package struct MatchCommand: ParsableCommand {
     }
 
     package func run() throws {
-        let domain = try effectiveDomain()
-        let path = try associationFilePath(domain: domain)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            StandardStreams.writeError("\(path): error: cannot read the file\n")
-            throw CommandFailure.unreadable
-        }
-        let bytes = [UInt8](data)
-        let decider: (MatchURL) -> [MatchDecision]
-        let isAndroid = FileCheck.kind(ofFileAt: path, bytes: bytes) == .android
-        if isAndroid {
-            let report = AssetLinksValidator.validate(bytes)
-            let matcher = AssetLinksMatcher(
-                file: try readable(report.file, report.diagnostics, report.omitted, path, "a statement list Android"))
-            decider = { url in
-                app.map { [matcher.decide(url, package: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
-            }
-        } else {
-            // A signed file matches as its JSON content does; its findings go to stderr.
-            let report = AssociationFileValidator.validate(bytes, signed: .command(domain: domain))
-            let matcher = AssociationMatcher(
-                file: try readable(report.file, report.diagnostics, report.omitted, path, "an association file Apple"))
-            decider = { url in
-                app.map { [matcher.decide(url, appID: $0, domain: domain)] } ?? matcher.decideAll(url, domain: domain)
-            }
-        }
-        let fallback = fallbackPlan(beside: path)
+        guard let sites else { return try runOnFile() }
+        let answers = try siteAnswers(sites: sites)
         var allOpened = true
-        for text in urls {
+        for (text, answer) in zip(urls, answers) {
             let url = try MatchURL.fromArgument(text)
-            let decisions = decider(url)
-            if !decisions.contains(where: { $0.outcome == .match }) { allOpened = false }
             // What a browser without the app gets, when the site has a fallback.json.
-            let explanations = try? fallback?.explain(text)
+            let explanations = try? answer.fallback?.explain(text)
+            guard !android else {
+                let decisions = answer.android.map { decide(url, $0, domain: answer.domain) } ?? []
+                if !decisions.contains(where: { $0.outcome.mayOpen }) { allOpened = false }
+                write(text, answer.domain, decisions, android: true, explanations)
+                continue
+            }
+            var apple = answer.apple.map { decide(url, $0, domain: answer.domain) }
+            var androidDecisions = answer.android.map { decide(url, $0, domain: answer.domain) }
+            if let app {
+                // --app names one app: a platform whose file does not list it has nothing to say
+                // (Apple's no_match when neither does, as with one file).
+                let inAndroid = answer.android?.lists(app) ?? false
+                if inAndroid && answer.apple?.lists(app) != true { apple = apple.map { _ in [] } }
+                if !inAndroid { androidDecisions = androidDecisions.map { _ in [] } }
+            }
+            if !MatchOutput.opens(apple: apple, android: androidDecisions) { allOpened = false }
             if json {
-                StandardStreams.write(MatchOutput.json(url: text, domain: domain, decisions, fallback: explanations))
+                StandardStreams.write(
+                    MatchOutput.json(
+                        url: text, domain: answer.domain, apple ?? [], android: .some(androidDecisions),
+                        fallback: explanations))
             } else {
                 StandardStreams.write(
-                    MatchOutput.text(url: text, decisions, android: isAndroid)
+                    MatchOutput.text(url: text, apple: apple, android: androidDecisions, app: app)
                         + (explanations.map(MatchOutput.fallbackText) ?? ""))
             }
         }
         if !allOpened { throw CommandFailure.invalid }
     }
 
-    /// Prints the file's diagnostics to stderr and returns what was read. Matching goes on as
-    /// the platform would even for a file with warnings or errors; only a file that cannot be
-    /// read at all is refused (exit 2).
-    func readable<File>(
-        _ file: File?, _ diagnostics: [Diagnostic], _ omitted: OmittedDiagnostics, _ path: String, _ what: String
-    ) throws -> File {
-        StandardStreams.writeError(DiagnosticLines.render(diagnostics, path: path, omitted: omitted))
-        guard let file else {
-            StandardStreams.writeError("\(path): error: not \(what) could read; nothing to match\n")
-            throw CommandFailure.unreadable
-        }
-        return file
-    }
-
-    /// `--domain`, else with `--sites` the one host the URLs share: the site a request for them
-    /// would reach, as the server chooses it by the Host header.
-    func effectiveDomain() throws -> String? {
-        if let domain { return domain }
-        guard sites != nil else { return nil }
-        var hosts: [String] = []
+    /// `--file`: one file, Apple's or Android's by its name or content.
+    func runOnFile() throws {
+        guard let file else { throw CommandFailure.unreadable }
+        let decider = try MatchDecider(path: file, domain: domain)
+        let fallback = fallbackPlan(beside: file)
+        var allOpened = true
         for text in urls {
             let url = try MatchURL.fromArgument(text)
-            if !hosts.contains(url.host) { hosts.append(url.host) }
+            let decisions = decide(url, decider, domain: domain)
+            if !decisions.contains(where: { $0.outcome.mayOpen }) { allOpened = false }
+            write(text, domain, decisions, android: decider.isAndroid, try? fallback?.explain(text))
         }
-        guard hosts.count <= 1 else {
-            StandardStreams.writeError(
-                "error: the URLs are on \(hosts.count) hosts (\(hosts.joined(separator: ", "))); "
-                    + "give --domain HOST to choose the site\n")
-            throw CommandFailure.unreadable
-        }
-        return hosts.first
+        if !allOpened { throw CommandFailure.invalid }
     }
 
-    func associationFilePath(domain: String?) throws -> String {
-        if let file { return file }
-        guard let sites else { throw CommandFailure.unreadable }
-        // validate() asks for a URL, and effectiveDomain() takes the host of the URLs.
-        guard let domain else { throw CommandFailure.unreadable }
-        let root = URL(fileURLWithPath: sites)
-        guard let directory = try? SiteDirectory(root: root) else {
-            StandardStreams.writeError("\(sites): error: not a readable sites directory\n")
-            throw CommandFailure.unreadable
+    /// Every app's decision, or `--app`'s only.
+    func decide(_ url: MatchURL, _ decider: MatchDecider, domain: String?) -> [MatchDecision] {
+        guard let app else { return decider.decideAll(url, domain) }
+        return [decider.decide(url, app, domain)]
+    }
+
+    /// One platform's answer, as `match` printed it before it answered for both.
+    func write(
+        _ text: String, _ domain: String?, _ decisions: [MatchDecision], android: Bool,
+        _ explanations: [FallbackExplanation]?
+    ) {
+        if json {
+            StandardStreams.write(MatchOutput.json(url: text, domain: domain, decisions, fallback: explanations))
+        } else {
+            StandardStreams.write(
+                MatchOutput.text(url: text, decisions, android: android)
+                    + (explanations.map(MatchOutput.fallbackText) ?? ""))
         }
-        guard let site = directory.site(forHost: domain) else {
-            let reason = HostName.normalize(domain).flatMap { directory.skipped[$0]?.reason }
-            StandardStreams.writeError(
-                "\(sites): error: "
-                    + (reason ?? "no site folder serves \(domain) (no exact folder, no matching *.domain folder)")
-                    + "\n")
-            throw CommandFailure.unreadable
-        }
-        return site.folder.appendingPathComponent(android ? SiteDirectory.androidFileName : SiteDirectory.appleFileName)
-            .path
     }
 }

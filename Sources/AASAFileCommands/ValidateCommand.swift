@@ -11,7 +11,8 @@ package struct ValidateCommand: ParsableCommand {
         abstract: "Check association files and print every problem, compiler style.",
         discussion: """
             Each PATH is an association file, a site folder (holding apple-app-site-association \
-            and/or assetlinks.json) or a sites directory (one folder per domain). Problems print \
+            and/or assetlinks.json) or a sites directory (one folder per domain). A folder's two \
+            files are also compared (XPL001, XPL002, on its assetlinks.json). Problems print \
             as PATH:LINE:COLUMN: error|warning: MESSAGE [CODE]. Exit 0 valid (warnings allowed), \
             1 invalid (with --strict also on any warning), 2 usage error or unreadable input.
             """)
@@ -80,6 +81,7 @@ package struct ValidateCommand: ParsableCommand {
                 unreadable.append((path, problem.reason))
             }
         }
+        results = Self.comparingPlatforms(results)
         for result in results {
             if let readError = result.readError { unreadable.append((result.path, readError)) }
         }

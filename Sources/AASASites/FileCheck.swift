@@ -220,6 +220,16 @@ public struct FileCheck: Sendable {
         return copy
     }
 
+    /// Adds what was found about the file beside its own check (`validate` comparing a site's
+    /// two files, `PlatformComparison`), in file order; past `OmittedDiagnostics.limit` in all,
+    /// counted and not kept, as the file's own findings are.
+    package mutating func add(_ found: [Diagnostic]) {
+        guard !found.isEmpty else { return }
+        let all = (diagnostics + found).sortedByLocation()
+        diagnostics = Array(all.prefix(OmittedDiagnostics.limit))
+        for diagnostic in all.dropFirst(OmittedDiagnostics.limit) { omitted.count(diagnostic.severity) }
+    }
+
     /// The valid files of the site folder `folder`, decoded.
     package static func siblings(in folder: SiteFolder, shownAs shown: String, signing: SignedFileContext) -> Siblings {
         let apple = FileCheck(

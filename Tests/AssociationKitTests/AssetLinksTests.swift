@@ -220,9 +220,9 @@ struct AssetLinksTests {
             .outcome
     }
 
-    @Test("Android decisions: whole site without rules, first rule wins, order-free query items")
+    @Test("Android decisions: the manifest's (unknown) without rules, first rule wins, order-free query items")
     func matching() throws {
-        #expect(try Self.decide(Self.base, "https://example.com/anything") == .match)
+        #expect(try Self.decide(Self.base, "https://example.com/anything") == .unknown)
         #expect(try Self.decide(Self.base, "https://example.com/anything", package: "com.other") == .noMatch)
         #expect(try Self.decide(Self.base, "https://evil.test/anything") == .noMatch)
         let withRules = Self.file(
@@ -238,8 +238,47 @@ struct AssetLinksTests {
         #expect(try Self.decide(withRules, "https://example.com/elsewhere") == .noMatch)
         // No Apple-style slash normalization: /shop/* needs the slash.
         #expect(try Self.decide(withRules, "https://example.com/shop?id=42&ref=x") == .noMatch)
-        // Malformed dynamic rules are discarded, so the statement covers the whole site again.
+        // Malformed dynamic rules are discarded, so the manifest decides again.
         let malformed = Self.file(Self.statement(extra: Self.rules(#"{"/": "/shop/*", "exclude": "yes"}"#)))
-        #expect(try Self.decide(malformed, "https://example.com/anything") == .match)
+        #expect(try Self.decide(malformed, "https://example.com/anything") == .unknown)
+    }
+
+    /// URL, then the decision, the deciding statement and rule index, and a part of the reason.
+    static let decisions: [(String, MatchDecision.Outcome, Int?, Int?, String)] = [
+        ("https://example.com/account/1", .exclude, 1, 0, "excludes the URL"),
+        ("https://example.com/shop/1?id=7", .match, 1, 1, "is the first rule that matches"),
+        ("https://example.com/shop/1", .noMatch, nil, nil, "no dynamic rule"),
+        ("https://example.com/help#app", .match, 1, 2, "dynamic_app_link_components[2]"),
+    ]
+
+    @Test("each decision names its statement and rule; unknown names the statement the manifest decides for")
+    func decidingRules() throws {
+        // Statement 0 grants get_login_creds only; statement 1 has the rules.
+        let rules = Self.rules(
+            ##"{"/": "/account/*", "exclude": true}, {"/": "/shop/*", "?": {"id": "?*"}}, {"#": "app"}"##)
+        let file = try #require(
+            AssetLinksValidator.validate(
+                Array(
+                    Self.file(
+                        Self.statement(relation: #"["delegate_permission/common.get_login_creds"]"#),
+                        Self.statement(extra: rules)
+                    ).utf8)
+            ).file)
+        let matcher = AssetLinksMatcher(file: file)
+        for (url, outcome, statement, rule, reason) in Self.decisions {
+            let decision = matcher.decide(try MatchURL(url), package: "com.example.app")
+            #expect(decision.outcome == outcome, "\(url)")
+            #expect(decision.detailsIndex == statement && decision.ruleIndex == rule, "\(url)")
+            #expect(decision.reason.contains(reason), "\(url): \(decision.reason)")
+            #expect((decision.rule != nil) == (rule != nil), "\(url)")
+        }
+        let unknown = try #require(AssetLinksValidator.validate(Array(Self.base.utf8)).file)
+        let decision = AssetLinksMatcher(file: unknown).decide(
+            try MatchURL("https://example.com/x"), package: "com.example.app")
+        #expect(decision.outcome == .unknown && decision.detailsIndex == 0 && decision.rule == nil)
+        #expect(
+            decision.reason.contains(
+                "statements[0] grants delegate_permission/common.handle_all_urls without dynamic rules"))
+        #expect(decision.reason.contains("the app's manifest decides"))
     }
 }

@@ -56,6 +56,23 @@ struct ExpectationTests {
         #expect(Self.check(kept).isEmpty)
         let broken = #"{"android": [{"url": "https://example.com/a", "package": "com.other", "expect": "match"}]}"#
         #expect(Self.check(broken).map(\.code) == [.expectationFailed])
+        // Without dynamic rules the manifest decides (`unknown`): a promised no_match is not kept.
+        let web =
+            #"{"android": [{"url": "https://example.com/a", "package": "com.example.app", "expect": "no_match"}]}"#
+        let message = Self.check(web).first?.message ?? ""
+        #expect(message.contains("expected no_match, got unknown"), "\(message)")
+    }
+
+    @Test("Android promises: exclude, by a dynamic rule")
+    func androidExclude() throws {
+        let text =
+            #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/a", "exclude": true}]}}}]"#
+        let android = try #require(AssetLinksValidator.validate(Array(text.utf8)).file)
+        let promise =
+            #"{"android": [{"url": "https://example.com/a", "package": "com.example.app", "expect": "exclude"}]}"#
+        #expect(
+            ExpectationChecker.check(Array(promise.utf8), apple: nil, android: android, domain: "example.com")
+                .diagnostics.isEmpty)
     }
 
     @Test(
@@ -64,7 +81,8 @@ struct ExpectationTests {
             "[]", #"{"apple": {}}"#, #"{"ios": []}"#, #"{"apple": [1]}"#,
             #"{"apple": [{"url": "https://example.com/a", "expect": "match"}]}"#,
             #"{"apple": [{"url": "https://example.com/a", "app": "A.b", "expect": "open"}]}"#,
-            #"{"android": [{"url": "https://example.com/a", "package": "a.b", "expect": "exclude"}]}"#,
+            // Android's `unknown` is what the server cannot know, never a promise.
+            #"{"android": [{"url": "https://example.com/a", "package": "a.b", "expect": "unknown"}]}"#,
             #"{"apple": [{"url": "not a url", "app": "A.b", "expect": "match"}]}"#,
             #"{"apple": [{"url": "https://example.com/a", "app": "A.b", "expect": "no_match", "except": 1}]}"#,
         ])

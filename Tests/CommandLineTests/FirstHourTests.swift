@@ -39,19 +39,26 @@ struct FirstHourTests {
         #expect(rest[..<end].contains(expected), "\(flag): \(rest[..<end])")
     }
 
-    @Test("match --sites DIR URL takes the site from the URL's host; URLs on two hosts need --domain")
+    @Test("match --sites DIR URL takes each URL's site from its host, on any number of hosts")
     func matchBySitesWithoutDomain() throws {
         let folder = try TemporaryFolder()
         try folder.write("sites/links.example.com/apple-app-site-association", Self.valid)
+        try folder.write("sites/other.example.com/apple-app-site-association", Self.valid)
         let output = try BinaryRunner.run(
             ["match", "--sites", "sites", "https://links.example.com/buy/1"], in: folder.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("match") && output.stdout.contains("ABCDE12345.com.example.app"))
         let two = try BinaryRunner.run(
-            ["match", "--sites", "sites", "https://links.example.com/buy/1", "https://other.example.com/"],
+            ["match", "--sites", "sites", "https://links.example.com/buy/1", "https://other.example.com/buy/2"],
             in: folder.url)
-        #expect(two.status == 2)
-        #expect(two.stderr.contains("give --domain HOST"), "\(two.stderr)")
+        #expect(two.status == 0, "\(two.stderr)")
+        #expect(two.stdout.contains("https://other.example.com/buy/2\n  apple    match "), "\(two.stdout)")
+        let unknown = try BinaryRunner.run(
+            ["match", "--sites", "sites", "https://links.example.com/buy/1", "https://unknown.example.com/"],
+            in: folder.url)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no site folder serves unknown.example.com"), "\(unknown.stderr)")
+        #expect(unknown.stdout.isEmpty)
     }
 
     @Test(

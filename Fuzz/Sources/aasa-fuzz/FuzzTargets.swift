@@ -30,8 +30,22 @@ enum FuzzTargets {
         _ = DiagnosticLines.render(report.diagnostics, path: "fuzz", omitted: report.omitted, includeInfo: true)
     }
 
+    /// The other platform's file a fuzzed one is compared with (`PlatformComparison`).
+    static let partnerApple = AssociationFileValidator.validate(
+        Array(
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*", "exclude": true}, {"/": "*"}]}]}}"#
+                .utf8)
+    ).file
+    static let partnerAndroid = AssetLinksValidator.validate(
+        Array(
+            #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/a/*", "exclude": true}, {"/": "*"}]}}}, {"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.other", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+                .utf8)
+    ).file
+
     /// A small association file, a NUL byte, then URLs one per line: every URL decided for
-    /// every app (Apple's rules), and for the file read as assetlinks.json (Android's).
+    /// every app (Apple's rules), and for the file read as assetlinks.json (Android's). The
+    /// file is also compared with a fixed file of the other platform, as `validate` compares
+    /// a site's two files.
     @Sendable static func matcher(_ data: UnsafeBufferPointer<UInt8>) {
         let split = data.firstIndex(of: 0) ?? data.count
         let file = Array(data[..<split])
@@ -39,6 +53,9 @@ enum FuzzTargets {
             split < data.count
             ? data[(split + 1)...].split(separator: 10).map { String(decoding: $0, as: UTF8.self) } : []
         if let apple = AssociationFileValidator.validate(file).file {
+            if let partnerAndroid {
+                _ = PlatformComparison.compare(apple: apple, android: partnerAndroid, host: "example.com")
+            }
             let matcher = AssociationMatcher(file: apple)
             for text in urls {
                 guard let url = try? MatchURL(text) else { continue }
@@ -50,6 +67,9 @@ enum FuzzTargets {
             }
         }
         if let android = AssetLinksValidator.validate(file).file {
+            if let partnerApple {
+                _ = PlatformComparison.compare(apple: partnerApple, android: android, host: "example.com")
+            }
             let matcher = AssetLinksMatcher(file: android)
             for text in urls {
                 guard let url = try? MatchURL(text) else { continue }

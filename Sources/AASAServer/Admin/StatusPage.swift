@@ -52,7 +52,7 @@ enum StatusPage {
                 + "serving:</p><pre>\(escape(lastProblems))</pre>\n"
         }
         html += summarySection(snapshot)
-        html += testerSection(table, url: url, matchers: state.matchers)
+        html += testerSection(table, url: url, matchers: state.matchers, androidMatchers: state.androidMatchers)
         html += invalidSection(snapshot)
         if let watch = state.cdnWatch { html += cdnSection(watch, filtered: only != nil) }
         html += sitesSection(snapshot, SiteListing(snapshot, query: query, page: page, only: only), state: state)
@@ -89,7 +89,8 @@ enum StatusPage {
     }
 
     static func testerSection(
-        _ table: SiteTable, url: String?, matchers: ServedFileCache<AssociationMatcher>
+        _ table: SiteTable, url: String?, matchers: ServedFileCache<AssociationMatcher>,
+        androidMatchers: ServedFileCache<AssetLinksMatcher>
     ) -> String {
         var html = """
             <h2>Which app opens a URL?</h2>
@@ -107,25 +108,47 @@ enum StatusPage {
         }
         let site = table.site(forHost: parsed.host)
         let fallback = fallbackSection(site, url: url)
-        let matcher = site?.apple.flatMap { file in
+        let apple = site?.apple.flatMap { file in
             matchers.value(for: file) { AssociationFileValidator.validate($0.json).file.map(AssociationMatcher.init) }
         }
-        guard let matcher else {
+        let android = site?.android.flatMap { file in
+            androidMatchers.value(for: file) { AssetLinksValidator.validate($0.json).file.map(AssetLinksMatcher.init) }
+        }
+        guard apple != nil || android != nil else {
             return html
-                + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association for "
-                + "\(escape(parsed.host)).</p>\n" + fallback
+                + "<p class=\"bad\" id=\"tester-error\">No site here serves an apple-app-site-association or an "
+                + "assetlinks.json for \(escape(parsed.host)).</p>\n" + fallback
         }
-        html += "<table id=\"tester\"><tr><th>App</th><th>Decision</th><th>Rule</th><th>Why</th></tr>\n"
-        let decisions = matcher.decideAll(parsed, domain: parsed.host)
-        if decisions.isEmpty {
-            html += "<tr><td colspan=\"4\">The file lists no app under applinks.details.</td></tr>\n"
-        }
-        for decision in decisions {
-            let marker = decision.outcome == .match ? "ok" : decision.outcome == .exclude ? "warn" : "bad"
-            html +=
-                "<tr class=\"decision\"><td>\(escape(decision.appID))</td><td "
-                + "class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
-            html += "<td><code>\(escape(decision.rule ?? "-"))</code></td><td>\(escape(decision.reason))</td></tr>\n"
+        // Both platforms side by side, as `aasa-server match --sites` prints them.
+        html +=
+            "<table id=\"tester\"><tr><th>Platform</th><th>App</th><th>Decision</th><th>Rule</th><th>Why</th></tr>\n"
+        let platforms: [(String, [MatchDecision]?, String)] = [
+            ("iOS", apple?.decideAll(parsed, domain: parsed.host), "The file lists no app under applinks.details"),
+            (
+                "Android", android?.decideAll(parsed, domain: parsed.host),
+                "No statement grants handle_all_urls to an android_app"
+            ),
+        ]
+        for (platform, decisions, empty) in platforms {
+            guard let decisions else {
+                let file = platform == "iOS" ? "apple-app-site-association" : "assetlinks.json"
+                html += "<tr><td>\(platform)</td><td colspan=\"4\">The site has no \(file).</td></tr>\n"
+                continue
+            }
+            if decisions.isEmpty { html += "<tr><td>\(platform)</td><td colspan=\"4\">\(empty).</td></tr>\n" }
+            for decision in decisions {
+                let marker =
+                    switch decision.outcome {
+                    case .match: "ok"
+                    case .exclude, .unknown: "warn"
+                    case .noMatch: "bad"
+                    }
+                html +=
+                    "<tr class=\"decision\"><td>\(platform)</td><td>\(escape(decision.appID))</td><td "
+                    + "class=\"\(marker)\">\(decision.outcome.rawValue)</td>"
+                html +=
+                    "<td><code>\(escape(decision.rule ?? "-"))</code></td><td>\(escape(decision.reason))</td></tr>\n"
+            }
         }
         return html + "</table>\n" + fallback
     }

@@ -33,8 +33,9 @@ public final class ServerState: Sendable {
     public let snapshots: ServerSnapshotBox
     public let started = Int(time(nil))
     public let statistics: [LoopStatistics]
-    /// The status page's URL tester compiles a site's file on first use.
+    /// The status page's URL tester compiles a site's files on first use.
     let matchers = ServedFileCache<AssociationMatcher>(capacity: 64)
+    let androidMatchers = ServedFileCache<AssetLinksMatcher>(capacity: 64)
     /// The notes of the clean files on the status page, found on first view: enough for every
     /// file of a page of sites.
     let notes = ServedFileCache<[Diagnostic]>(capacity: 4 * SiteListing.pageSize)

@@ -30,6 +30,14 @@ public struct AssetLinksStatement: Sendable {
         self.index = index
         self.origin = origin
     }
+
+    /// The package this statement lets open the site's links: an `android_app` target with a
+    /// package name, granted `handle_all_urls`; nil otherwise.
+    public var appLinksPackage: String? {
+        guard case .androidApp(let package, _)? = target, !package.isEmpty, relations.contains(AssetLinks.handleAllURLs)
+        else { return nil }
+        return package
+    }
 }
 
 /// One Android 15 dynamic rule: `/`, `?` (item name → pattern), `#`, `exclude`.

@@ -1,15 +1,16 @@
-/// Decides a URL for an Android package by App Links rules (docs/association-files.md §3): a statement granting
-/// `handle_all_urls` to the package opens the whole site, unless it carries Android 15
-/// dynamic rules, which are tried in order (first match wins, `exclude` keeps the URL on the
-/// web, no match means not opened). It reuses the Apple matcher's pattern engine, where the
-/// semantics agree (`*`, `?`, `?*`, whole-part anchoring, query items by name in any order,
-/// unlisted items ignored) and differs where Android does: no slash normalization of the
-/// path, no substitution variables, no case or encoding options.
+/// Decides a URL for an Android package by App Links rules (docs/association-files.md §3): a
+/// statement granting `handle_all_urls` to the package leaves the paths to the app's manifest
+/// (`unknown`: the server cannot see it), unless it carries Android 15 dynamic rules, which are
+/// tried in order (first match wins, `exclude` keeps the URL on the web, no match means not
+/// opened). It reuses the Apple matcher's pattern engine, where the semantics agree (`*`, `?`,
+/// `?*`, whole-part anchoring, query items by name in any order, unlisted items ignored) and
+/// differs where Android does: no slash normalization of the path, no substitution variables,
+/// no case or encoding options.
 public struct AssetLinksMatcher: Sendable {
     struct Entry: Sendable {
         var statementIndex: Int
         var packageName: String
-        /// Nil: the statement opens every URL of the site.
+        /// Nil: the statement has no dynamic rules; the app's manifest decides.
         var rules: [CompiledRule]?
     }
 
@@ -19,8 +20,8 @@ public struct AssetLinksMatcher: Sendable {
     public init(file: AssetLinks) {
         var packages: [String] = []
         var entries: [Entry] = []
-        for statement in file.statements where statement.relations.contains(AssetLinks.handleAllURLs) {
-            guard case .androidApp(let packageName, _)? = statement.target, !packageName.isEmpty else { continue }
+        for statement in file.statements {
+            guard let packageName = statement.appLinksPackage else { continue }
             if !packages.contains(packageName) { packages.append(packageName) }
             let rules = statement.dynamicRules.map { rules in
                 rules.map {
@@ -44,12 +45,8 @@ public struct AssetLinksMatcher: Sendable {
         for entry in statements {
             guard let rules = entry.rules else {
                 return MatchDecision(
-                    appID: package, outcome: .match, detailsIndex: entry.statementIndex, ruleIndex: nil, ruleKind: nil,
-                    rule: nil,
-                    reason:
-                        "statements[\(entry.statementIndex)] grants \(AssetLinks.handleAllURLs) with no dynamic "
-                        + "rules: every URL of the site"
-                )
+                    appID: package, outcome: .unknown, detailsIndex: entry.statementIndex, ruleIndex: nil,
+                    ruleKind: nil, rule: nil, reason: Self.manifestDecides(entry.statementIndex))
             }
             if let rule = rules.first(where: { $0.matches(url) }) {
                 var decision = rule.decision
@@ -62,6 +59,11 @@ public struct AssetLinksMatcher: Sendable {
 
     public func decideAll(_ url: MatchURL, domain: String? = nil) -> [MatchDecision] {
         packages.map { decide(url, package: $0, domain: domain) }
+    }
+
+    static func manifestDecides(_ statementIndex: Int) -> String {
+        "statements[\(statementIndex)] grants \(AssetLinks.handleAllURLs) without dynamic rules: the app's manifest "
+            + "decides which paths open it, which the server cannot see"
     }
 
     func noMatch(_ package: String, _ reason: String) -> MatchDecision {

@@ -5,7 +5,8 @@
 /// `applinks` and the services. AASA2xx: application identifiers. AASA3xx: components and
 /// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json. EXP0xx:
 /// expectations.json. FBK0xx: fallback.json. SIG0xx: a CMS-signed Apple file
-/// (docs/association-files.md, "Signed files").
+/// (docs/association-files.md, "Signed files"). XPL0xx: a site's two files compared
+/// (docs/association-files.md, "4. Both platforms").
 public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case jsonSyntax = "JSON001"
     case jsonComment = "JSON002"
@@ -110,6 +111,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case fallbackUnknownKey = "FBK007"
     case fallbackWrongType = "FBK008"
 
+    // XPL0xx: a site's apple-app-site-association and assetlinks.json compared (`PlatformComparison`).
+    case platformsDisagree = "XPL001"
+    case noDynamicRules = "XPL002"
+
     /// The severity the code is reported with.
     public var severity: Severity {
         switch self {
@@ -121,9 +126,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .separatorInPathPattern, .componentMatchesEverything, .malformedNotPrefix,
             .patternStartsWithSeparator, .expensivePattern, .emptyVariable, .variableShadowsPredefined, .unusedVariable,
             .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey, .appStoreIDPrefix, .publicSigningKey,
-            .signerExpiresSoon:
+            .signerExpiresSoon, .platformsDisagree:
             .warning
-        case .modernOnly, .noAppLinkStatement, .signedFile:
+        case .modernOnly, .noAppLinkStatement, .signedFile, .noDynamicRules:
             .info
         default:
             .error
@@ -230,11 +235,16 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .fallbackInvalidPattern: "A rule pattern the matcher would never match as written."
         case .fallbackUnknownKey: "A key fallback.json does not define (often a misspelling)."
         case .fallbackWrongType: "A value of the wrong type, or a rule with neither web nor exclude."
+        case .platformsDisagree:
+            "A URL (built from the files' rules) that one platform opens in an app and the other keeps on the web."
+        case .noDynamicRules:
+            "Apple's file keeps URLs on the web, but assetlinks.json has no dynamic rules (the message gives them)."
         }
     }
 
-    /// Shown without `--verbose` although a note: what a signed file's owner must know.
-    public var isAlwaysShown: Bool { self == .signedFile }
+    /// Shown without `--verbose` although a note: what a signed file's owner must know, and
+    /// the dynamic rules that would make Android keep Apple's exclusions.
+    public var isAlwaysShown: Bool { self == .signedFile || self == .noDynamicRules }
 
     /// One of a signed file's codes (SIG0xx), about the signature rather than the JSON.
     public var isAboutSignature: Bool { rawValue.hasPrefix("SIG") }

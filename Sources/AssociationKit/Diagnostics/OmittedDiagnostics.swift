@@ -13,7 +13,7 @@ public struct OmittedDiagnostics: Sendable, Hashable {
 
     public var count: Int { errors + warnings + infos }
 
-    mutating func count(_ severity: Severity) {
+    package mutating func count(_ severity: Severity) {
         switch severity {
         case .error: errors += 1
         case .warning: warnings += 1

@@ -59,7 +59,7 @@ public struct ExpectationChecker {
         _ entry: JSONValue, platform: String, apple: AssociationMatcher?, android: AssetLinksMatcher?, domain: String?
     ) {
         let appKey = platform == "apple" ? "app" : "package"
-        let allowed: [MatchDecision.Outcome] = platform == "apple" ? [.match, .exclude, .noMatch] : [.match, .noMatch]
+        let allowed: [MatchDecision.Outcome] = [.match, .exclude, .noMatch]
         guard let fields = entry.members else {
             return malformed("an expectation must be an object, found \(entry.typeName)", at: entry)
         }
@@ -95,7 +95,9 @@ public struct ExpectationChecker {
                 .expectationFailed,
                 "\(urlText) \(app): expected \(expected.rawValue), but the site has no valid \(file)", at: entry)
         }
-        guard decision.outcome != expected else { return }
+        // Without dynamic rules Android's answer is `unknown` (the app's manifest decides): the file
+        // does not stop a promised match, and does not keep the URL on the web either.
+        guard decision.outcome != expected, !(expected == .match && decision.outcome == .unknown) else { return }
         var message =
             "\(urlText) \(app): expected \(expected.rawValue), got \(decision.outcome.rawValue) (\(decision.reason))"
         if let rule = decision.rule { message += "; rule: \(rule.compacted)" }

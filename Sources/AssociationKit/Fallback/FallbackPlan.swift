@@ -54,8 +54,10 @@ public final class FallbackPlan: Sendable {
                 decision.isAppStorePage = true
             }
         case .android:
+            // Without dynamic rules the manifest decides (`unknown`): the page offers the app, as
+            // when the file granted the whole site.
             if let android, let url, let package = file.playPackage,
-                android.decide(url, package: package).outcome == .match
+                android.decide(url, package: package).outcome.mayOpen
             {
                 decision.kind = .page
             }

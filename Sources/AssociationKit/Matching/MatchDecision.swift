@@ -7,6 +7,12 @@ public struct MatchDecision: Sendable, Equatable {
         case exclude
         /// No rule matched, the app is not in the file, or the host is another domain.
         case noMatch = "no_match"
+        /// Android only: a statement grants `handle_all_urls` without dynamic rules, so the
+        /// app's manifest decides, which the server cannot see (docs/association-files.md §3).
+        case unknown
+
+        /// Whether the URL may open the app: a match, or a decision left to the app's manifest.
+        public var mayOpen: Bool { self == .match || self == .unknown }
     }
 
     public var appID: String
