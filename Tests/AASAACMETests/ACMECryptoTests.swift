@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASAACME
@@ -23,11 +24,15 @@ struct ACMECryptoTests {
         return (process.terminationStatus, text)
     }
 
-    static func temporary(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("acme-\(UUID().uuidString)-\(name)")
-            .path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("acme")
+    }
+
+    /// `bytes` in a file named `name` for openssl to read; its path.
+    func temporary(_ name: String, _ bytes: [UInt8]) throws -> String {
+        try folder.write(name, Data(bytes))
     }
 
     /// DER of `ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }` from raw r || s, so
@@ -60,15 +65,15 @@ struct ACMECryptoTests {
     @Test("the JWK holds the key's public point and its thumbprint is SHA-256 of it (RFC 7638 §3)")
     func thumbprint() throws {
         let key = try ECKey.generate()
-        let keyFile = try Self.temporary("key.pem", key.pem())
-        let publicDER = try Self.temporary("pub.der", [])
+        let keyFile = try temporary("key.pem", key.pem())
+        let publicDER = try temporary("pub.der", [])
         #expect(
             try Self.openssl(["pkey", "-in", keyFile, "-pubout", "-outform", "DER", "-out", publicDER]).status == 0)
         let point = Array(try Data(contentsOf: URL(fileURLWithPath: publicDER)).suffix(64))
         let (x, y) = key.publicCoordinates
         #expect(x + y == point)
         #expect(key.jwk == #"{"crv":"P-256","kty":"EC","x":"\#(Base64URL.encode(x))","y":"\#(Base64URL.encode(y))"}"#)
-        let jwkFile = try Self.temporary("jwk", Array(key.jwk.utf8))
+        let jwkFile = try temporary("jwk", Array(key.jwk.utf8))
         let digest = try Self.openssl(["dgst", "-sha256", "-hex", jwkFile]).output
         let hex = SHA256.digest(key.jwk).map { String(format: "%02x", $0) }.joined()
         #expect(digest.contains(hex))
@@ -84,16 +89,16 @@ struct ACMECryptoTests {
         let message = Array("eyJhbGciOiJFUzI1NiJ9.eyJoZWxsbyI6IndvcmxkIn0".utf8)
         let signature = try key.signES256(message)
         #expect(signature.count == 64)
-        let keyFile = try Self.temporary("key.pem", key.pem())
-        let publicFile = try Self.temporary("pub.pem", [])
+        let keyFile = try temporary("key.pem", key.pem())
+        let publicFile = try temporary("pub.pem", [])
         _ = try Self.openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
-        let messageFile = try Self.temporary("message", message)
-        let signatureFile = try Self.temporary("signature.der", Self.der(signature))
+        let messageFile = try temporary("message", message)
+        let signatureFile = try temporary("signature.der", Self.der(signature))
         let verified = try Self.openssl([
             "dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, messageFile,
         ])
         #expect(verified.status == 0 && verified.output.contains("Verified OK"), "\(verified.output)")
-        let tampered = try Self.temporary("tampered", message + [0x2E])
+        let tampered = try temporary("tampered", message + [0x2E])
         #expect(
             try Self.openssl(["dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, tampered]).status
                 != 0)
@@ -124,7 +129,7 @@ struct ACMECryptoTests {
     func certificateRequest() throws {
         let key = try ECKey.generate()
         let der = try CertificateRequest.der(names: ["shop.example.com", "www.shop.example.com"], key: key)
-        let file = try Self.temporary("request.der", der)
+        let file = try temporary("request.der", der)
         let result = try Self.openssl(["req", "-in", file, "-inform", "DER", "-verify", "-noout", "-text"])
         #expect(result.status == 0, "\(result.output)")
         #expect(
@@ -138,7 +143,7 @@ struct ACMECryptoTests {
     func validationCertificate() throws {
         let keyAuthorization = "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA.9jg46WB3rR_AHD-EBXdN7cBkH1WOu0tA3M9fm21mqTI"
         let context = try TLSContext.acmeValidation(name: "shop.example.com", keyAuthorization: keyAuthorization)
-        let file = try Self.temporary("validation.pem", context.certificatePEM)
+        let file = try temporary("validation.pem", context.certificatePEM)
         let text = try Self.openssl(["x509", "-in", file, "-noout", "-text"]).output
         #expect(text.contains("1.3.6.1.5.5.7.1.31: critical"), "\(text)")
         #expect(text.contains("DNS:shop.example.com"))

@@ -1,5 +1,6 @@
 import AASASites
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASAServer
@@ -7,14 +8,18 @@ import Testing
 /// The one loader of serving snapshots, in process: typed problems, last good files, outcomes.
 @Suite("serving snapshots")
 final class SnapshotLoaderTests {
-    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
-    static let other = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/b/*"]}]}}"#
+    static let good = SiteFixtures.oneAppAASA(paths: "/a/*")
+    static let other = SiteFixtures.oneAppAASA(paths: "/b/*")
     static let broken = "{\"applinks\": {\"details\": [],}}"
 
-    let sites = SitesFolder("aasa-snapshot")
-    var folder: URL { sites.folder }
+    let sites: TemporaryFolder
+    var folder: URL { sites.url }
     func configuration() -> ServerConfiguration { sites.configuration() }
     func write(_ relativePath: String, _ text: String) throws { try sites.write(relativePath, text) }
+
+    init() throws {
+        sites = try TemporaryFolder("aasa-snapshot")
+    }
 
     @Test("problems are values: code, severity, site, file, line and column, nothing parsed back from text")
     func typedProblems() throws {

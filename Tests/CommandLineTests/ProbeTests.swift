@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// `probe` against the project's own server (everything passes) and against nginx set up the
@@ -7,7 +8,7 @@ import Testing
 @Suite("aasa-server probe", .serialized)
 final class ProbeTests {
     static let apple =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
 
     let folder: TemporaryFolder
     let certificates: TestCertificates
