@@ -51,10 +51,10 @@ struct JWSTests {
         let folder = try TemporaryFolder("acme-jws")
         let keyFile = try folder.write("key.pem", Data(key.pem()))
         let publicFile = try folder.write("pub.pem", "")
-        _ = try ACMECryptoTests.openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
+        _ = try OpenSSLCommand.run(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
         let signed = try folder.write("signed", "\(protected).\(encodedPayload)")
         let signatureFile = try folder.write("signature.der", Data(ACMECryptoTests.der(signature)))
-        let verified = try ACMECryptoTests.openssl([
+        let verified = try OpenSSLCommand.run([
             "dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, signed,
         ])
         #expect(verified.status == 0 && verified.output.contains("Verified OK"), "\(verified.output)")

@@ -104,24 +104,14 @@ public struct TestCertificates {
         chmod(key, 0o600)
     }
 
+    /// openssl(1) as `OpenSSLCommand.run`, failing on a non-zero exit but where a status is the
+    /// answer (`s_client`, or a command fed `input`).
     @discardableResult
     public static func openssl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if input == nil && process.terminationStatus != 0 && arguments.first != "s_client" {
-            throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(text)")
+        let result = try OpenSSLCommand.run(arguments, input: input)
+        if input == nil && result.status != 0 && arguments.first != "s_client" {
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(result.output)")
         }
-        return (process.terminationStatus, text)
+        return result
     }
 }
