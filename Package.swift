@@ -134,6 +134,13 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
+            name: "AASALoopTests",
+            dependencies: [
+                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
+                "TestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "AASAServerTests",
             dependencies: [
                 "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
