@@ -8,9 +8,8 @@ import Testing
 /// sets the document's title if it runs; the DOM is dumped after the page had time to run it.
 @Suite("status page payloads in Chromium", .serialized)
 final class AdminChromiumTests {
-    static let effect = Chromium.effect
     /// An unknown service key in a site's file: its name is shown in the diagnostics.
-    static let storedKey = "\u{600}<img src=x onerror=\(effect)>"
+    static let storedKey = "\u{600}<img src=x onerror=\(Chromium.effect)>"
 
     /// A clean site for the reflected payloads: a stored one would show on every page.
     let folder: TemporaryFolder
@@ -33,13 +32,11 @@ final class AdminChromiumTests {
         try Chromium.dom("http://127.0.0.1:\(try #require(server.adminPort))/" + query)
     }
 
-    static func encoded(_ text: String) -> String { Chromium.encoded(text) }
-
     static let reflected: [String] = [
-        "?url=" + encoded("x\"\u{301} autofocus onfocus=\(effect) y"),
-        "?q=" + encoded("x\"\u{301} autofocus onfocus=\(effect) y"),
-        "?q=" + encoded("\u{600}<img src=x onerror=\(effect)>"),
-        "?url=" + encoded("\u{600}<img src=x onerror=\(effect)>"),
+        "?url=" + Chromium.encoded("x\"\u{301} autofocus onfocus=\(Chromium.effect) y"),
+        "?q=" + Chromium.encoded("x\"\u{301} autofocus onfocus=\(Chromium.effect) y"),
+        "?q=" + Chromium.encoded("\u{600}<img src=x onerror=\(Chromium.effect)>"),
+        "?url=" + Chromium.encoded("\u{600}<img src=x onerror=\(Chromium.effect)>"),
     ]
 
     @Test("reflected payloads stay text", arguments: reflected)
@@ -57,7 +54,7 @@ final class AdminChromiumTests {
         try stored.write(
             "sites/example.com/apple-app-site-association",
             #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}, "#
-                + "\"\(Self.storedKey)\": {}, \"x\\\"\u{301} autofocus onfocus=\(Self.effect) y\": {}}")
+                + "\"\(Self.storedKey)\": {}, \"x\\\"\u{301} autofocus onfocus=\(Chromium.effect) y\": {}}")
         let server = try RunningServer(in: stored.url, ["--sites", "sites"])
         defer { _ = server.stop() }
         let dom = try dom("?q=example.com", of: server)

@@ -7,8 +7,8 @@ import Testing
 /// grapheme cluster (a combining mark after it, U+0600 before it); each sets the title if it runs.
 @Suite("fallback pages in Chromium", .serialized)
 final class FallbackChromiumTests {
-    static let effect = Chromium.effect
-    static let stored = "\u{600}<img src=x onerror=\(effect)> x\"\u{301} autofocus onfocus=\(effect) y'"
+    static let stored =
+        "\u{600}<img src=x onerror=\(Chromium.effect)> x\"\u{301} autofocus onfocus=\(Chromium.effect) y'"
     static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"
     static let slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
 
@@ -32,14 +32,12 @@ final class FallbackChromiumTests {
         _ = server.stop()
     }
 
-    static func encoded(_ text: String) -> String { Chromium.encoded(text) }
-
     /// Raw where Chromium sends them raw (`'`), percent-encoded otherwise.
     static let targets: [String] = [
-        "/p/x'%20autofocus%20onfocus='\(encoded(effect))",
-        "/p/1?q=" + encoded("x\"\u{301} autofocus onfocus=\(effect) y"),
-        "/p/1?q=" + encoded("\u{600}<img src=x onerror=\(effect)>"),
-        "/p/'><img src=x onerror=\(encoded(effect))>",
+        "/p/x'%20autofocus%20onfocus='\(Chromium.encoded(Chromium.effect))",
+        "/p/1?q=" + Chromium.encoded("x\"\u{301} autofocus onfocus=\(Chromium.effect) y"),
+        "/p/1?q=" + Chromium.encoded("\u{600}<img src=x onerror=\(Chromium.effect)>"),
+        "/p/'><img src=x onerror=\(Chromium.encoded(Chromium.effect))>",
     ]
 
     @Test("reflected and stored payloads stay text on the App Store page and the preview", arguments: targets)
