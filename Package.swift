@@ -113,33 +113,56 @@ let package = Package(
             dependencies: ["AASAFileCommands", .target(name: "AASACommands", condition: .when(platforms: [.linux]))],
             swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-Xclang-linker", "-static-libgcc"], .when(configuration: .release))]),
-        .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         // Test targets mirror the libraries: each tests its own layer in process, with only the
-        // layers below it; CommandLineTests runs the real binary.
+        // layers below it; CommandLineTests runs the real binary. TestSupport holds what several
+        // of them share (a temporary folder, site files) and is used by test targets alone.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "AssociationKitTests", dependencies: ["AssociationKit"], swiftSettings: strict),
         .testTarget(
-            name: "AASASitesTests", dependencies: ["AssociationKit", "AASASystem", "AASASites"], swiftSettings: strict),
+            name: "AASASitesTests", dependencies: ["AssociationKit", "AASASystem", "AASASites", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AASASignedDataTests", dependencies: ["AssociationKit", "AASASignedData", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "AASATransportTests",
-            dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport"],
+            dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "AASAACMETests",
             dependencies: [
-                "AssociationKit", "AASATransport", "AASAACME", .product(name: "Logging", package: "swift-log"),
+                "AssociationKit", "AASATransport", "AASAACME", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AASALoopTests",
+            dependencies: [
+                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
+                "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "AASAServerTests",
             dependencies: [
                 "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
-                "AASAServer", "AASAProbe",
+                "AASAServer", "AASAProbe", "TestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AASAProbeTests", dependencies: ["AASAProbe", "AASATransport", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "AASAFileCommandsTests",
+            dependencies: [
+                "AssociationKit", "AASASites", "AASAFileCommands", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
                 "AASACommands", "AASAFileCommands", "AssociationKit", "AASASites", "AASASystem", "AASASignedData",
-                "AASATransport", "AASAACME", "AASALoop", "AASAServer", "AASAProbe",
+                "AASATransport", "AASAACME", "AASALoop", "AASAServer", "AASAProbe", "TestSupport",
             ],
             swiftSettings: strict),
     ]

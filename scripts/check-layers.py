@@ -11,9 +11,11 @@ rule, when:
 - a file of a portable target (AssociationKit, AASASystem, AASASites, AASAFileCommands)
   imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)`;
 - code stands outside its room (ROOMS: the clock, workers' waits and ACME's cryptography each
-  in one folder), or a folder that was emptied by meaning comes back (LEFT_FOLDERS).
+  in one folder), or a folder that was emptied by meaning comes back (LEFT_FOLDERS);
+- a target that is not a test target reaches TestSupport (the tests' shared helpers).
 With --self-test it first breaks the real graph on purpose (OpenSSL under the portable
-commands, the sites under AASATransport) and fails unless both are reported. Part of
+commands, the sites under AASATransport, TestSupport under the probe) and fails unless each
+is reported. Part of
 `make lint`."""
 import json, os, re, subprocess, sys
 
@@ -133,6 +135,12 @@ def graph_problems(targets):
     return problems
 
 
+def test_support_problems(targets):
+    return [f"Package.swift: {name} reaches TestSupport, which only test targets may use"
+            for name, target in sorted(targets.items())
+            if target.get("type") != "test" and "TestSupport" in reachable(targets, name)]
+
+
 def main():
     arguments = [argument for argument in sys.argv[1:] if argument != "--self-test"]
     targets = {target["name"]: target for target in describe(arguments)["targets"]}
@@ -140,15 +148,18 @@ def main():
         broken = json.loads(json.dumps(targets))
         broken["AASAFileCommands"]["target_dependencies"].append("COpenSSL")
         broken["AASATransport"]["target_dependencies"].append("AASASites")
-        found = graph_problems(broken)
-        for expected in ["AASAFileCommands reaches COpenSSL", "AASATransport reaches AASASites"]:
+        broken["AASAProbe"]["target_dependencies"].append("TestSupport")
+        found = graph_problems(broken) + test_support_problems(broken)
+        for expected in ["AASAFileCommands reaches COpenSSL", "AASATransport reaches AASASites",
+                         "AASAProbe reaches TestSupport"]:
             if not any(expected in problem for problem in found):
                 sys.exit(f"check-layers.py --self-test: a broken graph was not reported ({expected})")
         misplaced = room_problems({"Sources/AASALoop/Clock.swift": "let now = clock_gettime(CLOCK_MONOTONIC, &time)",
                                    "Sources/AASATransport/Key.swift": "guard let context = EVP_PKEY_keygen_init(c)"})
         if len(misplaced) != 2:
             sys.exit(f"check-layers.py --self-test: code outside its room was not reported ({misplaced})")
-    problems = graph_problems(targets) + room_problems(source_texts()) + folder_problems()
+    problems = graph_problems(targets) + test_support_problems(targets) + room_problems(source_texts())
+    problems += folder_problems()
     for name in PORTABLE:
         problems += unguarded_imports(name)
     for problem in problems:

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 @testable import AASAACME
@@ -77,18 +78,23 @@ struct ACMEBudgetTests {
         #expect(ACMEManager.later(10, 20) == 30)
     }
 
-    static func manager(weekly: Int = 20, perHour: Int = 10) throws -> ACMEManager {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("acme")
+    }
+
+    func manager(weekly: Int = 20, perHour: Int = 10) throws -> ACMEManager {
         var settings = ACMESettings()
         settings.onDemandWeekly = weekly
         settings.onDemandPerHour = perHour
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("acme-\(UUID().uuidString)")
         return ACMEManager(
-            settings: settings, certificates: folder.path, challenges: [.http01], logger: Logger(label: "test"))
+            settings: settings, certificates: folder.path(), challenges: [.http01], logger: Logger(label: "test"))
     }
 
     @Test("an on-demand name that fails three times is dropped until a handshake asks after a growing cool-down")
     func failureDrop() throws {
-        let manager = try Self.manager()
+        let manager = try self.manager()
         let name = "pr-1.staging.example.com"
         var now = 1_000_000
         #expect(manager.certificateWanted(for: name, now: now))
@@ -117,7 +123,7 @@ struct ACMEBudgetTests {
 
     @Test("renewals are never dropped; they back off")
     func renewalsNotDropped() throws {
-        let manager = try Self.manager()
+        let manager = try self.manager()
         let name = "pr-2.staging.example.com"
         #expect(manager.certificateWanted(for: name, now: 0))
         for _ in 1...5 {
@@ -132,14 +138,14 @@ struct ACMEBudgetTests {
 
     @Test("the weekly budget refuses a third name of a registered domain, not another domain's")
     func weeklyBudget() throws {
-        let manager = try Self.manager(weekly: 2)
+        let manager = try self.manager(weekly: 2)
         #expect(manager.certificateWanted(for: "a.staging.example.com", now: 100))
         #expect(manager.certificateWanted(for: "b.staging.example.com", now: 101))
         #expect(!manager.certificateWanted(for: "c.staging.example.com", now: 102))
         #expect(manager.certificateWanted(for: "c.staging.example.org", now: 103))
         #expect(manager.results()["on_demand_budget"] == 1)
         // The hourly rate is spent first when it is the smaller.
-        let hourly = try Self.manager(weekly: 20, perHour: 1)
+        let hourly = try self.manager(weekly: 20, perHour: 1)
         #expect(hourly.certificateWanted(for: "a.staging.example.com", now: 100))
         #expect(!hourly.certificateWanted(for: "b.staging.example.com", now: 101))
         #expect(hourly.results()["on_demand_rate"] == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASAACME
@@ -9,25 +10,15 @@ import Testing
 /// TLS-ALPN-01 validation certificate (RFC 8555, RFC 7638, RFC 7518, RFC 8737).
 @Suite("ACME crypto and settings")
 struct ACMECryptoTests {
-    /// Runs openssl(1) with `arguments`; the exit status and everything it printed.
-    static func openssl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("acme")
     }
 
-    static func temporary(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("acme-\(UUID().uuidString)-\(name)")
-            .path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+    /// `bytes` in a file named `name` for openssl to read; its path.
+    func temporary(_ name: String, _ bytes: [UInt8]) throws -> String {
+        try folder.write(name, Data(bytes))
     }
 
     /// DER of `ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }` from raw r || s, so
@@ -60,22 +51,23 @@ struct ACMECryptoTests {
     @Test("the JWK holds the key's public point and its thumbprint is SHA-256 of it (RFC 7638 §3)")
     func thumbprint() throws {
         let key = try ECKey.generate()
-        let keyFile = try Self.temporary("key.pem", key.pem())
-        let publicDER = try Self.temporary("pub.der", [])
+        let keyFile = try temporary("key.pem", key.pem())
+        let publicDER = try temporary("pub.der", [])
         #expect(
-            try Self.openssl(["pkey", "-in", keyFile, "-pubout", "-outform", "DER", "-out", publicDER]).status == 0)
+            try OpenSSLCommand.run(["pkey", "-in", keyFile, "-pubout", "-outform", "DER", "-out", publicDER]).status
+                == 0)
         let point = Array(try Data(contentsOf: URL(fileURLWithPath: publicDER)).suffix(64))
         let (x, y) = key.publicCoordinates
         #expect(x + y == point)
         #expect(key.jwk == #"{"crv":"P-256","kty":"EC","x":"\#(Base64URL.encode(x))","y":"\#(Base64URL.encode(y))"}"#)
-        let jwkFile = try Self.temporary("jwk", Array(key.jwk.utf8))
-        let digest = try Self.openssl(["dgst", "-sha256", "-hex", jwkFile]).output
+        let jwkFile = try temporary("jwk", Array(key.jwk.utf8))
+        let digest = try OpenSSLCommand.run(["dgst", "-sha256", "-hex", jwkFile]).output
         let hex = SHA256.digest(key.jwk).map { String(format: "%02x", $0) }.joined()
         #expect(digest.contains(hex))
         #expect(key.thumbprint == Base64URL.encode(SHA256.digest(key.jwk)))
         // The key read back from its PEM is the same key.
         #expect(try ECKey(pem: key.pem()).jwk == key.jwk)
-        #expect(try Self.openssl(["pkey", "-in", keyFile, "-noout", "-text"]).output.contains("P-256"))
+        #expect(try OpenSSLCommand.run(["pkey", "-in", keyFile, "-noout", "-text"]).output.contains("P-256"))
     }
 
     @Test("ES256 signatures are raw r || s that openssl verifies against the public key")
@@ -84,18 +76,19 @@ struct ACMECryptoTests {
         let message = Array("eyJhbGciOiJFUzI1NiJ9.eyJoZWxsbyI6IndvcmxkIn0".utf8)
         let signature = try key.signES256(message)
         #expect(signature.count == 64)
-        let keyFile = try Self.temporary("key.pem", key.pem())
-        let publicFile = try Self.temporary("pub.pem", [])
-        _ = try Self.openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
-        let messageFile = try Self.temporary("message", message)
-        let signatureFile = try Self.temporary("signature.der", Self.der(signature))
-        let verified = try Self.openssl([
+        let keyFile = try temporary("key.pem", key.pem())
+        let publicFile = try temporary("pub.pem", [])
+        _ = try OpenSSLCommand.run(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
+        let messageFile = try temporary("message", message)
+        let signatureFile = try temporary("signature.der", Self.der(signature))
+        let verified = try OpenSSLCommand.run([
             "dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, messageFile,
         ])
         #expect(verified.status == 0 && verified.output.contains("Verified OK"), "\(verified.output)")
-        let tampered = try Self.temporary("tampered", message + [0x2E])
+        let tampered = try temporary("tampered", message + [0x2E])
         #expect(
-            try Self.openssl(["dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, tampered]).status
+            try OpenSSLCommand.run(["dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, tampered])
+                .status
                 != 0)
     }
 
@@ -124,8 +117,8 @@ struct ACMECryptoTests {
     func certificateRequest() throws {
         let key = try ECKey.generate()
         let der = try CertificateRequest.der(names: ["shop.example.com", "www.shop.example.com"], key: key)
-        let file = try Self.temporary("request.der", der)
-        let result = try Self.openssl(["req", "-in", file, "-inform", "DER", "-verify", "-noout", "-text"])
+        let file = try temporary("request.der", der)
+        let result = try OpenSSLCommand.run(["req", "-in", file, "-inform", "DER", "-verify", "-noout", "-text"])
         #expect(result.status == 0, "\(result.output)")
         #expect(
             result.output.contains("verify OK")
@@ -138,13 +131,13 @@ struct ACMECryptoTests {
     func validationCertificate() throws {
         let keyAuthorization = "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA.9jg46WB3rR_AHD-EBXdN7cBkH1WOu0tA3M9fm21mqTI"
         let context = try TLSContext.acmeValidation(name: "shop.example.com", keyAuthorization: keyAuthorization)
-        let file = try Self.temporary("validation.pem", context.certificatePEM)
-        let text = try Self.openssl(["x509", "-in", file, "-noout", "-text"]).output
+        let file = try temporary("validation.pem", context.certificatePEM)
+        let text = try OpenSSLCommand.run(["x509", "-in", file, "-noout", "-text"]).output
         #expect(text.contains("1.3.6.1.5.5.7.1.31: critical"), "\(text)")
         #expect(text.contains("DNS:shop.example.com"))
         let digest = SHA256.digest(keyAuthorization)
         let hexDigest = ([0x04, 0x20] + digest).map { String(format: "%02X", $0) }.joined()
-        let parsed = try Self.openssl(["x509", "-in", file, "-outform", "DER", "-out", file + ".der"])
+        let parsed = try OpenSSLCommand.run(["x509", "-in", file, "-outform", "DER", "-out", file + ".der"])
         #expect(parsed.status == 0)
         let derHex = try Data(contentsOf: URL(fileURLWithPath: file + ".der")).map { String(format: "%02X", $0) }
             .joined()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 @testable import AASAACME
@@ -44,18 +45,23 @@ struct ACMEOnDemandAskTests {
         #expect(OnDemandNamePattern(text) == nil)
     }
 
-    static func manager(_ configure: (inout ACMESettings) -> Void) throws -> ACMEManager {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("acme-ask-\(UUID().uuidString)")
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("acme-ask")
+    }
+
+    func manager(_ configure: (inout ACMESettings) -> Void) throws -> ACMEManager {
         var settings = ACMESettings()
         settings.enabled = true
         configure(&settings)
         return ACMEManager(
-            settings: settings, certificates: folder.path, challenges: [.http01], logger: Logger(label: "test"))
+            settings: settings, certificates: folder.path(), challenges: [.http01], logger: Logger(label: "test"))
     }
 
     @Test("patterns alone: a name outside them is refused and counted, one inside is ordered")
     func patterns() throws {
-        let manager = try Self.manager { $0.onDemandNames = [OnDemandNamePattern("pr-*.staging.example.com")!] }
+        let manager = try self.manager { $0.onDemandNames = [OnDemandNamePattern("pr-*.staging.example.com")!] }
         #expect(!manager.certificateWanted(for: "x1.staging.example.com", now: 100))
         #expect(manager.certificateWanted(for: "pr-1.staging.example.com", now: 100))
         #expect(manager.results()["on_demand_names"] == 1)
@@ -65,7 +71,7 @@ struct ACMEOnDemandAskTests {
 
     @Test("the ask URL: unknown names wait for the answer, a no is remembered and counted, a yes orders")
     func ask() throws {
-        let manager = try Self.manager {
+        let manager = try self.manager {
             $0.onDemandAsk = "http://127.0.0.1:1/ask"
             $0.onDemandNames = [OnDemandNamePattern("*.staging.example.com")!]
         }

@@ -1,6 +1,7 @@
 import AASASystem
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 @testable import AASAACME
@@ -10,10 +11,12 @@ import Testing
 /// a link.
 @Suite("ACME storage")
 struct ACMEStorageTests {
-    static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("acme-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+    let temporary: TemporaryFolder
+    /// The test's certificates folder.
+    var certificates: String { temporary.path() }
+
+    init() throws {
+        temporary = try TemporaryFolder("acme")
     }
 
     static func mode(_ path: String) -> mode_t {
@@ -23,7 +26,6 @@ struct ACMEStorageTests {
 
     @Test("a folder made 0755 beforehand ends 0700, a key 0644 ends 0600")
     func modesEnforced() throws {
-        let certificates = try Self.folder()
         let storage = ACMEStorage(certificates: certificates)
         #expect(mkdir(storage.folder, 0o755) == 0)
         #expect(chmod(storage.folder, 0o755) == 0)
@@ -38,11 +40,12 @@ struct ACMEStorageTests {
         #expect(Self.mode(path) == 0o600)
     }
 
-    @Test("a folder of another user is refused with a clear message")
+    @Test(
+        "a folder of another user is refused with a clear message",
+        .enabled(if: geteuid() == 0, "only root can give a folder away"))
     func foreignFolder() throws {
-        let storage = ACMEStorage(certificates: try Self.folder())
+        let storage = ACMEStorage(certificates: certificates)
         #expect(mkdir(storage.folder, 0o700) == 0)
-        guard geteuid() == 0 else { return }  // only root can give a folder away
         #expect(chown(storage.folder, 65534, 65534) == 0)
         #expect {
             try storage.accountKey(directory: "https://acme.example/dir", adoptLegacy: false)
@@ -53,7 +56,7 @@ struct ACMEStorageTests {
 
     @Test("a link planted at the temporary name of before is not followed; the write is whole")
     func plantedLink() throws {
-        let folder = try Self.folder()
+        let folder = certificates
         let victim = (folder as NSString).appendingPathComponent("victim")
         try Data("untouched".utf8).write(to: URL(fileURLWithPath: victim))
         let target = (folder as NSString).appendingPathComponent("privkey.pem")
@@ -76,7 +79,7 @@ struct ACMEStorageTests {
 
     @Test("a lock file that is a planted link is refused")
     func lockLink() throws {
-        let storage = ACMEStorage(certificates: try Self.folder())
+        let storage = ACMEStorage(certificates: certificates)
         try storage.makeFolder()
         let victim = (storage.folder as NSString).appendingPathComponent("victim")
         try Data().write(to: URL(fileURLWithPath: victim))
@@ -92,7 +95,7 @@ struct ACMEStorageTests {
     /// fsync, so `sync` fails on purpose.
     @Test("a failed fsync is a failure to store, whichever it is", arguments: 1...7)
     func failedSync(failing: Int) throws {
-        let storage = ACMEStorage(certificates: try Self.folder())
+        let storage = ACMEStorage(certificates: certificates)
         let issued = CertificateIssuer.Issued(keyPEM: Array("key".utf8), chainPEM: Array("chain".utf8))
         var calls = 0
         var problem: ACMEProblem?
@@ -116,7 +119,7 @@ struct ACMEStorageTests {
 
     @Test("a certificate whose every fsync succeeds is stored")
     func syncedStore() throws {
-        let storage = ACMEStorage(certificates: try Self.folder())
+        let storage = ACMEStorage(certificates: certificates)
         let issued = CertificateIssuer.Issued(keyPEM: Array("key".utf8), chainPEM: Array("chain".utf8))
         var calls = 0
         try storage.store(issued, name: "x.example.com", directory: "https://acme.example/dir") {

@@ -1,5 +1,6 @@
 import AssociationKit
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASAACME
@@ -47,15 +48,15 @@ struct JWSTests {
         let encodedSignature = try #require(json["signature"])
         let signature = try #require(Base64URL.decode(encodedSignature))
         #expect(signature.count == 64)
-        let keyFile = try ACMECryptoTests.temporary("key.pem", key.pem())
-        let publicFile = try ACMECryptoTests.temporary("pub.pem", [])
-        _ = try ACMECryptoTests.openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
-        let signed = try ACMECryptoTests.temporary("signed", Array("\(protected).\(encodedPayload)".utf8))
-        let signatureFile = try ACMECryptoTests.temporary("signature.der", ACMECryptoTests.der(signature))
-        let verified = try ACMECryptoTests.openssl([
+        let folder = try TemporaryFolder("acme-jws")
+        let keyFile = try folder.write("key.pem", Data(key.pem()))
+        let publicFile = try folder.write("pub.pem", "")
+        _ = try OpenSSLCommand.run(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
+        let signed = try folder.write("signed", "\(protected).\(encodedPayload)")
+        let signatureFile = try folder.write("signature.der", Data(ACMECryptoTests.der(signature)))
+        let verified = try OpenSSLCommand.run([
             "dgst", "-sha256", "-verify", publicFile, "-signature", signatureFile, signed,
         ])
         #expect(verified.status == 0 && verified.output.contains("Verified OK"), "\(verified.output)")
-        for file in [keyFile, publicFile, signed, signatureFile] { try? FileManager.default.removeItem(atPath: file) }
     }
 }

@@ -3,6 +3,7 @@ import AASASystem
 import AASATransport
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 @testable import AASALoop
@@ -12,7 +13,7 @@ import Testing
 /// the bytes arrive or how slowly the peer reads.
 @Suite("event loop over socket pairs")
 struct EventLoopSocketPairTests {
-    static let file = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
+    static let file = SiteFixtures.oneAppAASA(paths: "/a/*")
     static let pipelined =
         "GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.com\r\n\r\n"
         + "HEAD /nothing HTTP/1.1\r\nHost: Example.COM.\r\n\r\n"
@@ -24,17 +25,12 @@ struct EventLoopSocketPairTests {
         let control: LoopControl
         let clients: [Int32]
         let finished = DispatchSemaphore(value: 0)
-        let folder: URL
+        let folder: TemporaryFolder
 
         init(pairs: Int, serverSendBuffer: Int32? = nil, file: String = EventLoopSocketPairTests.file) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-loop-\(UUID().uuidString)")
-            let site = folder.appendingPathComponent("sites/example.com")
-            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-            try Data(file.utf8).write(
-                to: site.appendingPathComponent("apple-app-site-association"))
-            var configuration = ServerConfiguration()
-            configuration.sites = folder.appendingPathComponent("sites").path
-            let snapshot = try #require(SnapshotLoader.load(configuration, previous: nil).snapshot)
+            folder = try TemporaryFolder("aasa-loop")
+            try folder.write("sites/example.com/apple-app-site-association", file)
+            let snapshot = try #require(SnapshotLoader.load(folder.configuration(), previous: nil).snapshot)
             control = try LoopControl()
             let loop = try EventLoop(
                 listener: -1, control: control, snapshots: SnapshotBox(snapshot.serving),
@@ -81,7 +77,6 @@ struct EventLoopSocketPairTests {
             for client in clients { close(client) }
             control.stop()
             _ = finished.wait(timeout: .now() + 10)
-            try? FileManager.default.removeItem(at: folder)
         }
     }
 

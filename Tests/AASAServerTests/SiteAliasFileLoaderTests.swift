@@ -1,6 +1,7 @@
 import AASAACME
 import AASASites
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASAServer
@@ -9,11 +10,15 @@ import Testing
 /// ACME's plans, the CDN watch and the listings), and settled again by an incremental reload.
 @Suite("site.json aliases in snapshots")
 final class SiteAliasFileLoaderTests {
-    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
-    let sites = SitesFolder("aasa-site-json")
-    var folder: URL { sites.folder }
+    static let good = SiteFixtures.oneAppAASA(paths: "/a/*")
+    let sites: TemporaryFolder
+    var folder: URL { sites.url }
     func configuration() -> ServerConfiguration { sites.configuration() }
     func write(_ relativePath: String, _ text: String) throws { try sites.write(relativePath, text) }
+
+    init() throws {
+        sites = try TemporaryFolder("aasa-site-json")
+    }
 
     @Test("an alias is in the certificate plans; a folder made for its name takes it, and gives it back when gone")
     func settles() throws {

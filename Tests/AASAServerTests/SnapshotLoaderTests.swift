@@ -1,5 +1,6 @@
 import AASASites
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASAServer
@@ -7,14 +8,18 @@ import Testing
 /// The one loader of serving snapshots, in process: typed problems, last good files, outcomes.
 @Suite("serving snapshots")
 final class SnapshotLoaderTests {
-    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
-    static let other = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/b/*"]}]}}"#
+    static let good = SiteFixtures.oneAppAASA(paths: "/a/*")
+    static let other = SiteFixtures.oneAppAASA(paths: "/b/*")
     static let broken = "{\"applinks\": {\"details\": [],}}"
 
-    let sites = SitesFolder("aasa-snapshot")
-    var folder: URL { sites.folder }
+    let sites: TemporaryFolder
+    var folder: URL { sites.url }
     func configuration() -> ServerConfiguration { sites.configuration() }
     func write(_ relativePath: String, _ text: String) throws { try sites.write(relativePath, text) }
+
+    init() throws {
+        sites = try TemporaryFolder("aasa-snapshot")
+    }
 
     @Test("problems are values: code, severity, site, file, line and column, nothing parsed back from text")
     func typedProblems() throws {
@@ -64,10 +69,7 @@ final class SnapshotLoaderTests {
 
     @Test("a deleted file serves out its grace, also in an invalid site; without a grace it is gone at once")
     func deletedFiles() throws {
-        let android =
-            #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"#
-            + #""namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["#
-            + #""14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+        let android = SiteFixtures.oneAppAssetLinks()
         try write("sites/a.example/apple-app-site-association", Self.good)
         try write("sites/a.example/assetlinks.json", android)
         var settings = configuration()

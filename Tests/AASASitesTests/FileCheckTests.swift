@@ -1,6 +1,7 @@
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 @testable import AASASites
@@ -10,9 +11,9 @@ import Testing
 @Suite("file checks: typed problems")
 struct FileCheckTests {
     static let good =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/a/*")
     /// Valid, with two warnings: legacy `paths` (AASA104) with `appIDs` (AASA107).
-    static let legacy = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
+    static let legacy = SiteFixtures.oneAppAASA(paths: "/a/*")
     static let signing = SignedFileContext(reader: .unavailable, now: 0)
 
     @Test(
@@ -27,7 +28,7 @@ struct FileCheckTests {
             (nil, [("SITE002", .error, nil, nil)]),
         ] as [(String?, [(String, Severity, Int?, Int?)])])
     func problems(_ content: String?, _ expected: [(String, Severity, Int?, Int?)]) throws {
-        let fixture = try SitesFixture()
+        let fixture = try TemporaryFolder("aasa-sites")
         try fixture.folder("sites/example.com")
         if let content { try fixture.write("sites/example.com/apple-app-site-association", content) }
         let path = fixture.path("sites/example.com/apple-app-site-association")
@@ -46,7 +47,7 @@ struct FileCheckTests {
 
     @Test("a folder or a FIFO in place of the file is not read: SITE002, not a regular file")
     func notRegular() throws {
-        let fixture = try SitesFixture()
+        let fixture = try TemporaryFolder("aasa-sites")
         try fixture.folder("sites/a.example/apple-app-site-association")
         try fixture.folder("sites/b.example")
         #expect(mkfifo(fixture.path("sites/b.example/apple-app-site-association"), 0o644) == 0)
@@ -61,7 +62,7 @@ struct FileCheckTests {
 
     @Test("a file past twice Apple's limit is not read at all, and is AASA001")
     func tooLarge() throws {
-        let fixture = try SitesFixture()
+        let fixture = try TemporaryFolder("aasa-sites")
         let size = FileCheck.readLimit + 10
         let path = try fixture.write(
             "sites/example.com/apple-app-site-association", String(repeating: " ", count: size))

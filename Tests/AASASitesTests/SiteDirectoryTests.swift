@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASASites
@@ -10,8 +11,8 @@ import Testing
 struct SiteDirectoryTests {
     /// example.com, *.example.com, *.shop.example.com, Upper.Example, an alias, and entries
     /// that are not sites (a file, a hidden folder, a dangling link, a link leading outside).
-    static func layout() throws -> SitesFixture {
-        let fixture = try SitesFixture()
+    static func layout() throws -> TemporaryFolder {
+        let fixture = try TemporaryFolder("aasa-sites")
         for name in ["example.com", "*.example.com", "*.shop.example.com", "Upper.Example", ".git"] {
             try fixture.folder("sites/" + name)
         }

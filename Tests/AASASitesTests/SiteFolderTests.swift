@@ -2,6 +2,7 @@ import AASASystem
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 @testable import AASASites
@@ -11,13 +12,13 @@ import Testing
 /// "Reading a site's files").
 @Suite("site folders opened once")
 struct SiteFolderTests {
-    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
+    static let good = SiteFixtures.oneAppAASA(paths: "/a/*")
     static let secret = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.secret.app"], "paths": ["/*"]}]}}"#
     static let name = SiteDirectory.appleFileName
 
     @Test("a folder is read through the descriptor opened first, whatever its path leads to afterwards")
     func folderSwappedAfterOpening() throws {
-        let folder = try SitesFixture()
+        let folder = try TemporaryFolder("aasa-sites")
         try folder.write("sites/example.com/\(Self.name)", Self.good)
         try folder.write("outside/\(Self.name)", Self.secret)
         let path = folder.url.appendingPathComponent("sites/example.com").path

@@ -1,5 +1,6 @@
 import AssociationKit
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASASites
@@ -37,7 +38,7 @@ struct SiteSettingsTests {
 
     @Test("a site.json alias is served as its folder; a name a folder, a link or an earlier site holds is SITE014")
     func directory() throws {
-        let fixture = try SitesFixture()
+        let fixture = try TemporaryFolder("aasa-sites")
         try fixture.write("sites/example.com/apple-app-site-association", "{}")
         try fixture.write(
             "sites/example.com/site.json",

@@ -2,6 +2,7 @@ import AASASystem
 import Foundation
 @preconcurrency import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// The portable wrappers (`AASASystem`): each failure is one `SystemError` naming the call,
@@ -9,12 +10,12 @@ import Testing
 @Suite("Posix wrappers")
 struct PosixTests {
     /// A fresh folder with a file, a folder and a link to the file.
-    static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-posix-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path + "/folder", withIntermediateDirectories: true)
-        try Data("bytes".utf8).write(to: URL(fileURLWithPath: path + "/file"))
-        try FileManager.default.createSymbolicLink(atPath: path + "/link", withDestinationPath: "file")
-        return path
+    static func folder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder("aasa-posix")
+        try folder.folder("folder")
+        try folder.write("file", "bytes")
+        try folder.link("link", to: "file")
+        return folder
     }
 
     enum Named: Sendable {
@@ -99,8 +100,8 @@ struct PosixTests {
 
     @Test("a failed call is a SystemError with the call, the errno and the path", arguments: failures)
     func failure(_ case: Failure) throws {
-        let root = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let folder = try Self.folder()
+        let root = folder.path()
         let error = #expect(throws: SystemError.self) { try `case`.operation(root) }
         #expect(error?.call == `case`.call)
         #expect(error?.errno == `case`.errno)

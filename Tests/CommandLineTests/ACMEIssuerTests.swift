@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// Renewal information (RFC 9773), profiles, several issuers and external account binding,
@@ -48,12 +49,8 @@ struct ACMEIssuerTests {
         let proxy = try PeerProcess(
             script: "ari-directory-proxy.py",
             arguments: [pebble.listenerCA, pebble.listenerKey, "\(pebble.directoryPort)", modeFile])
-        var port: Int?
-        #expect(
-            eventually(10) {
-                port = Int(proxy.output.split(separator: "\n").first ?? "")
-                return port != nil
-            })
+        let port = proxy.port(within: 10)
+        #expect(port != nil, "the peer did not start: \(proxy.output)")
         return (proxy, "https://127.0.0.1:\(try #require(port))/dir")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// Who may spend the on-demand budget (docs/acme.md, "On-demand names"), against Pebble: a
@@ -26,12 +27,8 @@ struct ACMEOnDemandNamesTests {
     func ask() throws {
         let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
         let ask = try PeerProcess(script: "on-demand-ask.py", arguments: ["pr-1.staging.example.com"])
-        var port: Int?
-        #expect(
-            eventually(10) {
-                port = Int(ask.output.split(separator: "\n").first ?? "")
-                return port != nil
-            })
+        let port = ask.port(within: 10)
+        #expect(port != nil, "the peer did not start: \(ask.output)")
         let url = "http://127.0.0.1:\(try #require(port))/ask"
         let server = try base.serve(pebble, ["--acme-challenges", "http-01", "--acme-on-demand-ask", url])
         #expect(eventually(60) { base.fetch("shop.example.com", pebble)?.status == 200 }, "\(server.errors)")
@@ -80,12 +77,8 @@ struct ACMEOnDemandNamesTests {
             arguments: [
                 "--tls", pebble.listenerCA, pebble.listenerKey, "pr-3.staging.example.com", "x9.staging.example.com",
             ])
-        var port: Int?
-        #expect(
-            eventually(10) {
-                port = Int(ask.output.split(separator: "\n").first ?? "")
-                return port != nil
-            })
+        let port = ask.port(within: 10)
+        #expect(port != nil, "the peer did not start: \(ask.output)")
         let server = try base.serve(
             pebble,
             [

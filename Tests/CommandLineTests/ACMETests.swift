@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// `serve --acme on` against Pebble (Let's Encrypt's test CA), the real binary on loopback

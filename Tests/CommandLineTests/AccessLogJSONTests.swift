@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The JSON access log of the real server reads back as the text the client sent: UTF-8 as

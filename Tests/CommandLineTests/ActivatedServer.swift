@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 
 /// The real `aasa-server serve` started as systemd starts a socket-activated service
 /// (sd_listen_fds(3)): the test's listening socket as descriptor 3, `LISTEN_FDS=1`,

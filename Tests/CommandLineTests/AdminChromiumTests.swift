@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// No markup from input runs on the status page, in a real browser: payloads that hide a
@@ -7,10 +8,8 @@ import Testing
 /// sets the document's title if it runs; the DOM is dumped after the page had time to run it.
 @Suite("status page payloads in Chromium", .serialized)
 final class AdminChromiumTests {
-    /// Sets the title without quotes, so the payload needs no quoting of its own.
-    static let effect = "document.title=/pwned/.source"
     /// An unknown service key in a site's file: its name is shown in the diagnostics.
-    static let storedKey = "\u{600}<img src=x onerror=\(effect)>"
+    static let storedKey = "\u{600}<img src=x onerror=\(Chromium.effect)>"
 
     /// A clean site for the reflected payloads: a stored one would show on every page.
     let folder: TemporaryFolder
@@ -20,7 +19,7 @@ final class AdminChromiumTests {
         folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+            SiteFixtures.oneAppAASA(path: "/buy/*")
         )
         server = try RunningServer(in: folder.url, ["--sites", "sites"])
     }
@@ -29,23 +28,15 @@ final class AdminChromiumTests {
         _ = server.stop()
     }
 
-    /// The DOM after the page ran whatever it would (virtual time lets focus and error
-    /// handlers fire).
     func dom(_ query: String, of server: RunningServer) throws -> String {
-        let browser = try #require(Chromium.path, "chromium is needed for this test (.ci/run installs it)")
-        let url = "http://127.0.0.1:\(try #require(server.adminPort))/" + query
-        return try Chromium.run(browser, ["--virtual-time-budget=3000", "--dump-dom", url])
-    }
-
-    static func encoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        try Chromium.dom("http://127.0.0.1:\(try #require(server.adminPort))/" + query)
     }
 
     static let reflected: [String] = [
-        "?url=" + encoded("x\"\u{301} autofocus onfocus=\(effect) y"),
-        "?q=" + encoded("x\"\u{301} autofocus onfocus=\(effect) y"),
-        "?q=" + encoded("\u{600}<img src=x onerror=\(effect)>"),
-        "?url=" + encoded("\u{600}<img src=x onerror=\(effect)>"),
+        "?url=" + Chromium.encoded("x\"\u{301} autofocus onfocus=\(Chromium.effect) y"),
+        "?q=" + Chromium.encoded("x\"\u{301} autofocus onfocus=\(Chromium.effect) y"),
+        "?q=" + Chromium.encoded("\u{600}<img src=x onerror=\(Chromium.effect)>"),
+        "?url=" + Chromium.encoded("\u{600}<img src=x onerror=\(Chromium.effect)>"),
     ]
 
     @Test("reflected payloads stay text", arguments: reflected)
@@ -63,7 +54,7 @@ final class AdminChromiumTests {
         try stored.write(
             "sites/example.com/apple-app-site-association",
             #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}, "#
-                + "\"\(Self.storedKey)\": {}, \"x\\\"\u{301} autofocus onfocus=\(Self.effect) y\": {}}")
+                + "\"\(Self.storedKey)\": {}, \"x\\\"\u{301} autofocus onfocus=\(Chromium.effect) y\": {}}")
         let server = try RunningServer(in: stored.url, ["--sites", "sites"])
         defer { _ = server.stop() }
         let dom = try dom("?q=example.com", of: server)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Whether a fetch by a client naming Apple's fetcher came from a network configured as

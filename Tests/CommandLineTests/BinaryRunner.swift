@@ -86,30 +86,3 @@ final class LockedData: @unchecked Sendable {
         return data
     }
 }
-
-/// A temporary folder removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    @discardableResult
-    func write(_ relativePath: String, _ text: String) throws -> String {
-        try write(relativePath, Data(text.utf8))
-    }
-
-    @discardableResult
-    func write(_ relativePath: String, _ data: Data) throws -> String {
-        let file = url.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
-        return file.path
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-}

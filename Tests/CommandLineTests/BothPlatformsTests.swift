@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `match --sites` for both platforms and `validate` comparing a site's two files (`XPL001`,

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// A stand-in for Apple's CDN (`Tests/Peers/fake-apple-cdn.py`): HTTPS on loopback under a
@@ -72,8 +73,7 @@ final class FakeCDN {
 @Suite("CDN watch", .serialized)
 struct CDNWatchTests {
     static func file(_ app: String) -> String {
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.\#(app)"], "#
-            + #""components": [{"/": "/\#(app)/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(app, path: "/\(app)/*")
     }
 
     /// The same meaning written differently: other spacing, key order and escapes.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `aasa-server check-app`: an app's associated domains against the files the sites serve.
@@ -170,7 +171,7 @@ struct CheckAppCommandTests {
         try certificates.issue("example.test", names: ["example.test"])
         try folder.write(
             "sites/example.test/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/*"}]}]}}"#)
+            SiteFixtures.oneAppAASA())
         let server = try RunningServer(
             in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         defer { _ = server.stop() }

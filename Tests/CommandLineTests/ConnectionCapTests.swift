@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// `--max-handshakes` and `--max-connections` against a flood of half-open TLS handshakes:

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// A served file deleted while its site folder stays serves its last copy for the
@@ -7,7 +8,7 @@ import Testing
 /// deletes and writes it again is never a 404 Apple's CDN would keep.
 @Suite("deleted-file grace")
 struct DeletedFileGraceTests {
-    static func file(_ app: String) -> String { ServedApp.file(app) }
+    static func file(_ app: String) -> String { SiteFixtures.oneAppAASA(app) }
 
     static func served(_ server: RunningServer, host: String = "example.com") throws -> String {
         try ServedApp.served(server, host: host)

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// Clients that hold the server's descriptors cost no site its files (docs/security.md,
@@ -8,10 +9,6 @@ import Testing
 /// says why (`SITE010`, `SITE001`, naming the call and errno).
 @Suite("descriptor starvation")
 struct DescriptorStarvationTests {
-    static func file(_ app: String) -> String {
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.\#(app)"], "components": [{"/": "/*"}]}]}}"#
-    }
-
     /// One request on the keep-alive connection `client`: the response, or nil.
     static func get(_ client: RawClient, _ path: String, host: String = "127.0.0.1") -> String? {
         client.send("GET \(path) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
@@ -57,7 +54,7 @@ struct DescriptorStarvationTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit (util-linux)"))
     func starvation() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", Self.file("one"))
+        try folder.write("sites/example.com/apple-app-site-association", SiteFixtures.oneAppAASA("one"))
         // Idle keep-alive connections live long enough for the whole test.
         try folder.write("aasa.json", #"{"timeouts": {"keepAlive": 120}}"#)
         let server = try RunningServer(in: folder.url, ["--config", "aasa.json", "--sites", "sites", "--workers", "1"])
@@ -94,12 +91,12 @@ struct DescriptorStarvationTests {
             port: adminPort, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         #expect(health.hasPrefix("HTTP/1.1 200"), "/healthz: \(health)")
         print("/healthz with clients holding the loop's share: \(Date().timeIntervalSince(started)) s")
-        try folder.write("sites/example.com/apple-app-site-association", Self.file("two"))
+        try folder.write("sites/example.com/apple-app-site-association", SiteFixtures.oneAppAASA("two"))
         #expect(eventually(10) { Self.app(site) == "two" })
 
         // Not one descriptor left: the reload after an edit cannot open the site folder.
         try Self.setLimit(pid, try Self.lowestFree(pid))
-        try folder.write("sites/example.com/apple-app-site-association", Self.file("three"))
+        try folder.write("sites/example.com/apple-app-site-association", SiteFixtures.oneAppAASA("three"))
         #expect(eventually(10) { Self.reloads(admin, "failed") >= 1 })
         #expect(Self.app(site) == "two")
         let document = Self.get(admin, "/sites.json") ?? ""
@@ -132,7 +129,7 @@ struct DescriptorStarvationTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit (util-linux)"))
     func certificates() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", Self.file("one"))
+        try folder.write("sites/example.com/apple-app-site-association", SiteFixtures.oneAppAASA("one"))
         let certificates = try TestCertificates(in: folder)
         try certificates.issue("example.com", names: ["example.com"])
         let server = try RunningServer(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `aasa-server diff`: changes in meaning, never in formatting, and the URL decisions they change.

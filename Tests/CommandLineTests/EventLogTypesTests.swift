@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a log shipper reads from a real server: one line per event, JSON values typed.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// fallback.json's pages in a real browser: what the request carries (path and query) and
@@ -6,8 +7,8 @@ import Testing
 /// grapheme cluster (a combining mark after it, U+0600 before it); each sets the title if it runs.
 @Suite("fallback pages in Chromium", .serialized)
 final class FallbackChromiumTests {
-    static let effect = "document.title=/pwned/.source"
-    static let stored = "\u{600}<img src=x onerror=\(effect)> x\"\u{301} autofocus onfocus=\(effect) y'"
+    static let stored =
+        "\u{600}<img src=x onerror=\(Chromium.effect)> x\"\u{301} autofocus onfocus=\(Chromium.effect) y'"
     static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"
     static let slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
 
@@ -18,7 +19,7 @@ final class FallbackChromiumTests {
         folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "*"}]}]}}"#)
+            SiteFixtures.oneAppAASA(path: "*"))
         let title = String(decoding: try JSONEncoder().encode(Self.stored), as: UTF8.self)
         try folder.write(
             "sites/example.com/fallback.json",
@@ -31,29 +32,20 @@ final class FallbackChromiumTests {
         _ = server.stop()
     }
 
-    static func encoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-    }
-
     /// Raw where Chromium sends them raw (`'`), percent-encoded otherwise.
     static let targets: [String] = [
-        "/p/x'%20autofocus%20onfocus='\(encoded(effect))",
-        "/p/1?q=" + encoded("x\"\u{301} autofocus onfocus=\(effect) y"),
-        "/p/1?q=" + encoded("\u{600}<img src=x onerror=\(effect)>"),
-        "/p/'><img src=x onerror=\(encoded(effect))>",
+        "/p/x'%20autofocus%20onfocus='\(Chromium.encoded(Chromium.effect))",
+        "/p/1?q=" + Chromium.encoded("x\"\u{301} autofocus onfocus=\(Chromium.effect) y"),
+        "/p/1?q=" + Chromium.encoded("\u{600}<img src=x onerror=\(Chromium.effect)>"),
+        "/p/'><img src=x onerror=\(Chromium.encoded(Chromium.effect))>",
     ]
 
     @Test("reflected and stored payloads stay text on the App Store page and the preview", arguments: targets)
     func payloads(target: String) throws {
-        let browser = try #require(Chromium.path, "chromium is needed for this test (.ci/run installs it)")
         for agent in [Self.iPhone, Self.slack] {
             let url = "http://example.com:\(server.port)" + target
-            let dom = try Chromium.run(
-                browser,
-                [
-                    "--virtual-time-budget=3000", "--user-agent=\(agent)",
-                    "--host-resolver-rules=MAP example.com 127.0.0.1", "--dump-dom", url,
-                ])
+            let dom = try Chromium.dom(
+                url, ["--user-agent=\(agent)", "--host-resolver-rules=MAP example.com 127.0.0.1"])
             #expect(dom.contains("<h1>\u{600}&lt;img src=x"), "the page loaded: \(dom.prefix(400))")
             #expect(!dom.contains("<title>pwned"), "the payload ran")
             #expect(!dom.contains("<img"), "an element was injected")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// fallback.json served by the real binary, asked with curl and raw requests as a browser,

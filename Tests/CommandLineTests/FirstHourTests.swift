@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// What a newcomer meets in the first hour (issue 30): `serve --help` with every default,
@@ -8,7 +9,7 @@ import Testing
 @Suite("A newcomer's first hour")
 struct FirstHourTests {
     static let valid =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
     /// Valid, with one warning (AASA303: an exclusion after a broader rule).
     static let warned =
         #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": "#
@@ -140,9 +141,11 @@ struct FirstHourTests {
         #expect(summary["sites"] as? Int == 2 && summary["aliases"] as? Int == 1)
     }
 
-    @Test("an unreadable private key: the user the server runs as, the owner and mode found, no make certs")
+    @Test(
+        "an unreadable private key: the user the server runs as, the owner and mode found, no make certs",
+        .enabled(if: geteuid() == 0, "only root can run the server as another user"),
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv (util-linux)"))
     func unreadableKey() throws {
-        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
         let folder = try TemporaryFolder()
         #expect(chmod(folder.url.path, 0o755) == 0)
         try folder.write("sites/a.example.com/apple-app-site-association", Self.valid)

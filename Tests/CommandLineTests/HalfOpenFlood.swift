@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 
 /// Connections that each send one real ClientHello and never go on with the handshake, as
 /// the attack of docs/security.md, "Connections and handshakes in total", sends them.

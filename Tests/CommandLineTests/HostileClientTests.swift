@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// Attacks sent the way an attacker sends them, against the real binary on loopback: a
@@ -116,7 +117,7 @@ struct HostileClientTests {
     func adminFloodIsBounded() throws {
         let folder = try TemporaryFolder()
         // Forty sites make a status page of about 20 KiB.
-        let file = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
+        let file = SiteFixtures.oneAppAASA(paths: "/a/*")
         for index in 0..<40 {
             try folder.write("sites/site\(index).example/apple-app-site-association", file)
         }

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// `probe` against a server that answers the way broken and hostile servers do

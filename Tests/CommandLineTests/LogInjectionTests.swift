@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A name from disk cannot forge an event line: a site folder whose name holds a line break
@@ -7,7 +8,7 @@ import Testing
 @Suite("log injection")
 struct LogInjectionTests {
     static let clean =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
     static let forged = "2026-01-01T00:00:00Z info reloaded; changed: forged.example"
 
     @Test("a site folder named with a line break is logged on one line, the break escaped")

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// 10,000 site folders on the real binary: behaviour, not speed (`make bench-scale` measures).

@@ -1,14 +1,15 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// Reload, the admin listener, metrics and the status page, on the real binary.
 @Suite("operations", .serialized)
 final class OperationsTests {
     static let first =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
     static let second =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/sell/*")
 
     let folder: TemporaryFolder
     let server: RunningServer
@@ -280,14 +281,13 @@ final class OperationsTests {
 
     @Test("the status page in a real browser: headless Chromium renders every site and a tester result")
     func statusPageInChromium() throws {
-        let browser = try #require(Chromium.path, "chromium is needed for this test (.ci/run installs it)")
         let url = "http://127.0.0.1:\(adminPort)/?url=https%3A%2F%2Fexample.com%2Fbuy%2F42"
-        let dom = try Chromium.run(browser, ["--dump-dom", url])
+        let dom = try Chromium.run(["--dump-dom", url])
         #expect(dom.contains("<table id=\"sites\">"))
         for site in ["example.com", "www.example.com", "other.com"] { #expect(dom.contains(site), "\(site)") }
         #expect(dom.contains("<td class=\"ok\">match</td>"))
         let screenshot = BinaryRunner.binary.deletingLastPathComponent().appendingPathComponent("status-page.png").path
-        _ = try Chromium.run(browser, ["--screenshot=\(screenshot)", "--window-size=1280,900", url])
+        _ = try Chromium.run(["--screenshot=\(screenshot)", "--window-size=1280,900", url])
         #expect(FileManager.default.fileExists(atPath: screenshot))
     }
 }
@@ -393,31 +393,5 @@ enum PythonPrometheus {
                     + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         }
         return parsed
-    }
-}
-
-/// Debian's headless Chromium.
-enum Chromium {
-    static var path: String? {
-        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func run(_ browser: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: browser)
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "aasa-chromium-\(UUID().uuidString)"
-        ).path
-        process.arguments =
-            ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)"]
-            + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: profile)
-        return text
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 
 /// Let's Encrypt's test CA (Debian's `pebble`) with `pebble-challtestsrv` as its DNS, every
 /// name answering 127.0.0.1, on free loopback ports; its validation connects to the ports

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// `probe` against the project's own server (everything passes) and against nginx set up the
@@ -7,7 +8,7 @@ import Testing
 @Suite("aasa-server probe", .serialized)
 final class ProbeTests {
     static let apple =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
 
     let folder: TemporaryFolder
     let certificates: TestCertificates
@@ -94,7 +95,7 @@ final class ProbeTests {
         try sites.write("sites/example.test/apple-app-site-association", Self.apple)
         try sites.write(
             "sites/example.test/assetlinks.json",
-            #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+            SiteFixtures.oneAppAssetLinks()
         )
         let server = try RunningServer(
             in: sites.url,

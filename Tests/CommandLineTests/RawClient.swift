@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 
 /// A plain TCP client for what curl will not send: pipelined, malformed and slow requests.
 final class RawClient {

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// The README's "Host your own domains" run as a newcomer runs it: its shell blocks, as
@@ -26,8 +27,7 @@ struct ReadmeWalkthroughTests {
     @Test("every command of the section runs as shown and the curl checks get the files")
     func walkthrough() throws {
         let blocks = try Self.blocks()
-        #expect(blocks.count == 3)
-        guard blocks.count == 3 else { return }
+        try #require(blocks.count == 3)
         let folder = try TemporaryFolder()
         let release = folder.url.appendingPathComponent(".build/release")
         try FileManager.default.createDirectory(at: release, withIntermediateDirectories: true)

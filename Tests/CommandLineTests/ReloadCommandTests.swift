@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// `aasa-server reload`, as the systemd unit's ExecReload runs it: the exit status says
@@ -7,9 +8,9 @@ import Testing
 @Suite("reload command", .serialized)
 final class ReloadCommandTests {
     static let first =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
     static let second =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/sell/*")
 
     let folder: TemporaryFolder
     let server: RunningServer

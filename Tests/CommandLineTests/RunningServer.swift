@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 
 /// The real `aasa-server serve` on a free loopback port, stopped with SIGTERM.
 final class RunningServer {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real server over real sockets: curl as a user runs it, and a raw client for what
@@ -6,10 +7,10 @@ import Testing
 @Suite("aasa-server serve", .serialized)
 final class ServerTests {
     static let apple =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
         + "\n" + String(repeating: " ", count: 600) + "\n"
     static let android =
-        #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+        SiteFixtures.oneAppAssetLinks()
     static let staging = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.staging"]}}"#
 
     let folder: TemporaryFolder

@@ -1,5 +1,6 @@
 import AssociationKit
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AASAServer

@@ -3,6 +3,7 @@ import AASASystem
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 @testable import AASAServer
@@ -12,7 +13,7 @@ import Testing
 /// blocking; a ConfigMap's links inside the folder still work (docs/serving.md).
 @Suite("site files opened as checked")
 struct SiteFileOpeningTests {
-    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a/*"]}]}}"#
+    static let good = SiteFixtures.oneAppAASA(paths: "/a/*")
     /// A valid file outside the sites folder: following a link to it would serve it.
     static let secret = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.secret.app"], "paths": ["/*"]}]}}"#
     static let name = SiteDirectory.appleFileName

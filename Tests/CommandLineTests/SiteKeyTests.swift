@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Site folder names go through the one host normalizer (docs/usage.md, "Sites layout"): a
@@ -6,19 +7,6 @@ import Testing
 /// folders for one host the one named as the host serves it, the other `SITE009`.
 @Suite("site folder keys")
 struct SiteKeyTests {
-    static func file(_ app: String) -> String {
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.\#(app)"], "components": [{"/": "/*"}]}]}}"#
-    }
-
-    /// The app named in the Apple file served for `host`, or the status when none is.
-    static func served(_ server: RunningServer, host: String) throws -> String {
-        let response = try Curl.request(
-            "http://127.0.0.1:\(server.port)/.well-known/apple-app-site-association", ["-H", "Host: \(host)"])
-        guard response.status == 200 else { return "\(response.status)" }
-        let text = String(decoding: response.body, as: UTF8.self)
-        return ["one", "two", "three"].first { text.contains("com.example.\($0)\"") } ?? text
-    }
-
     static func metrics(_ server: RunningServer) throws -> String {
         let port = try #require(server.adminPort)
         return String(decoding: try Curl.request("http://127.0.0.1:\(port)/metrics").body, as: UTF8.self)
@@ -27,11 +15,11 @@ struct SiteKeyTests {
     @Test("a folder named Example.COM. serves example.com")
     func trailingDotAndCase() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/Example.COM./apple-app-site-association", Self.file("one"))
+        try folder.write("sites/Example.COM./apple-app-site-association", SiteFixtures.oneAppAASA("one"))
         let server = try RunningServer(in: folder.url, ["--sites", "sites"])
         defer { _ = server.stop() }
         for host in ["example.com", "EXAMPLE.com.", "example.com:8443"] {
-            #expect(try Self.served(server, host: host) == "one", "\(host)")
+            #expect(try ServedApp.served(server, host: host) == "one", "\(host)")
         }
         let validate = try BinaryRunner.run(["validate", "sites"], in: folder.url)
         #expect(validate.status == 0, "\(validate.stdout)")
@@ -40,10 +28,10 @@ struct SiteKeyTests {
     @Test("a folder that is no host name is SITE008; two for one host are SITE009, the exact name serving")
     func reported() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", Self.file("one"))
-        try folder.write("sites/EXAMPLE.com./apple-app-site-association", Self.file("two"))
-        try folder.write("sites/bad name/apple-app-site-association", Self.file("three"))
-        try folder.write("sites/port.example:8443/apple-app-site-association", Self.file("three"))
+        try folder.write("sites/example.com/apple-app-site-association", SiteFixtures.oneAppAASA("one"))
+        try folder.write("sites/EXAMPLE.com./apple-app-site-association", SiteFixtures.oneAppAASA("two"))
+        try folder.write("sites/bad name/apple-app-site-association", SiteFixtures.oneAppAASA("three"))
+        try folder.write("sites/port.example:8443/apple-app-site-association", SiteFixtures.oneAppAASA("three"))
         let validate = try BinaryRunner.run(["validate", "sites"], in: folder.url)
         for expected in [
             "sites/bad name: warning: bad name is not a host name", "[SITE008]", "sites/port.example:8443: warning",
@@ -53,7 +41,7 @@ struct SiteKeyTests {
         }
         let server = try RunningServer(in: folder.url, ["--sites", "sites"])
         defer { _ = server.stop() }
-        #expect(try Self.served(server, host: "example.com") == "one")
+        #expect(try ServedApp.served(server, host: "example.com") == "one")
         let metrics = try Self.metrics(server)
         #expect(metrics.contains(#"aasa_load_problems{code="SITE008",severity="warning"} 2.0"#), "\(metrics)")
         #expect(metrics.contains(#"aasa_load_problems{code="SITE009",severity="warning"} 1.0"#), "\(metrics)")
@@ -63,15 +51,15 @@ struct SiteKeyTests {
     @Test("on reload the folder named as the host keeps it, and the other takes over when it goes")
     func reload() throws {
         let folder = try TemporaryFolder()
-        try folder.write("sites/example.com/apple-app-site-association", Self.file("one"))
+        try folder.write("sites/example.com/apple-app-site-association", SiteFixtures.oneAppAASA("one"))
         let server = try RunningServer(in: folder.url, ["--sites", "sites"])
         defer { _ = server.stop() }
-        #expect(try Self.served(server, host: "example.com") == "one")
-        try folder.write("sites/Example.COM./apple-app-site-association", Self.file("two"))
+        #expect(try ServedApp.served(server, host: "example.com") == "one")
+        try folder.write("sites/Example.COM./apple-app-site-association", SiteFixtures.oneAppAASA("two"))
         #expect(try eventually(10) { try Self.metrics(server).contains(#"code="SITE009""#) })
-        #expect(try Self.served(server, host: "example.com") == "one")
+        #expect(try ServedApp.served(server, host: "example.com") == "one")
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("sites/example.com"))
-        #expect(try eventually(10) { try Self.served(server, host: "example.com") == "two" })
+        #expect(try eventually(10) { try ServedApp.served(server, host: "example.com") == "two" })
         #expect(try eventually(10) { try !Self.metrics(server).contains(#"code="SITE009""#) })
     }
 }

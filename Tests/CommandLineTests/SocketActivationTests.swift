@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// Sockets passed as systemd passes them (sd_listen_fds(3)): served from, kept open for the next

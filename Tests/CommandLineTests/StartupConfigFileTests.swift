@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The start-up event names the config file read, by its absolute path, or says none was.

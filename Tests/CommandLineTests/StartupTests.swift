@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 @Suite("serve start-up")
@@ -121,9 +122,9 @@ struct StartupTests {
     func expectations() throws {
         let folder = try TemporaryFolder()
         let good =
-            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+            SiteFixtures.oneAppAASA(path: "/buy/*")
         let breaking =
-            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/sell/*"}]}]}}"#
+            SiteFixtures.oneAppAASA(path: "/sell/*")
         let promise =
             #"{"apple": [{"url": "https://example.com/buy/1", "app": "ABCDE12345.com.example.app", "expect": "match"}]}"#
         try folder.write("sites/example.com/apple-app-site-association", breaking)

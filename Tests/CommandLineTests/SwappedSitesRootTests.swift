@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// `--sites` as the symbolic link a deploy swaps in one rename (`current -> releases/N`,
@@ -7,7 +8,7 @@ import Testing
 /// SIGHUP (docs/usage.md, "Sites layout").
 @Suite("a swapped sites root")
 struct SwappedSitesRootTests {
-    static func file(_ app: String) -> String { ServedApp.file(app) }
+    static func file(_ app: String) -> String { SiteFixtures.oneAppAASA(app) }
 
     static func served(_ server: RunningServer, host: String = "example.com") throws -> String {
         try ServedApp.served(server, host: host)

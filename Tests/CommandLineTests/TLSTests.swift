@@ -1,12 +1,13 @@
 import Foundation
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// HTTPS with real certificates, curl and openssl s_client as a user checks a deployment.
 @Suite("aasa-server serve over HTTPS", .serialized)
 final class TLSTests {
     static let apple =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
     static let wild = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.wild"]}}"#
 
     let folder: TemporaryFolder

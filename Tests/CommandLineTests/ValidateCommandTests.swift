@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("aasa-server validate")
 struct ValidateCommandTests {
     static let valid =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/buy/*")
 
     @Test("the example sites validate, exit 0")
     func exampleSites() throws {

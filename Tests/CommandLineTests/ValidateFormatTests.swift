@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `validate --format sarif|github`: what CI systems read.

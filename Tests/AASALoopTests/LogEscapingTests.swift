@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 
 /// Every log escaper against the inputs that forge lines or garble text: CR LF, a forged
 /// event line, é, a combining mark after a quote, and bytes that are not UTF-8.

@@ -1,22 +1,21 @@
 import Foundation
-import Testing
 
 /// CMS-signed association files made at test time with `openssl cms -sign`, as Apple's iOS 8
 /// instructions sign them (openssl-cms(1): `-nodetach -binary`), by signers from a test CA:
 /// one for example.com, one for another name, one expired.
-struct SignedFiles {
-    let folder: TemporaryFolder
-    let certificates: TestCertificates
-    var caFile: String { certificates.caFile }
+public struct SignedFiles {
+    public let folder: TemporaryFolder
+    public let certificates: TestCertificates
+    public var caFile: String { certificates.caFile }
 
     /// A file with enough components to be worth compressing, its one error-free rule first.
-    static let json =
+    public static let json =
         "{\"applinks\": {\"details\": [{\"appIDs\": [\"ABCDE12345.com.example.app\"],\n  \"components\": ["
         + "{\"/\": \"/buy/*\"}"
         + (0..<40).map { ", {\"/\": \"/product/\($0)/*\", \"comment\": \"product page \($0)\"}" }.joined()
         + "]}]}}\n"
 
-    init(in folder: TemporaryFolder) throws {
+    public init(in folder: TemporaryFolder) throws {
         self.folder = folder
         certificates = try TestCertificates(in: folder)
         try certificates.issue("signer", names: ["example.com"], days: 365)
@@ -25,7 +24,7 @@ struct SignedFiles {
     }
 
     /// `content` signed by the signer of `certs/<signer>/`, DER or PEM, with the chain inside.
-    func sign(_ content: String = json, by signer: String = "signer", pem: Bool = false) throws -> Data {
+    public func sign(_ content: String = json, by signer: String = "signer", pem: Bool = false) throws -> Data {
         let name = UUID().uuidString
         let input = try folder.write("signing/\(name).json", content)
         let output = folder.url.appendingPathComponent("signing/\(name).p7").path
@@ -39,9 +38,11 @@ struct SignedFiles {
     }
 
     /// A DER file whose content was changed after signing: `/buy/` becomes `/bux/`.
-    func tampered() throws -> Data {
+    public func tampered() throws -> Data {
         var bytes = try sign()
-        let range = try #require(bytes.range(of: Data("/buy/".utf8)))
+        guard let range = bytes.range(of: Data("/buy/".utf8)) else {
+            throw TestCertificates.Failure(description: "no /buy/ in the signed file")
+        }
         bytes[range.lowerBound + 3] = UInt8(ascii: "x")
         return bytes
     }

@@ -3,7 +3,6 @@ import AssociationKit
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 
 @Suite("Sites remembered per Host value")
 struct HostCacheTests {

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 
 /// The deadline queues: appending keeps order, rescheduling moves a connection to the tail,
 /// removing from anywhere keeps the links whole.

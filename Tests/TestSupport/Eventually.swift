@@ -3,7 +3,7 @@ import Foundation
 
 /// Polls `condition` every 50 ms until it holds or `seconds` pass (no fixed sleeps in tests):
 /// the last answer after the deadline.
-func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try condition() { return true }

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 
 /// The parser resumes a head where the last read stopped: the outcome must not depend on how
 /// the bytes were split, and empty lines before a request line are bounded.

@@ -4,7 +4,6 @@ import Foundation
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 
 /// An event loop whose epoll set breaks stops and says why, rather than spinning on the error.
 @Suite("event loop failure")

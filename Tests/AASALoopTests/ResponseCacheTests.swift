@@ -1,7 +1,6 @@
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 
 @Suite("Whole responses cached per loop")
 struct ResponseCacheTests {

@@ -3,15 +3,15 @@ import Foundation
 
 /// Certificates made at test time with the openssl command line: a CA and leaf certificates
 /// in certbot's layout. Nothing secret is committed.
-struct TestCertificates {
-    let directory: URL
-    var caFile: String { directory.appendingPathComponent("ca/ca.pem").path }
+public struct TestCertificates {
+    public let directory: URL
+    public var caFile: String { directory.appendingPathComponent("ca/ca.pem").path }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    init(in folder: TemporaryFolder) throws {
+    public init(in folder: TemporaryFolder) throws {
         directory = folder.url.appendingPathComponent("certs")
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("ca"), withIntermediateDirectories: true)
@@ -24,7 +24,7 @@ struct TestCertificates {
     }
 
     /// Issues a certificate for `names` into `certs/<folder>/`, with a P-256 key unless `rsa`.
-    func issue(_ folder: String, names: [String], days: Int = 30, rsa: Bool = false) throws {
+    public func issue(_ folder: String, names: [String], days: Int = 30, rsa: Bool = false) throws {
         let target = directory.appendingPathComponent(folder)
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let key = target.appendingPathComponent("privkey.pem").path
@@ -53,7 +53,7 @@ struct TestCertificates {
 
     /// Issues into `certs/<folder>/` a certificate that began `daysAgo` and ends in `daysLeft`
     /// days (openssl-ca(1) `-startdate`/`-enddate`, which `x509 -req` lacks before 3.4).
-    func issueBackdated(_ folder: String, names: [String], daysAgo: Int, daysLeft: Int) throws {
+    public func issueBackdated(_ folder: String, names: [String], daysAgo: Int, daysLeft: Int) throws {
         let target = directory.appendingPathComponent(folder)
         let work = directory.appendingPathComponent("ca/backdated")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
@@ -104,24 +104,14 @@ struct TestCertificates {
         chmod(key, 0o600)
     }
 
+    /// openssl(1) as `OpenSSLCommand.run`, failing on a non-zero exit but where a status is the
+    /// answer (`s_client`, or a command fed `input`).
     @discardableResult
-    static func openssl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if input == nil && process.terminationStatus != 0 && arguments.first != "s_client" {
-            throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(text)")
+    public static func openssl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+        let result = try OpenSSLCommand.run(arguments, input: input)
+        if input == nil && result.status != 0 && arguments.first != "s_client" {
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(result.output)")
         }
-        return (process.terminationStatus, text)
+        return result
     }
 }

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 
 @Suite("IP networks")
 struct IPNetworkTests {

@@ -3,13 +3,13 @@ import Foundation
 
 /// TCP sockets on 127.0.0.1 for the tests' own clients and listeners: one place for the
 /// sockaddr dance.
-enum LoopbackSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum LoopbackSocket {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// A socket connected to `port`; `receiveBuffer` sets SO_RCVBUF before connecting.
-    static func connect(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+    public static func connect(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         if var size = receiveBuffer {
@@ -30,7 +30,7 @@ enum LoopbackSocket {
     }
 
     /// A listening socket on a free port, with its port.
-    static func listen(backlog: Int32 = 128) throws -> (fd: Int32, port: Int) {
+    public static func listen(backlog: Int32 = 128) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = loopback(port: 0)

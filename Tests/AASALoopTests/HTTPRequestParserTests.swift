@@ -2,7 +2,6 @@ import AssociationKit
 import Testing
 
 @testable import AASALoop
-@testable import AASAServer
 @testable import AASATransport
 
 @Suite("HTTP request parser")
