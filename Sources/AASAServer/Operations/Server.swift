@@ -84,13 +84,7 @@ public final class Server {
                 logger.error("admin listener unavailable on \(address): \(error); serving without it")
             }
         }
-        var settings = LoopSettings(
-            timeouts: configuration.timeouts, limits: configuration.limits, logFormat: configuration.logFormat,
-            accessLog: configuration.accessLog)
-        settings.perSiteMetrics = configuration.metricsPerSite
-        settings.appleFetcherAgent = Array(configuration.cdnWatch.appleFetcherAgent.utf8)
-        settings.appleFetcherNetworks = configuration.appleFetcherNetworks
-        settings.trustedProxies = configuration.trustedProxies
+        var settings = configuration.loopSettings
         let descriptors = DescriptorBudget(loops: count)
         settings.descriptors = descriptors
         // Every loop is set up here, before any starts: a loop that cannot be made (no epoll,
