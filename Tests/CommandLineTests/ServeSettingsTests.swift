@@ -51,6 +51,16 @@ struct ServeSettingsTests {
         #expect(byKey == byFlag, "\(key)")
     }
 
+    @Test("no two settings share a key, a flag or a variable")
+    func unique() {
+        let settings = ServerConfiguration.Setting.all
+        for names in [
+            settings.map(\.key), settings.map(\.flag) + ["config"], settings.map(\.environment) + ["AASA_CONFIG"],
+        ] {
+            #expect(Set(names).count == names.count, "\(names)")
+        }
+    }
+
     @Test("every setting's flag, key and variable are in docs/usage.md, and its flag and help in serve --help")
     func documented() throws {
         let usage = try String(

@@ -24,7 +24,7 @@ extension ServerConfiguration {
         public let example: String
         /// The help line without its default.
         let summary: String
-        /// The default in help's words, when the value's own form would mislead (nil: none).
+        /// The default in help's words where the value's own would mislead (nil: the value's).
         let defaultText: String?
         let isPath: Bool
         let cleared: String
@@ -66,7 +66,8 @@ extension ServerConfiguration {
         /// The setting of a config key.
         public static func named(_ key: String) -> Setting? { byKey[key] }
 
-        private static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+        /// The first of a key declared twice, which the settings test refuses.
+        private static let byKey = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// A camel-case key's words: `acmeEabKid` is acme, eab, kid.
         private static func words(of key: String) -> [String] {
