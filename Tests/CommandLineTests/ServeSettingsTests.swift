@@ -1,3 +1,4 @@
+import AASALoop
 import Foundation
 import Testing
 
@@ -90,6 +91,36 @@ struct ServeSettingsTests {
             .resolveConfiguration(environment: environment)
         #expect(read == file)
         #expect(settings.logFormat == .json && settings.workers == 3 && settings.cdnWatch.ratePerMinute == 9)
+    }
+
+    @Test("timeouts and limits come from the config file alone; an unknown key is refused with the known ones")
+    func timeoutsAndLimits() throws {
+        var settings = ServerConfiguration()
+        try settings.applyFile(
+            contents: Array(#"{"timeouts": {"keepAlive": 5, "cdnFetch": 2.5}, "limits": {"headerCount": 32}}"#.utf8),
+            path: Self.configPath)
+        #expect(settings.timeouts.keepAlive == 5 && settings.timeouts.cdnFetch == 2.5)
+        #expect(settings.timeouts.handshake == 10 && settings.limits.headerCount == 32)
+        #expect(settings.limits.headerBytes == 16384)
+        for (text, message) in [
+            (
+                #"{"timeouts": {"idle": 5}}"#,
+                #"unknown timeout "idle" (known: handshake, requestHead, keepAlive, write, shutdown, cdnFetch)"#
+            ),
+            (
+                #"{"limits": {"bodyBytes": 5}}"#,
+                #"unknown limit "bodyBytes" (known: requestLineBytes, headerBytes, headerCount)"#
+            ),
+            (#"{"timeouts": {"write": 0}}"#, "timeouts.write must be between 0 and 3600 seconds"),
+            (#"{"limits": {"headerCount": 1.5}}"#, "limits.headerCount must be a whole number from 1 to 1048576"),
+            (#"{"worker": 2}"#, #"1:2: unknown setting "worker" (known: sites, certs,"#),
+        ] {
+            var failing = ServerConfiguration()
+            let error = #expect(throws: ServerConfiguration.Problem.self) {
+                try failing.applyFile(contents: Array(text.utf8), path: Self.configPath)
+            }
+            #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
+        }
     }
 
     @Test("a bad value names where it came from: the flag, the variable, or the config file's line and column")

@@ -121,25 +121,25 @@ extension ServerConfiguration {
         acme.issuerList = issuers
     }
 
+    /// The config file's `timeouts` and `limits`, which have no flag or variable.
+    private static let timeoutFields: [(key: String, field: WritableKeyPath<Timeouts, Double> & Sendable)] = [
+        ("handshake", \.handshake), ("requestHead", \.requestHead), ("keepAlive", \.keepAlive), ("write", \.write),
+        ("shutdown", \.shutdown), ("cdnFetch", \.cdnFetch),
+    ]
+    private static let limitFields: [(key: String, field: WritableKeyPath<HTTPLimits, Int> & Sendable)] = [
+        ("requestLineBytes", \.requestLineBytes), ("headerBytes", \.headerBytes), ("headerCount", \.headerCount),
+    ]
+
     private mutating func applyTimeouts(_ value: JSONValue, place: String) throws(Problem) {
         for (key, number) in try numbers(value, place: place) {
             guard number > 0 && number <= 3600 else {
                 throw Problem(description: "\(place): timeouts.\(key) must be between 0 and 3600 seconds")
             }
-            switch key {
-            case "handshake": timeouts.handshake = number
-            case "requestHead": timeouts.requestHead = number
-            case "keepAlive": timeouts.keepAlive = number
-            case "write": timeouts.write = number
-            case "shutdown": timeouts.shutdown = number
-            case "cdnFetch": timeouts.cdnFetch = number
-            default:
-                throw Problem(
-                    description:
-                        "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, "
-                        + "shutdown, cdnFetch)"
-                )
+            guard let field = Self.timeoutFields.first(where: { $0.key == key })?.field else {
+                let known = Self.timeoutFields.map(\.key).joined(separator: ", ")
+                throw Problem(description: "\(place): unknown timeout \"\(key)\" (known: \(known))")
             }
+            timeouts[keyPath: field] = number
         }
     }
 
@@ -148,15 +148,11 @@ extension ServerConfiguration {
             guard number >= 1 && number <= 1_048_576 && number == number.rounded() else {
                 throw Problem(description: "\(place): limits.\(key) must be a whole number from 1 to 1048576")
             }
-            switch key {
-            case "requestLineBytes": limits.requestLineBytes = Int(number)
-            case "headerBytes": limits.headerBytes = Int(number)
-            case "headerCount": limits.headerCount = Int(number)
-            default:
-                throw Problem(
-                    description:
-                        "\(place): unknown limit \"\(key)\" (known: requestLineBytes, headerBytes, headerCount)")
+            guard let field = Self.limitFields.first(where: { $0.key == key })?.field else {
+                let known = Self.limitFields.map(\.key).joined(separator: ", ")
+                throw Problem(description: "\(place): unknown limit \"\(key)\" (known: \(known))")
             }
+            limits[keyPath: field] = Int(number)
         }
     }
 
