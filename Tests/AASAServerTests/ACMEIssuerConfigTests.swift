@@ -71,14 +71,16 @@ struct ACMEOnDemandConfigTests {
             contents: Array(#"{"acmeOnDemandNames": null, "acmeOnDemandAsk": null}"#.utf8), path: "/a.json")
         #expect(configuration.acme.onDemandNames.isEmpty && configuration.acme.onDemandAsk == nil)
         for url in ["https://ask.example.com/check", "http://[::1]:8080/ask?site=1", "http://localhost/ask"] {
-            try configuration.apply(.acmeOnDemandAsk, url, source: "--acme-on-demand-ask")
+            let ask = try #require(ServerConfiguration.Setting.named("acmeOnDemandAsk"))
+            try configuration.apply(ask, url, source: "--acme-on-demand-ask")
         }
-        for (setting, value, message) in [
-            (ServerConfiguration.Setting.acmeOnDemandAsk, "http://ask.example.com/ask", "loopback"),
-            (.acmeOnDemandAsk, "http://10.0.0.1/ask", "loopback"), (.acmeOnDemandAsk, "ftp://127.0.0.1/", "https://"),
-            (.acmeOnDemandNames, "pr-?.example.com", "no on-demand name pattern"),
-            (.acmeOnDemandNames, "a..example.com", "no on-demand name pattern"),
+        for (key, value, message) in [
+            ("acmeOnDemandAsk", "http://ask.example.com/ask", "loopback"),
+            ("acmeOnDemandAsk", "http://10.0.0.1/ask", "loopback"), ("acmeOnDemandAsk", "ftp://127.0.0.1/", "https://"),
+            ("acmeOnDemandNames", "pr-?.example.com", "no on-demand name pattern"),
+            ("acmeOnDemandNames", "a..example.com", "no on-demand name pattern"),
         ] {
+            let setting = try #require(ServerConfiguration.Setting.named(key))
             #expect {
                 try configuration.apply(setting, value, source: "--flag")
             } throws: { error in

@@ -4,7 +4,8 @@ import AASATransport
 @preconcurrency import Glibc
 
 /// Everything `serve` runs with. Built from defaults, then `Config/aasa-server.json` (or
-/// `--config`), then `AASA_*` environment variables, then flags (docs/usage.md, "Serve").
+/// `--config`), then `AASA_*` environment variables, then flags (docs/usage.md, "Serve"); each
+/// setting those give is a row of a `SettingGroup` table that names the field it lands in.
 public struct ServerConfiguration: Sendable, Equatable {
     public var sites = "Config/sites"
     public var certs = "certs"

@@ -43,13 +43,7 @@ extension ServerBuilder {
             plain?.fds.forEach(Posix.close)
             throw .notStarting("\(error)", status: 1)
         }
-        var loopSettings = LoopSettings(
-            timeouts: settings.timeouts, limits: settings.limits, logFormat: settings.logFormat,
-            accessLog: settings.accessLog)
-        loopSettings.perSiteMetrics = settings.metricsPerSite
-        loopSettings.appleFetcherAgent = Array(settings.cdnWatch.appleFetcherAgent.utf8)
-        loopSettings.appleFetcherNetworks = settings.appleFetcherNetworks
-        loopSettings.trustedProxies = settings.trustedProxies
+        var loopSettings = settings.loopSettings
         let descriptors = DescriptorBudget(loops: count)
         loopSettings.descriptors = descriptors
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots.serving) }

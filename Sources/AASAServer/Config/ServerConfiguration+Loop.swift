@@ -1,0 +1,14 @@
+import AASALoop
+
+extension ServerConfiguration {
+    /// What every event loop takes from these settings, in the loop's units; each loop's share
+    /// of the caps and the descriptor budget are the server's to add.
+    var loopSettings: LoopSettings {
+        var settings = LoopSettings(timeouts: timeouts, limits: limits, logFormat: logFormat, accessLog: accessLog)
+        settings.perSiteMetrics = metricsPerSite
+        settings.appleFetcherAgent = Array(cdnWatch.appleFetcherAgent.utf8)
+        settings.appleFetcherNetworks = appleFetcherNetworks
+        settings.trustedProxies = trustedProxies
+        return settings
+    }
+}

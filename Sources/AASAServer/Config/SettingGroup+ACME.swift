@@ -1,0 +1,87 @@
+import AASAACME
+
+/// Certificates from an ACME CA (docs/usage.md, "Automatic certificates (ACME)"; docs/acme.md).
+/// `acmeIssuers`, a list of objects, is the config file's alone (`applyIssuers`).
+extension SettingGroup {
+    static let acmeSettings: [Setting] = [
+        Setting(
+            "acme", \.acme.enabled, .onOff("acme must be on or off"), valueName: "on|off", example: "on",
+            help: "Certificates from an ACME CA (Let's Encrypt by default), on or off; needs --https"),
+        Setting(
+            "acmeDirectory", \.acme.directory,
+            SettingValue(
+                read: { text throws(ServerConfiguration.Problem) in
+                    guard text.hasPrefix("https://") else {
+                        throw ServerConfiguration.Problem(description: "the ACME directory must be an https:// URL")
+                    }
+                    return text
+                }, show: { $0 ?? ACMESettings.letsEncrypt }),
+            valueName: "url", example: "https://ca.example/directory", help: "The ACME directory URL",
+            defaultText: "Let's Encrypt's, \(ACMESettings.letsEncrypt)"),
+        Setting(
+            "acmeEmail", \.acme.email,
+            .optional {
+                $0.contains("@") && !$0.contains(where: { $0 == " " || $0 == "," })
+                    ? nil : "not an email address: \($0)"
+            },
+            valueName: "address", example: "ops@example.com", help: "The contact address of the ACME account"),
+        Setting(
+            "acmeDirectoryCa", \.acme.directoryCA, .file, valueName: "file", example: "/etc/aasa/acme-ca.pem",
+            help: "A PEM CA file to trust, besides the system's, when talking to the ACME server"),
+        Setting(
+            "acmeEabKid", \.acme.eabKid, .optional(), valueName: "kid", example: "kid-1",
+            help: "The key identifier for the ACME CA's external account binding (RFC 8555 §7.3.4)"),
+        Setting(
+            "acmeEabHmacKeyFile", \.acme.eabHmacKeyFile, .file, valueName: "file", example: "/etc/aasa/eab.key",
+            help: "A file (mode 0600) holding the base64url HMAC key for --acme-eab-kid"),
+        Setting(
+            "acmeProfile", \.acme.profile,
+            .optional {
+                $0.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } ? nil : "an ACME profile is a name without spaces"
+            },
+            valueName: "name", example: "tlsserver",
+            help: "The ACME profile to order under, one the directory lists (tlsserver, classic, ...)",
+            defaultText: "the CA's"),
+        Setting(
+            "acmeChallenges", \.acme.challenges,
+            SettingValue(
+                read: { text throws(ServerConfiguration.Problem) in
+                    guard let list = ChallengeType.parseList(text) else {
+                        throw ServerConfiguration.Problem(
+                            description: "challenges must be a list of http-01 and tls-alpn-01")
+                    }
+                    return list
+                }, show: { $0?.map(\.rawValue).joined(separator: ",") ?? "all" }),
+            valueName: "list", example: "tls-alpn-01", help: "ACME challenge types in preference order",
+            defaultText: "http-01,tls-alpn-01 as the listeners allow"),
+        Setting(
+            "acmeOnDemand", \.acme.onDemand, .onOff("acme on-demand must be on or off"), valueName: "on|off",
+            example: "off", help: "Certificates on demand for names of wildcard sites, on or off"),
+        Setting(
+            "acmeOnDemandRate", \.acme.onDemandPerHour,
+            .integer(0...10_000, "the on-demand rate must be 0 to 10000 new names per hour"), valueName: "n",
+            example: "3", help: "New on-demand names per hour, all together"),
+        Setting(
+            "acmeOnDemandWeekly", \.acme.onDemandWeekly,
+            .integer(0...1000, "the on-demand budget must be 0 to 1000 new names per registered domain in 7 days"),
+            valueName: "n", example: "7", help: "New on-demand names per registered domain in any 7 days"),
+        Setting(
+            "acmeOnDemandNames", \.acme.onDemandNames, .list(ServerConfiguration.onDemandNames, show: \.description),
+            valueName: "glob", example: "pr-*.staging.example.com,*.preview.example.org",
+            help: "A pattern on-demand names must match, * within one label: pr-*.staging.example.com (repeatable)",
+            defaultText: "any name of a wildcard site"),
+        Setting(
+            "acmeOnDemandAsk", \.acme.onDemandAsk,
+            .optional {
+                OnDemandAsk.target($0) != nil
+                    ? nil
+                    : "the on-demand ask URL must be an https:// URL, or an http:// URL on a loopback address "
+                        + "(http://127.0.0.1:9000/ask)"
+            }, valueName: "url", example: "http://127.0.0.1:9000/ask",
+            help: "A URL asked GET URL?domain=NAME before an on-demand name is ordered; 2xx allows it (https, or "
+                + "http on loopback)"),
+        Setting(
+            "acmeOnDemandAskCa", \.acme.onDemandAskCA, .file, valueName: "file", example: "/etc/aasa/ask-ca.pem",
+            help: "A PEM CA file to trust, besides the system's, when the on-demand ask URL is https"),
+    ]
+}

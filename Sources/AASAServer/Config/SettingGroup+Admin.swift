@@ -1,0 +1,23 @@
+/// The admin listener's settings (docs/usage.md, "Admin listener"; docs/security.md, "The
+/// admin listener").
+extension SettingGroup {
+    static let adminSettings: [Setting] = [
+        Setting(
+            "admin", \.admin, .listener, valueName: "addr:port|off", example: "127.0.0.1:19090",
+            help: "Admin listener (health, metrics, status page), ADDR:PORT or off; loopback only unless --admin-public"
+        ),
+        Setting(
+            "adminPublic", \.adminPublic, .presence("adminPublic must be true or false"), valueName: "on|off",
+            example: "on", help: "Allow the admin listener on a non-loopback address; needs --admin-token-file"),
+        Setting(
+            "adminHosts", \.adminHosts, .list(ServerConfiguration.hostNames, show: { $0 }), flag: "admin-host",
+            valueName: "name", example: "admin.example,ops.example",
+            help: "A host name the admin listener answers besides IP addresses and localhost (repeatable)"),
+        Setting(
+            "adminTokenFile", \.adminTokenFile, .file, valueName: "file", example: "/run/secrets/admin-token",
+            help: "A file with the bearer token every admin path but /healthz and /readyz then needs"),
+        Setting(
+            "metricsPerSite", \.metricsPerSite, .onOff("metrics per site must be on or off"), valueName: "on|off",
+            example: "on", help: "Per-site series on /metrics, on or off (capped at the 1,000 busiest sites)"),
+    ]
+}

@@ -1,0 +1,65 @@
+import AASALoop
+
+/// The settings of what is served and how much: sites, listeners, loops and caps, logs
+/// (docs/usage.md, "Serve").
+extension SettingGroup {
+    typealias Setting = ServerConfiguration.Setting
+
+    static let siteSettings: [Setting] = [
+        Setting(
+            "sites", \.sites, .folder, valueName: "dir", example: "/srv/aasa/sites",
+            help: "The sites directory: one folder per domain"),
+        Setting(
+            "certs", \.certs, .folder, valueName: "dir", example: "/srv/aasa/certs",
+            help: "The certificates directory (HTTPS)"),
+        Setting(
+            "defaultCertificate", \.defaultCertificate, .optional(), valueName: "name", example: "example.com",
+            help: "The certificate for clients without SNI: a name in it, or its folder's name",
+            defaultText: "the first"),
+        Setting(
+            "invalidSites", \.invalidSites, .choice("invalid sites must be refuse or skip"), valueName: "refuse|skip",
+            example: "skip",
+            help: "Invalid sites at start-up: refuse (do not start) or skip (serve the valid sites)"),
+        Setting(
+            "deletedFileGrace", \.deletedFileGrace,
+            .integer(0...86_400, "the deleted-file grace must be 0 (none) to 86400 seconds"), valueName: "seconds",
+            example: "5",
+            help: "Seconds a served file deleted from a site folder keeps serving its last copy (0: 404 at once)"),
+        Setting(
+            "cacheControl", \.cacheControl, .printable("cache control must be printable ASCII"), valueName: "value",
+            example: "max-age=60", help: "The Cache-Control header of served files"),
+    ]
+
+    static let listenerSettings: [Setting] = [
+        Setting(
+            "http", \.http, .listener, valueName: "addr:port|off", example: "[::1]:8081",
+            help: "Plain HTTP listener, ADDR:PORT, or off"),
+        Setting(
+            "https", \.https, .listener, valueName: "addr:port|off", example: "127.0.0.1:8443",
+            help: "HTTPS listener, ADDR:PORT, or off"),
+    ]
+
+    static let limitSettings: [Setting] = [
+        Setting(
+            "workers", \.workers, .integer(0...1024, "workers must be 0 (one per core) to 1024"), valueName: "n",
+            example: "3", help: "Event loops (0: one per core)"),
+        Setting(
+            "maxConnections", \.maxConnections, .integer(1...1_048_576, "max connections must be 1 to 1048576"),
+            valueName: "n", example: "500",
+            help: "Open client connections, all loops together; past it the longest idle one is closed, else "
+                + "accepting waits"),
+        Setting(
+            "maxHandshakes", \.maxHandshakes, .integer(1...1_048_576, "max handshakes must be 1 to 1048576"),
+            valueName: "n", example: "100",
+            help: "TLS handshakes in progress, all loops together; past it the oldest is closed"),
+    ]
+
+    static let logSettings: [Setting] = [
+        Setting(
+            "logFormat", \.logFormat, .choice("log format must be text or json"), valueName: "text|json",
+            example: "json", help: "Access log and event format: text or json"),
+        Setting(
+            "accessLog", \.accessLog, .onOff("access log must be on or off"), valueName: "on|off", example: "off",
+            help: "Access log on or off"),
+    ]
+}

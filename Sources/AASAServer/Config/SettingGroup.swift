@@ -1,0 +1,31 @@
+/// The settings of `serve` by concern, each group's table in its own file
+/// (`SettingGroup+Serving.swift`, `+Admin`, `+ACME`, `+CDNWatch`); `serve --help` shows each
+/// group under its title. A new setting is one row in its group's table and the field it
+/// lands in (docs/ARCHITECTURE.md, "Where new code goes").
+public enum SettingGroup: CaseIterable, Sendable {
+    case sites, listeners, admin, limits, logging, acme, cdnWatch
+
+    public var title: String {
+        switch self {
+        case .sites: "Sites and certificates"
+        case .listeners: "Listeners"
+        case .admin: "Admin listener"
+        case .limits: "Loops and limits"
+        case .logging: "Logs"
+        case .acme: "Automatic certificates (ACME)"
+        case .cdnWatch: "Apple's CDN and fetcher"
+        }
+    }
+
+    public var settings: [ServerConfiguration.Setting] {
+        switch self {
+        case .sites: Self.siteSettings
+        case .listeners: Self.listenerSettings
+        case .admin: Self.adminSettings
+        case .limits: Self.limitSettings
+        case .logging: Self.logSettings
+        case .acme: Self.acmeSettings
+        case .cdnWatch: Self.cdnWatchSettings
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import AASALoop
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AASACommands
+@testable import AASAServer
+
+/// `serve`'s settings are declared once (`SettingGroup`'s tables): each is reached the same way
+/// by its flag, its `AASA_*` variable and its config key, is documented in docs/usage.md and
+/// `serve --help`, and the three routes keep their order and name themselves in problems.
+@Suite("serve's settings, declared once")
+struct ServeSettingsTests {
+    static let keys = ServerConfiguration.Setting.all.map(\.key)
+    static let configPath = "/etc/aasa/aasa-server.json"
+
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The example as a config file writes it: a number, a boolean, a list of strings or a string.
+    static func json(_ setting: ServerConfiguration.Setting) throws -> String {
+        let example = setting.example
+        if Int(example) != nil { return example }
+        if ["on", "off"].contains(example) { return example == "on" ? "true" : "false" }
+        let value: Any = setting.form == .list ? example.split(separator: ",").map(String.init) : example
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed), as: UTF8.self)
+    }
+
+    /// The flags that give the example: a repeatable flag once per item, a flag without a value alone.
+    static func flags(_ setting: ServerConfiguration.Setting) -> [String] {
+        switch setting.form {
+        case .value: ["--" + setting.flag, setting.example]
+        case .list: setting.example.split(separator: ",").flatMap { ["--" + setting.flag, String($0)] }
+        case .presence: ["--" + setting.flag]
+        }
+    }
+
+    @Test("the flag, the variable and the config key give the example the same effect", arguments: keys)
+    func routes(key: String) throws {
+        let setting = try #require(ServerConfiguration.Setting.named(key))
+        let folder = try TemporaryFolder()
+        let empty = try folder.write("empty.json", "{}")
+        let (byFlag, _) = try ServeCommand.parse(["--config", empty] + Self.flags(setting))
+            .resolveConfiguration(environment: [:])
+        var byVariable = ServerConfiguration()
+        try byVariable.applyEnvironment([setting.environment: setting.example])
+        var byKey = ServerConfiguration()
+        try byKey.applyFile(contents: Array("{\"\(key)\": \(try Self.json(setting))}".utf8), path: Self.configPath)
+        #expect(byFlag != ServerConfiguration(), "\(key): the example must differ from the default")
+        #expect(byVariable == byFlag, "\(setting.environment)")
+        #expect(byKey == byFlag, "\(key)")
+    }
+
+    @Test("no two settings share a key, a flag or a variable")
+    func unique() {
+        let settings = ServerConfiguration.Setting.all
+        for names in [
+            settings.map(\.key), settings.map(\.flag) + ["config"], settings.map(\.environment) + ["AASA_CONFIG"],
+        ] {
+            #expect(Set(names).count == names.count, "\(names)")
+        }
+    }
+
+    @Test("every setting's flag, key and variable are in docs/usage.md, and its flag and help in serve --help")
+    func documented() throws {
+        let usage = try String(
+            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("docs/usage.md"), encoding: .utf8)
+        let output = try BinaryRunner.run(["serve", "--help"])
+        #expect(output.status == 0)
+        let help = Self.collapsed(output.stdout)
+        for setting in ServerConfiguration.Setting.all {
+            let flag = "--" + setting.flag
+            #expect(usage.contains("`\(flag)`") || usage.contains("`\(flag) "), "docs/usage.md lacks \(flag)")
+            #expect(usage.contains("`\(setting.key)`"), "docs/usage.md lacks \(setting.key)")
+            #expect(usage.contains("`\(setting.environment)`"), "docs/usage.md lacks \(setting.environment)")
+            let option = setting.form == .presence ? flag : "\(flag) <\(setting.valueName)>"
+            #expect(help.contains("\(option) \(Self.collapsed(setting.help))"), "serve --help: \(option)")
+        }
+        for group in SettingGroup.allCases {
+            #expect(help.contains(group.title.uppercased() + ":"), "serve --help: \(group.title)")
+        }
+    }
+
+    @Test("a flag wins over its variable, a variable over the config file (AASA_CONFIG names it)")
+    func precedence() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("aasa.json", #"{"workers": 2, "logFormat": "json", "cdnWatchRate": 5}"#)
+        let environment = ["AASA_CONFIG": file, "AASA_WORKERS": "3", "AASA_CDN_WATCH_RATE": "7"]
+        let (settings, read) = try ServeCommand.parse(["--cdn-watch-rate", "9"])
+            .resolveConfiguration(environment: environment)
+        #expect(read == file)
+        #expect(settings.logFormat == .json && settings.workers == 3 && settings.cdnWatch.ratePerMinute == 9)
+    }
+
+    @Test("timeouts and limits come from the config file alone; an unknown key is refused with the known ones")
+    func timeoutsAndLimits() throws {
+        var settings = ServerConfiguration()
+        try settings.applyFile(
+            contents: Array(#"{"timeouts": {"keepAlive": 5, "cdnFetch": 2.5}, "limits": {"headerCount": 32}}"#.utf8),
+            path: Self.configPath)
+        #expect(settings.timeouts.keepAlive == 5 && settings.cdnWatch.fetchTimeout == 2.5)
+        #expect(settings.timeouts.handshake == 10 && settings.limits.headerCount == 32)
+        #expect(settings.limits.headerBytes == 16384)
+        for (text, message) in [
+            (
+                #"{"timeouts": {"idle": 5}}"#,
+                #"unknown timeout "idle" (known: handshake, requestHead, keepAlive, write, shutdown, cdnFetch)"#
+            ),
+            (
+                #"{"limits": {"bodyBytes": 5}}"#,
+                #"unknown limit "bodyBytes" (known: requestLineBytes, headerBytes, headerCount)"#
+            ),
+            (#"{"timeouts": {"write": 0}}"#, "timeouts.write must be between 0 and 3600 seconds"),
+            (#"{"limits": {"headerCount": 1.5}}"#, "limits.headerCount must be a whole number from 1 to 1048576"),
+            (#"{"worker": 2}"#, #"1:2: unknown setting "worker" (known: sites, certs,"#),
+        ] {
+            var failing = ServerConfiguration()
+            let error = #expect(throws: ServerConfiguration.Problem.self) {
+                try failing.applyFile(contents: Array(text.utf8), path: Self.configPath)
+            }
+            #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
+        }
+    }
+
+    @Test("a bad value names where it came from: the flag, the variable, or the config file's line and column")
+    func problems() throws {
+        let folder = try TemporaryFolder()
+        let empty = try folder.write("empty.json", "{}")
+        let cases: [([String], [String: String], String)] = [
+            (["--config", empty, "--workers", "x"], [:], "--workers: workers must be 0 (one per core) to 1024"),
+            (["--config", empty], ["AASA_WORKERS": "x"], "AASA_WORKERS: workers must be 0 (one per core) to 1024"),
+            (
+                ["--config", try folder.write("bad.json", #"{"workers": "x"}"#)], [:],
+                "bad.json:1:2: workers must be 0 (one per core) to 1024"
+            ),
+            (["--config", empty, "--admin-host", "a b"], [:], "--admin-host: admin host names are DNS names"),
+            (["--config", empty], ["AASA_HTTP": "nowhere"], "AASA_HTTP: \"nowhere\" is not ADDRESS:PORT"),
+        ]
+        for (arguments, environment, message) in cases {
+            let command = try ServeCommand.parse(arguments)
+            let error = #expect(throws: ServerConfiguration.Problem.self) {
+                try command.resolveConfiguration(environment: environment)
+            }
+            #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
+        }
+    }
+}
