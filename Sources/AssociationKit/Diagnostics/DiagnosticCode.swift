@@ -110,6 +110,24 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case fallbackUnknownKey = "FBK007"
     case fallbackWrongType = "FBK008"
 
+    // WAN0xx: the passkey files, webauthn and passkey-endpoints, and how a relying party's
+    // files agree (docs/association-files.md, "Passkeys").
+    case passkeyNotObject = "WAN001"
+    case webauthnNoOrigins = "WAN002"
+    case passkeyWrongType = "WAN003"
+    case webauthnInvalidOrigin = "WAN004"
+    case webauthnInsecureOrigin = "WAN005"
+    case webauthnDuplicateOrigin = "WAN006"
+    case webauthnTooManyLabels = "WAN007"
+    case webauthnNoRegistrableDomain = "WAN008"
+    case publicSuffixListUnavailable = "WAN009"
+    case passkeyUnknownKey = "WAN010"
+    case passkeyEndpointInvalidURL = "WAN011"
+    case passkeyEndpointsEmpty = "WAN012"
+    case webCredentialsWithoutAndroid = "WAN020"
+    case loginCredentialsWithoutApple = "WAN021"
+    case passkeyEndpointsWithoutCredentials = "WAN022"
+
     /// The severity the code is reported with.
     public var severity: Severity {
         switch self {
@@ -123,7 +141,12 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey, .appStoreIDPrefix, .publicSigningKey,
             .signerExpiresSoon:
             .warning
+        case .webauthnDuplicateOrigin, .webauthnNoRegistrableDomain, .publicSuffixListUnavailable, .passkeyUnknownKey,
+            .passkeyEndpointsEmpty:
+            .warning
         case .modernOnly, .noAppLinkStatement, .signedFile:
+            .info
+        case .webCredentialsWithoutAndroid, .loginCredentialsWithoutApple, .passkeyEndpointsWithoutCredentials:
             .info
         default:
             .error
@@ -230,6 +253,21 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .fallbackInvalidPattern: "A rule pattern the matcher would never match as written."
         case .fallbackUnknownKey: "A key fallback.json does not define (often a misspelling)."
         case .fallbackWrongType: "A value of the wrong type, or a rule with neither web nor exclude."
+        case .passkeyNotObject: "webauthn or passkey-endpoints is not a JSON object."
+        case .webauthnNoOrigins: "webauthn without origins, or with an empty list."
+        case .passkeyWrongType: "A value of the wrong type in webauthn or passkey-endpoints."
+        case .webauthnInvalidOrigin: "Not an origin: scheme://host[:port] without path, query, fragment or user."
+        case .webauthnInsecureOrigin: "An origin that is not https (http only for localhost)."
+        case .webauthnDuplicateOrigin: "The same origin listed twice."
+        case .webauthnTooManyLabels: "A sixth registrable-domain label: browsers skip the origins past the fifth."
+        case .webauthnNoRegistrableDomain: "An origin whose host is an IP address or a public suffix: browsers skip it."
+        case .publicSuffixListUnavailable: "The Public Suffix List could not be read: the labels were not counted."
+        case .passkeyUnknownKey: "A key webauthn or passkey-endpoints does not define; it is ignored."
+        case .passkeyEndpointInvalidURL: "enroll or manage that is not an absolute https URL."
+        case .passkeyEndpointsEmpty: "passkey-endpoints with neither enroll nor manage."
+        case .webCredentialsWithoutAndroid: "webcredentials for Apple, but no assetlinks.json grant for Android's passkeys."
+        case .loginCredentialsWithoutApple: "An assetlinks.json get_login_creds grant, but no webcredentials for Apple."
+        case .passkeyEndpointsWithoutCredentials: "passkey-endpoints, but neither webcredentials nor get_login_creds."
         }
     }
 
