@@ -35,7 +35,7 @@ public struct FileCheck: Sendable {
     /// The site folder the file belongs to, when it was read as part of a sites folder.
     public let site: String?
     public private(set) var byteCount: Int
-    public private(set) var diagnostics: [Diagnostic]
+    public internal(set) var diagnostics: [Diagnostic]
     /// What past `OmittedDiagnostics.limit` was counted, not kept.
     public private(set) var omitted: OmittedDiagnostics
     /// Set when the file could not be read; the file then has no diagnostics.

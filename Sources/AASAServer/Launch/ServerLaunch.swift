@@ -2,6 +2,7 @@ import AASAACME
 import AASASites
 import AASASystem
 import AASATransport
+import AssociationKit
 import Foundation
 
 /// The composition root: builds a server from resolved settings (the watcher, the first
@@ -69,8 +70,18 @@ public enum ServerLaunch {
         if settings.acme.enabled {
             var acme = settings.acme
             acme.userAgent = "aasa-server/\(Version.current) acme"
+            // On-demand names are counted by registered domain with the system's Public Suffix
+            // List; without it the budget cannot be kept, so the server does not start.
+            let suffixes: PublicSuffixList
+            switch acme.onDemand ? PublicSuffixListFile.system : .success(PublicSuffixList(text: "")) {
+            case .success(let list): suffixes = list
+            case .failure(let unavailable):
+                report.notStarting("acme: the on-demand budget needs the Public Suffix List: \(unavailable.reason)")
+                return 2
+            }
             let manager = ACMEManager(
-                settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges, logger: logger)
+                settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges,
+                publicSuffixes: suffixes, logger: logger)
             do {
                 try manager.prepare()
             } catch {

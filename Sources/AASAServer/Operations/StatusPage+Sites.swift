@@ -85,7 +85,7 @@ extension StatusPage {
 
     private static func row(_ record: SiteRecord, _ check: FileSummary?, aliases: String, cdn: String) -> String {
         let content = record.content
-        let served = check.flatMap { $0.kind == .apple ? content?.apple : $0.kind == .android ? content?.android : nil }
+        let served = check.flatMap { content?.file($0.kind) }
         let status =
             check == nil
             ? "<span class=\"warn\">no file</span>"
@@ -113,7 +113,7 @@ extension StatusPage {
     /// A served file deleted from the folder, its last copy serving out its grace (`SITE011`).
     private static func deletedRow(_ record: SiteRecord, _ deleted: DeletedFile, aliases: String, cdn: String) -> String
     {
-        let served = deleted.kind == .apple ? record.content?.apple : record.content?.android
+        let served = record.content?.file(deleted.kind)
         let until = HTTPDate.format(deleted.servedUntil)
         return "<tr class=\"site deleted-file\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
             + "<td>\(escape(deleted.kind.rawValue))</td><td>\(served?.bytes ?? 0)</td>"
@@ -126,8 +126,12 @@ extension StatusPage {
     /// no diagnostics for clean files; a page shows at most `SiteListing.pageSize` sites).
     private static func notes(_ served: PreparedFile?, _ kind: FileCheck.Kind) -> [Diagnostic] {
         served?.notes { body in
-            kind == .android
-                ? AssetLinksValidator.validate(body).diagnostics : AssociationFileValidator.validate(body).diagnostics
+            switch kind {
+            case .android: AssetLinksValidator.validate(body).diagnostics
+            case .webauthn: PasskeyValidator.validateWebAuthn(body, suffixes: PublicSuffixListFile.system).diagnostics
+            case .passkeyEndpoints: PasskeyValidator.validateEndpoints(body).diagnostics
+            default: AssociationFileValidator.validate(body).diagnostics
+            }
         } ?? []
     }
 
