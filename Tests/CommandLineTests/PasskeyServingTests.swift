@@ -163,4 +163,51 @@ struct PasskeyCommandTests {
         #expect(android.stdout.contains("pass  passkeys:example.com: assetlinks.json lets com.example.restaurant use"))
         #expect(android.status == 0, "\(android.stdout)")
     }
+
+    @Test("diff: origins added, removed and reordered; endpoints changed; formatting is no change")
+    func diff() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("old/webauthn", #"{"origins": ["https://a.com", "https://b.com"]}"#)
+        try folder.write("new/webauthn", #"{"origins": ["https://b.com", "https://c.com"]}"#)
+        try folder.write("same/webauthn", "{\n  \"origins\": [\"https://A.com\", \"https://b.com\"]\n}\n")
+        try folder.write("moved/webauthn", #"{"origins": ["https://b.com", "https://a.com"]}"#)
+        let changed = try BinaryRunner.run(["diff", "old/webauthn", "new/webauthn", "--json"], in: folder.url)
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains("https://a.com") && changed.stdout.contains("https://c.com"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("\"removed\"") && changed.stdout.contains("\"added\""), "\(changed.stdout)")
+        #expect(try BinaryRunner.run(["diff", "old/webauthn", "same/webauthn"], in: folder.url).status == 0)
+        let moved = try BinaryRunner.run(["diff", "old/webauthn", "moved/webauthn", "--json"], in: folder.url)
+        #expect(moved.status == 1 && moved.stdout.contains("\"moved\""), "\(moved.stdout)")
+        try folder.write("old/passkey-endpoints", #"{"enroll": "https://a.com/new"}"#)
+        try folder.write("new/passkey-endpoints", #"{"enroll": "https://a.com/passkeys/new"}"#)
+        let endpoints = try BinaryRunner.run(
+            ["diff", "old/passkey-endpoints", "new/passkey-endpoints", "--json"], in: folder.url)
+        #expect(endpoints.status == 1 && endpoints.stdout.contains("\"changed\""), "\(endpoints.stdout)")
+    }
+
+    @Test("probe checks the passkey files when the site serves them, and says nothing of absent ones")
+    func probe() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("example.test", names: ["example.test"])
+        try folder.write("sites/example.test/webauthn", #"{"origins": ["https://example.test", "https://shop.example.co.uk"]}"#)
+        try folder.write(
+            "sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.a"]}}"#)
+        let server = try RunningServer(
+            in: folder.url,
+            [
+                "--sites", "sites", "--certs", certificates.directory.appendingPathComponent("example.test").path,
+                "--https", "127.0.0.1:0", "--http", "off", "--default-certificate", "example.test",
+            ])
+        defer { _ = server.stop() }
+        let output = try BinaryRunner.run([
+            "probe", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(server.port)", "--timeout", "3",
+            "example.test",
+        ])
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(output.stdout.contains("pass  webauthn status: 200, no redirect"), "\(output.stdout)")
+        #expect(output.stdout.contains("pass  webauthn content type: application/json"), "\(output.stdout)")
+        #expect(output.stdout.contains("pass  webauthn content: valid"), "\(output.stdout)")
+        #expect(!output.stdout.contains("passkey-endpoints"), "\(output.stdout)")
+    }
 }
