@@ -10,7 +10,8 @@ extension DiffCommand {
         if kind == .webauthn {
             // Only the origins are compared: their labels need not be counted here.
             let unused = Result<PublicSuffixList, PublicSuffixList.Unavailable>.failure(.init(reason: ""))
-            let before = try decoded(PasskeyValidator.validateWebAuthn(oldBytes, suffixes: unused).file, old, "webauthn")
+            let before = try decoded(
+                PasskeyValidator.validateWebAuthn(oldBytes, suffixes: unused).file, old, "webauthn")
             let after = try decoded(
                 PasskeyValidator.validateWebAuthn(newBytes, suffixes: unused).file, newName, "webauthn")
             return MeaningDiff.compare(before, after)

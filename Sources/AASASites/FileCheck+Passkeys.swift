@@ -15,7 +15,8 @@ extension FileCheck {
             let valid = { (kind: Kind) in indices.first { checks[$0].kind == kind && checks[$0].isValid } }
             let endpoints = indices.first { checks[$0].kind == .passkeyEndpoints }
             let agreement = PasskeyAgreement(
-                apple: valid(.apple).flatMap { checks[$0].appleFile }, android: valid(.android).flatMap {
+                apple: valid(.apple).flatMap { checks[$0].appleFile },
+                android: valid(.android).flatMap {
                     checks[$0].androidFile
                 }, hasEndpoints: endpoints != nil)
             for (kind, notes) in [(Kind.apple, agreement.apple), (.android, agreement.android)] where !notes.isEmpty {

@@ -1,5 +1,5 @@
-import Foundation
 import AssociationKit
+import Foundation
 import Logging
 import Testing
 

@@ -50,7 +50,8 @@ struct ACMEOnDemandAskTests {
         settings.enabled = true
         configure(&settings)
         return ACMEManager(
-            settings: settings, certificates: folder.path, challenges: [.http01], publicSuffixes: ACMEBudgetTests.suffixes,
+            settings: settings, certificates: folder.path, challenges: [.http01],
+            publicSuffixes: ACMEBudgetTests.suffixes,
             logger: Logger(label: "test"))
     }
 

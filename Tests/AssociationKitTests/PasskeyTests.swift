@@ -25,7 +25,8 @@ struct PasskeyTests {
     }
 
     static let good = origins("https://example.com", "https://shop.example.co.uk", "https://example.de:8443")
-    static let goodEndpoints = #"{"enroll": "https://example.com/passkeys/new", "manage": "https://example.com/account"}"#
+    static let goodEndpoints =
+        #"{"enroll": "https://example.com/passkeys/new", "manage": "https://example.com/account"}"#
 
     /// (code, a file that triggers it, a near file that does not), for `webauthn`.
     static let webauthnCases: [(DiagnosticCode, String, String)] = [
@@ -46,7 +47,8 @@ struct PasskeyTests {
         (.webauthnDuplicateOrigin, origins("https://example.com", "https://EXAMPLE.com:443"), good),
         (
             .webauthnTooManyLabels,
-            origins("https://a.com", "https://b.com", "https://c.com", "https://d.com", "https://e.com", "https://f.com"),
+            origins(
+                "https://a.com", "https://b.com", "https://c.com", "https://d.com", "https://e.com", "https://f.com"),
             origins(
                 "https://a.com", "https://b.com", "https://c.com", "https://d.com", "https://e.com", "https://a.co.uk",
                 "https://www.b.de", "https://shop.c.com.au")
@@ -79,7 +81,8 @@ struct PasskeyTests {
         (.passkeyUnknownKey, #"{"enroll": "https://example.com/a", "mange": "https://example.com/b"}"#, goodEndpoints),
     ]
 
-    @Test("each webauthn code is reported on its triggering file and not on the near clean one", arguments: webauthnCases)
+    @Test(
+        "each webauthn code is reported on its triggering file and not on the near clean one", arguments: webauthnCases)
     func webauthnCode(code: DiagnosticCode, bad: String, clean: String) {
         #expect(Self.webauthn(bad).diagnostics.contains { $0.code == code }, "\(code.rawValue) on \(bad)")
         let report = Self.webauthn(clean)
@@ -105,7 +108,8 @@ struct PasskeyTests {
 
     @Test("a diagnostic names line, column and pointer; the sixth label is an error on its origin")
     func positions() throws {
-        let text = "{\n  \"origins\": [\n    \"https://a.com\", \"https://b.com\", \"https://c.com\",\n"
+        let text =
+            "{\n  \"origins\": [\n    \"https://a.com\", \"https://b.com\", \"https://c.com\",\n"
             + "    \"https://d.com\", \"https://e.com\",\n    \"https://www.a.com\", \"https://f.co.uk\"\n  ]\n}"
         let report = Self.webauthn(text)
         let problem = try #require(report.diagnostics.first { $0.code == .webauthnTooManyLabels })
@@ -139,7 +143,8 @@ struct PasskeyTests {
         #expect(Self.list.registrableLabel(of: host) == label)
     }
 
-    @Test("public suffixes have no registrable domain", arguments: ["co.uk", "github.io", "com", "b.ck", "localhost", ""])
+    @Test(
+        "public suffixes have no registrable domain", arguments: ["co.uk", "github.io", "com", "b.ck", "localhost", ""])
     func suffixes(host: String) {
         #expect(Self.list.registrableDomain(of: host) == nil)
     }

@@ -26,7 +26,8 @@ final class PasskeyServingTests {
         try folder.write("sites/example.com/webauthn", Self.webauthn)
         try folder.write("sites/example.com/passkey-endpoints", Self.endpoints)
         try folder.write(
-            "sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example"]}}"#)
+            "sites/example.com/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example"]}}"#
+        )
         server = try RunningServer(in: folder.url, ["--sites", "sites", "--access-log", "off"])
     }
 
@@ -153,7 +154,9 @@ struct PasskeyCommandTests {
                 "--sites", Self.sites,
             ], in: folder.url)
         #expect(apple.status == 0, "\(apple.stdout)")
-        #expect(apple.stdout.contains("pass  passkeys:example.com: ") && apple.stdout.contains("example.com/webauthn is valid"))
+        #expect(
+            apple.stdout.contains("pass  passkeys:example.com: ")
+                && apple.stdout.contains("example.com/webauthn is valid"))
         #expect(apple.stdout.contains("example.com/passkey-endpoints is valid"), "\(apple.stdout)")
         let android = try BinaryRunner.run(
             [
@@ -173,7 +176,8 @@ struct PasskeyCommandTests {
         try folder.write("moved/webauthn", #"{"origins": ["https://b.com", "https://a.com"]}"#)
         let changed = try BinaryRunner.run(["diff", "old/webauthn", "new/webauthn", "--json"], in: folder.url)
         #expect(changed.status == 1)
-        #expect(changed.stdout.contains("https://a.com") && changed.stdout.contains("https://c.com"), "\(changed.stdout)")
+        #expect(
+            changed.stdout.contains("https://a.com") && changed.stdout.contains("https://c.com"), "\(changed.stdout)")
         #expect(changed.stdout.contains("\"removed\"") && changed.stdout.contains("\"added\""), "\(changed.stdout)")
         #expect(try BinaryRunner.run(["diff", "old/webauthn", "same/webauthn"], in: folder.url).status == 0)
         let moved = try BinaryRunner.run(["diff", "old/webauthn", "moved/webauthn", "--json"], in: folder.url)
@@ -190,7 +194,8 @@ struct PasskeyCommandTests {
         let folder = try TemporaryFolder()
         let certificates = try TestCertificates(in: folder)
         try certificates.issue("example.test", names: ["example.test"])
-        try folder.write("sites/example.test/webauthn", #"{"origins": ["https://example.test", "https://shop.example.co.uk"]}"#)
+        try folder.write(
+            "sites/example.test/webauthn", #"{"origins": ["https://example.test", "https://shop.example.co.uk"]}"#)
         try folder.write(
             "sites/example.test/apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.a"]}}"#)
         let server = try RunningServer(

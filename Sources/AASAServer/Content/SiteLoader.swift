@@ -291,7 +291,8 @@ public enum SiteLoader {
     /// ended: the load that first finds one gone sets its end, later loads keep it.
     static func graced(_ previous: SiteRecord?, present: [FileCheck.Kind], settings: Settings) -> [DeletedFile] {
         guard settings.deletedFileGrace > 0, let previous, let content = previous.content else { return [] }
-        let served = FileCheck.Kind.served.map { ($0, content.file($0) != nil) } + [(.fallback, content.fallback != nil)]
+        let served =
+            FileCheck.Kind.served.map { ($0, content.file($0) != nil) } + [(.fallback, content.fallback != nil)]
         return served.compactMap { kind, isServed in
             guard isServed, !present.contains(kind) else { return nil }
             let known = previous.deletedFiles.first { $0.kind == kind }

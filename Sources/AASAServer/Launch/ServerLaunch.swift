@@ -76,7 +76,7 @@ public enum ServerLaunch {
             switch acme.onDemand ? PublicSuffixListFile.system : .success(PublicSuffixList(text: "")) {
             case .success(let list): suffixes = list
             case .failure(let unavailable):
-                report.notStarting("acme: the on-demand budget needs the Public Suffix List: \(unavailable.reason)")
+                report.notStarting("acme: the on-demand budget cannot be kept: \(unavailable.reason)")
                 return 2
             }
             let manager = ACMEManager(

@@ -265,7 +265,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .passkeyUnknownKey: "A key webauthn or passkey-endpoints does not define; it is ignored."
         case .passkeyEndpointInvalidURL: "enroll or manage that is not an absolute https URL."
         case .passkeyEndpointsEmpty: "passkey-endpoints with neither enroll nor manage."
-        case .webCredentialsWithoutAndroid: "webcredentials for Apple, but no assetlinks.json grant for Android's passkeys."
+        case .webCredentialsWithoutAndroid:
+            "webcredentials, but no assetlinks.json grant of credentials to an Android app."
         case .loginCredentialsWithoutApple: "An assetlinks.json get_login_creds grant, but no webcredentials for Apple."
         case .passkeyEndpointsWithoutCredentials: "passkey-endpoints, but neither webcredentials nor get_login_creds."
         }

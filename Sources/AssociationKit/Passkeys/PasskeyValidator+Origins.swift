@@ -8,11 +8,13 @@ extension PasskeyValidator {
             return nil
         }
         guard let elements = origins.arrayValue else {
-            report(.passkeyWrongType, "origins must be an array of origin strings, found \(origins.typeName)", at: origins)
+            report(
+                .passkeyWrongType, "origins must be an array of origin strings, found \(origins.typeName)", at: origins)
             return nil
         }
         if elements.isEmpty {
-            report(.webauthnNoOrigins, "origins is empty, so no other origin may use this domain's passkeys", at: origins)
+            report(
+                .webauthnNoOrigins, "origins is empty, so no other origin may use this domain's passkeys", at: origins)
         }
         var file = WebAuthnFile()
         var seen: Set<String> = []

@@ -31,7 +31,8 @@ public struct PasskeyValidator {
         if bytes.count > AssociationFileValidator.maximumSize {
             validator.diagnostics.append(
                 Diagnostic(
-                    .fileTooLarge, "the file is \(bytes.count) bytes; keep well-known files under 128 KiB (131072 bytes)",
+                    .fileTooLarge,
+                    "the file is \(bytes.count) bytes; keep well-known files under 128 KiB (131072 bytes)",
                     at: .start, pointer: ""))
         }
         let document = JSONDocument.parse(bytes)
