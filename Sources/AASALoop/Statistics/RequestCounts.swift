@@ -2,7 +2,8 @@
 /// hashing and no allocation (the paths and statuses are closed sets, `ServedPath` and
 /// `HTTPStatus`). Site names are counted apart, and only with per-site metrics on.
 public struct RequestCounts: Sendable, Equatable {
-    /// The path labels of the slots: the served paths, then every other path.
+    /// The path labels of the slots: the association files' paths, every other path, then the
+    /// passkey files' paths (added after, so the first four slots keep their numbers).
     static let pathLabels = [
         ServedPath.appleWellKnown.label, ServedPath.appleRoot.label, ServedPath.androidWellKnown.label, "other",
         ServedPath.webauthnWellKnown.label, ServedPath.passkeyEndpointsWellKnown.label,
