@@ -83,6 +83,14 @@ final class PasskeyServingTests {
         #expect(try eventually(5) { try fetch("/.well-known/webauthn").body == Data(Self.second.utf8) })
         let metrics = String(decoding: try Curl.request("http://127.0.0.1:\(admin)/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"path="/.well-known/webauthn""#), "\(metrics)")
+        // Deleted, a passkey file serves its last copy for the deleted-file grace (60 s by default).
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("sites/example.com/passkey-endpoints"))
+        #expect(
+            try eventually(5) {
+                String(decoding: try Curl.request("http://127.0.0.1:\(admin)/sites.json").body, as: UTF8.self)
+                    .contains(#""servedUntil""#)
+            })
+        #expect(try fetch("/.well-known/passkey-endpoints").body == Data(Self.endpoints.utf8))
     }
 
     @Test("a broken passkey file stops start-up (exit 1), naming file, line, column and code")
