@@ -44,6 +44,9 @@ depends=$(objdump -p "$root/usr/bin/aasa-server" | awk '/NEEDED/ {print $2}' | w
     /var/lib/dpkg/info/"$package"*.shlibs 2>/dev/null | sed 's/^ *//')
   echo "${line:-$package}"
 done | sort -u | paste -sd, | sed 's/,/, /g')
+# And the data it reads at run time: the Public Suffix List (docs/ARCHITECTURE.md, "The Public
+# Suffix List"), /usr/share/publicsuffix/public_suffix_list.dat.
+depends="$depends, publicsuffix"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
   docker/deb/control.in > "$root/DEBIAN/control"

@@ -30,7 +30,7 @@ rm -rf "$upgrade_dir/root"
 # and kept in podman's store (FORCE=1 makes it again).
 if [ -n "${FORCE:-}" ] || ! podman image exists "$image"; then
   mmdebstrap --quiet --variant=minbase --format=tar \
-    --include=systemd,systemd-sysv,dbus,curl,ca-certificates,openssl,libssl3,zlib1g,pebble,procps \
+    --include=systemd,systemd-sysv,dbus,curl,ca-certificates,openssl,libssl3,zlib1g,publicsuffix,pebble,procps \
     --customize-hook='rm -f "$1"/etc/machine-id; : > "$1"/etc/machine-id' \
     bookworm - http://deb.debian.org/debian "deb http://deb.debian.org/debian-security bookworm-security main" \
     | podman import --change 'CMD ["/sbin/init"]' --change 'STOPSIGNAL SIGRTMIN+3' - "$image" >/dev/null

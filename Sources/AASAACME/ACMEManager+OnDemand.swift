@@ -1,3 +1,4 @@
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 
@@ -59,7 +60,7 @@ extension ACMEManager {
                 Self.refuse(&books, name, .dropped)
                 return false
             }
-            if let refusal = Self.spend(&books, name, settings, now: now) {
+            if let refusal = Self.spend(&books, name, settings, publicSuffixes, now: now) {
                 Self.refuse(&books, name, refusal)
                 return false
             }
@@ -106,11 +107,15 @@ extension ACMEManager {
     }
 
     /// Takes one new name from the hourly rate and the weekly budget, or says which is spent.
-    static func spend(_ books: inout Books, _ name: String, _ settings: ACMESettings, now: Int) -> Refusal? {
+    static func spend(
+        _ books: inout Books, _ name: String, _ settings: ACMESettings, _ suffixes: PublicSuffixList, now: Int
+    ) -> Refusal? {
         books.onDemandStarts.removeAll { $0 <= now - 3600 }
         guard books.onDemandStarts.count < settings.onDemandPerHour else { return .rate }
         let before = books.budget
-        guard books.budget.admit(name, limit: settings.onDemandWeekly, now: now) else { return .budget }
+        guard books.budget.admit(name, limit: settings.onDemandWeekly, now: now, suffixes: suffixes) else {
+            return .budget
+        }
         if books.budget != before { books.budgetChanged = true }
         books.onDemandStarts.append(now)
         return nil
@@ -162,7 +167,7 @@ extension ACMEManager {
     /// Reads the budget kept by earlier runs (none at the first start).
     func loadBudget(now: Int = Int(time(nil))) {
         guard let data = FileManager.default.contents(atPath: budgetPath) else { return }
-        let budget = OnDemandBudget(text: String(decoding: data, as: UTF8.self), now: now)
+        let budget = OnDemandBudget(text: String(decoding: data, as: UTF8.self), now: now, suffixes: publicSuffixes)
         books.withLock { $0.budget = budget }
     }
 

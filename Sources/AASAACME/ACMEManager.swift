@@ -1,5 +1,6 @@
 import AASASystem
 import AASATransport
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 import Logging
@@ -71,6 +72,8 @@ public final class ACMEManager: Sendable {
     public let challenges: [ChallengeType]
     /// Asks `--acme-on-demand-ask` about on-demand names, when given.
     let asker: OnDemandAsk?
+    /// What the on-demand budget counts registered domains by (`RegisteredDomain`).
+    let publicSuffixes: PublicSuffixList
     let logger: Logger
     let books = Mutex(Books())
     let wake = WorkerSignal()
@@ -92,8 +95,12 @@ public final class ACMEManager: Sendable {
     static let firstBackoff = 60
     static let longestBackoff = 86_400
 
-    public init(settings: ACMESettings, certificates: String, challenges: [ChallengeType], logger: Logger) {
+    public init(
+        settings: ACMESettings, certificates: String, challenges: [ChallengeType], publicSuffixes: PublicSuffixList,
+        logger: Logger
+    ) {
         self.settings = settings
+        self.publicSuffixes = publicSuffixes
         issuers = settings.issuers
         storage = ACMEStorage(certificates: certificates)
         self.challenges = challenges

@@ -2,6 +2,9 @@
 /// domain gets at most `ACMESettings.onDemandWeekly` new names in any seven days (a sliding
 /// window: Let's Encrypt's limit is 50 certificates per registered domain per week). Kept in
 /// `acme/on-demand-names` (one `SECONDS NAME` line each), so a restart does not reset it.
+import AssociationKit
+
+/// Names are counted by their registered domain under the Public Suffix List (`RegisteredDomain`).
 struct OnDemandBudget: Equatable {
     static let window = 7 * 86_400
     /// Entries kept at most, all domains together: a file read at start-up stays small
@@ -13,9 +16,9 @@ struct OnDemandBudget: Equatable {
         var domain: String
         var at: Int
 
-        init(name: String, at: Int) {
+        init(name: String, at: Int, suffixes: PublicSuffixList) {
             self.name = name
-            domain = RegisteredDomain.of(name)
+            domain = RegisteredDomain.of(name, in: suffixes)
             self.at = at
         }
     }
@@ -26,13 +29,13 @@ struct OnDemandBudget: Equatable {
 
     /// Whether `name` may be ordered now: free when it was accepted within the window (a
     /// retry is no new name), else counted if its registered domain has room under `limit`.
-    mutating func admit(_ name: String, limit: Int, now: Int) -> Bool {
+    mutating func admit(_ name: String, limit: Int, now: Int, suffixes: PublicSuffixList) -> Bool {
         prune(now: now)
         if entries.contains(where: { $0.name == name }) { return true }
-        let domain = RegisteredDomain.of(name)
-        let spent = entries.count { $0.domain == domain }
+        let entry = Entry(name: name, at: now, suffixes: suffixes)
+        let spent = entries.count { $0.domain == entry.domain }
         guard spent < limit, entries.count < Self.longest else { return false }
-        entries.append(Entry(name: name, at: now))
+        entries.append(entry)
         return true
     }
 
@@ -52,13 +55,13 @@ struct OnDemandBudget: Equatable {
 
     /// Reads the file's text; a line that is not `SECONDS NAME` is skipped (a torn write
     /// costs at most what it held).
-    init(text: String, now: Int) {
+    init(text: String, now: Int, suffixes: PublicSuffixList) {
         for line in text.split(separator: "\n").prefix(Self.longest) {
             let parts = line.split(separator: " ")
             guard parts.count == 2, parts[0].utf8.count <= 12, let at = Int(parts[0]), !parts[1].isEmpty,
                 parts[1].utf8.count <= 253
             else { continue }
-            entries.append(Entry(name: String(parts[1]), at: at))
+            entries.append(Entry(name: String(parts[1]), at: at, suffixes: suffixes))
         }
         prune(now: now)
     }

@@ -20,7 +20,9 @@ struct CheckAppCommand: ParsableCommand {
             of the entitlements (a property list or a provisioning profile) must have a site \
             serving a valid file that lists the app ID under that service. Android: every \
             --domain's assetlinks.json must grant the package with the certificate's SHA-256 \
-            fingerprint. Files come from --sites DIR, or live over HTTPS with --live. Exit 0 \
+            fingerprint. For passkeys (webcredentials: entries, and each Android --domain): \
+            whether the package may use the domain's credentials, and the domain's webauthn and \
+            passkey-endpoints, checked when served. Files come from --sites DIR, or live over HTTPS with --live. Exit 0 \
             all good, 1 a problem, 2 usage error or unreadable input.
             """)
 
@@ -153,6 +155,7 @@ struct CheckAppCommand: ParsableCommand {
         }
         if listed.contains(app) {
             report.add(entry.entry, .pass, "\(app) is listed under \(entry.service) in \(source)")
+            if entry.service == "webcredentials" { passkeys(entry.domain, into: &report) }
         } else {
             report.add(
                 entry.entry, .fail,
@@ -203,7 +206,7 @@ struct CheckAppCommand: ParsableCommand {
 
     /// A site's file: from the sites directory (the site a request for `domain` would get),
     /// or fetched from `https://domain/.well-known/NAME`.
-    private func fileBytes(for domain: String, name: String) -> Result<([UInt8], String), Failure> {
+    func fileBytes(for domain: String, name: String) -> Result<([UInt8], String), Failure> {
         if let sites {
             guard let directory = try? SiteDirectory(root: URL(fileURLWithPath: sites)) else {
                 return .failure(Failure(message: "\(sites) is not a readable sites directory"))
@@ -279,6 +282,7 @@ struct CheckAppCommand: ParsableCommand {
                 } else {
                     report.add(name, .pass, "\(source) grants \(package) with \(expected ?? "?")")
                 }
+                passkeys(domain, package: package, android: file, into: &report)
             }
         }
         return report

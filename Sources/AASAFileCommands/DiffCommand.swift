@@ -11,7 +11,8 @@ package struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Show what changed in meaning between two association files, and which URL decisions change.",
         discussion: """
-            OLD and NEW are two apple-app-site-association files or two assetlinks.json files. \
+            OLD and NEW are two apple-app-site-association files, two assetlinks.json files, or \
+            two webauthn or passkey-endpoints files (by OLD's name). \
             Formatting, key order and whitespace are no change. With --against-live DOMAIN, NEW \
             is fetched from the live host over HTTPS (or from Apple's CDN with --cdn). Exit 0 \
             same meaning, 1 changed, 2 usage error or unreadable input.
@@ -65,8 +66,15 @@ package struct DiffCommand: ParsableCommand {
 
     package func run() throws {
         let oldBytes = try read(old)
-        let isAndroid = FileCheck.kind(ofFileAt: old, bytes: oldBytes) == .android
-        let (newBytes, newName) = try fetchNew(android: isAndroid)
+        let kind = FileCheck.kind(ofFileAt: old, bytes: oldBytes)
+        let isAndroid = kind == .android
+        let (newBytes, newName) = try fetchNew(kind)
+        if kind == .webauthn || kind == .passkeyEndpoints {
+            let changes = try passkeyChanges(kind, oldBytes, newBytes, newName: newName)
+            StandardStreams.write(json ? DiffOutput.json(changes, []) : DiffOutput.text(changes, []))
+            if !changes.isEmpty { throw CommandFailure.invalid }
+            return
+        }
         let urlTexts = try allURLs()
         var changes: [MeaningChange]
         var decisions: [DecisionChange] = []
@@ -116,9 +124,10 @@ package struct DiffCommand: ParsableCommand {
     }
 
     /// NEW from its file, or fetched like `probe` does: the bytes and how to name them.
-    private func fetchNew(android: Bool) throws -> ([UInt8], String) {
+    private func fetchNew(_ kind: FileCheck.Kind) throws -> ([UInt8], String) {
         if let new { return (try read(new), new) }
-        let file = android ? "/.well-known/assetlinks.json" : "/.well-known/apple-app-site-association"
+        // Each file a site serves is at /.well-known/ under its own name.
+        let file = "/.well-known/" + (FileCheck.Kind.served.contains(kind) ? kind : .apple).rawValue
         let request = LiveFileSource.Request(
             domain: (againstLive ?? "").lowercased(), path: file, cdn: cdn, cacert: cacert, connectTo: connectTo,
             timeout: timeout)
@@ -130,7 +139,7 @@ package struct DiffCommand: ParsableCommand {
         throw CommandFailure.unreadable
     }
 
-    private func decoded<File>(_ file: File?, _ name: String, _ what: String) throws -> File {
+    func decoded<File>(_ file: File?, _ name: String, _ what: String) throws -> File {
         guard let file else {
             StandardStreams.writeError(
                 "\(name): error: not \(what) the platform could read (run validate for the details)\n")

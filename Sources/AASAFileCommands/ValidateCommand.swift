@@ -82,6 +82,8 @@ package struct ValidateCommand: ParsableCommand {
             }
         }
         results = Self.comparingPlatforms(results)
+        // Notes on how a site's passkey pieces agree, on the file that has what the other lacks.
+        results = FileCheck.notingPasskeyAgreement(results)
         for result in results {
             if let readError = result.readError { unreadable.append((result.path, readError)) }
         }

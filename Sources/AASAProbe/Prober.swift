@@ -96,6 +96,16 @@ public struct Prober: Sendable {
             report.add("assetlinks.json", .fail, failure.message)
         }
 
+        // The passkey files are checked when the site has them: a 404 is no finding.
+        for kind in [FileCheck.Kind.webauthn, .passkeyEndpoints] {
+            switch fetch(host, port, address, "/.well-known/\(kind.rawValue)", Self.userAgent) {
+            case .success(let (_, response)) where response.status != 404:
+                _ = checkFile(kind.rawValue, response, kind: kind, host: host, into: &report)
+            case .success: break
+            case .failure(let failure): report.add(kind.rawValue, .fail, failure.message)
+            }
+        }
+
         if checkCDN {
             let cdnAddress = connectTo ?? (Self.cdnHost, 443)
             // Through --connect-to the answer is not Apple's: say where it came from.
@@ -203,17 +213,22 @@ public struct Prober: Sendable {
             reader: CMSReader.reader(trusting: client.caFile.map(TrustAnchors.file) ?? .system), domain: host,
             now: Int(time(nil)))
         var json = response.body
-        let (found, omitted) =
-            kind == .apple
-            ? {
-                let report = AssociationFileValidator.validate(response.body, signed: signing)
-                json = report.content ?? response.body
-                return (report.diagnostics, report.omitted)
-            }()
-            : {
-                let report = AssetLinksValidator.validate(response.body)
-                return (report.diagnostics, report.omitted)
-            }()
+        let (found, omitted): ([Diagnostic], OmittedDiagnostics)
+        switch kind {
+        case .apple:
+            let report = AssociationFileValidator.validate(response.body, signed: signing)
+            json = report.content ?? response.body
+            (found, omitted) = (report.diagnostics, report.omitted)
+        case .webauthn:
+            let report = PasskeyValidator.validateWebAuthn(response.body, suffixes: PublicSuffixListFile.system)
+            (found, omitted) = (report.diagnostics, report.omitted)
+        case .passkeyEndpoints:
+            let report = PasskeyValidator.validateEndpoints(response.body)
+            (found, omitted) = (report.diagnostics, report.omitted)
+        default:
+            let report = AssetLinksValidator.validate(response.body)
+            (found, omitted) = (report.diagnostics, report.omitted)
+        }
         let diagnostics = found.filter { $0.code != .fileTooLarge }
         let problems = DiagnosticLines.render(diagnostics, path: name, omitted: omitted)
         if diagnostics.hasErrors || omitted.errors > 0 {

@@ -57,7 +57,7 @@ package enum AssociationFileFinder {
                 let found = Self.site(site.folder, shownAs: shown)
                 listing.files += found.files
                 listing.warnings += found.warnings
-                if !found.files.contains(where: { $0.kind == .apple || $0.kind == .android }) {
+                if !found.files.contains(where: { FileCheck.Kind.served.contains($0.kind) }) {
                     // As `serve` reports it (SiteLoader): the folder answers 404.
                     listing.warnings.append(
                         LoadProblem(
@@ -91,7 +91,7 @@ package enum AssociationFileFinder {
 
     package static func site(_ folder: URL, shownAs shown: String) -> Listing {
         var listing = Listing()
-        for kind in [FileCheck.Kind.apple, .android, .expectations, .fallback]
+        for kind in FileCheck.Kind.inFolder
         where FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.rawValue).path) {
             listing.files.append(
                 Found(

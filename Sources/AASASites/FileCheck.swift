@@ -13,6 +13,17 @@ public struct FileCheck: Sendable {
         /// What people without the app get for the site's other paths (`FallbackValidator`);
         /// never served.
         case fallback = "fallback.json"
+        /// WebAuthn's related origins (`PasskeyValidator`); served at `/.well-known/webauthn`.
+        case webauthn = "webauthn"
+        /// Where password managers create and manage passkeys; served at
+        /// `/.well-known/passkey-endpoints`.
+        case passkeyEndpoints = "passkey-endpoints"
+
+        /// The kinds a site serves at `/.well-known/`, each as a `PreparedFile`.
+        public static let served: [Kind] = [.apple, .android, .webauthn, .passkeyEndpoints]
+        /// The files a site folder may hold, in the order they are read (the association files
+        /// first: what is checked against them comes after).
+        public static let inFolder: [Kind] = [.apple, .android, .webauthn, .passkeyEndpoints, .expectations, .fallback]
     }
 
     /// Files past this are not read at all: twice Apple's limit, so a file a little too large
@@ -24,7 +35,7 @@ public struct FileCheck: Sendable {
     /// The site folder the file belongs to, when it was read as part of a sites folder.
     public let site: String?
     public private(set) var byteCount: Int
-    public private(set) var diagnostics: [Diagnostic]
+    public internal(set) var diagnostics: [Diagnostic]
     /// What past `OmittedDiagnostics.limit` was counted, not kept.
     public private(set) var omitted: OmittedDiagnostics
     /// Set when the file could not be read; the file then has no diagnostics.
@@ -197,6 +208,12 @@ public struct FileCheck: Sendable {
             let report = FallbackValidator.validate(content)
             (diagnostics, omitted) = (report.diagnostics, report.omitted)
             (bytes, fallbackFile) = (report.file == nil ? nil : content, report.file)
+        case .webauthn:
+            let report = PasskeyValidator.validateWebAuthn(content, suffixes: PublicSuffixListFile.system)
+            (diagnostics, omitted, bytes) = (report.diagnostics, report.omitted, report.file == nil ? nil : content)
+        case .passkeyEndpoints:
+            let report = PasskeyValidator.validateEndpoints(content)
+            (diagnostics, omitted, bytes) = (report.diagnostics, report.omitted, report.file == nil ? nil : content)
         }
         isValid = bytes != nil && !diagnostics.hasErrors && omitted.errors == 0
     }

@@ -233,11 +233,11 @@ public struct SiteDirectory: Sendable {
     /// maps `/.well-known/NAME` to the site folder's `NAME` (docs/usage.md, "Sites layout").
     public static let wellKnownFolder = ".well-known"
 
-    /// True when `folder` holds an association file directly (a site folder rather than a
+    /// True when `folder` holds a served file directly (a site folder rather than a
     /// directory of sites).
     public static func isSiteFolder(_ folder: URL) -> Bool {
-        let fileManager = FileManager.default
-        return fileManager.fileExists(atPath: folder.appendingPathComponent(appleFileName).path)
-            || fileManager.fileExists(atPath: folder.appendingPathComponent(androidFileName).path)
+        FileCheck.Kind.served.contains {
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0.rawValue).path)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AssociationKit
 import Foundation
 import Logging
 import TestSupport
@@ -9,23 +10,32 @@ import Testing
 /// (docs/acme.md, "On-demand budget" and "Numbers from the CA"): pure logic, in tables.
 @Suite("ACME budget, failure drop and peer numbers")
 struct ACMEBudgetTests {
+    /// The system's Public Suffix List, as the server reads it (`.ci/run` installs publicsuffix).
+    static let suffixes = PublicSuffixList(
+        text: (try? String(contentsOfFile: "/usr/share/publicsuffix/public_suffix_list.dat", encoding: .utf8)) ?? "")
+
     @Test(
-        "the registered domain: two labels, three under a country code's common second level",
+        "the registered domain by the Public Suffix List: multi-label and private suffixes",
         arguments: [
             ("pr-7.staging.example.com", "example.com"), ("example.com", "example.com"), ("com", "com"),
             ("a.b.example.co.uk", "example.co.uk"), ("shop.example.com.au", "example.com.au"),
             ("x.example.org.uk", "example.org.uk"), ("a.example.co", "example.co"), ("a.co.example", "co.example"),
-            ("A.Staging.Example.COM.", "example.com"), ("a.github.io", "github.io"), ("x.example.de", "example.de"),
+            ("A.Staging.Example.COM.", "example.com"), ("x.example.de", "example.de"),
+            // What two or three labels guessed wrong: private suffixes and deeper public ones.
+            ("a.github.io", "a.github.io"), ("x.a.github.io", "a.github.io"), ("shop.example.ltd.uk", "example.ltd.uk"),
+            ("a.example.kawasaki.jp", "a.example.kawasaki.jp"), ("a.b.example.pvt.k12.ma.us", "example.pvt.k12.ma.us"),
         ])
     func registeredDomain(name: String, domain: String) {
-        #expect(RegisteredDomain.of(name) == domain)
+        #expect(RegisteredDomain.of(name, in: Self.suffixes) == domain)
     }
 
     @Test("the budget: per registered domain, a name counted once, sliding seven days")
     func budget() {
         var budget = OnDemandBudget()
         let now = 1_000_000
-        func admit(_ name: String, limit: Int = 2, _ at: Int) -> Bool { budget.admit(name, limit: limit, now: at) }
+        func admit(_ name: String, limit: Int = 2, _ at: Int) -> Bool {
+            budget.admit(name, limit: limit, now: at, suffixes: Self.suffixes)
+        }
         #expect(admit("a.staging.example.com", now))
         #expect(admit("b.other.example.com", now + 1))
         #expect(!admit("c.staging.example.com", now + 2))
@@ -43,11 +53,11 @@ struct ACMEBudgetTests {
     @Test("the budget file round-trips; broken lines and old entries are dropped")
     func budgetFile() {
         var budget = OnDemandBudget()
-        _ = budget.admit("a.staging.example.com", limit: 5, now: 2_000_000)
-        _ = budget.admit("b.staging.example.com", limit: 5, now: 2_000_010)
-        #expect(OnDemandBudget(text: budget.text, now: 2_000_020) == budget)
+        _ = budget.admit("a.staging.example.com", limit: 5, now: 2_000_000, suffixes: Self.suffixes)
+        _ = budget.admit("b.staging.example.com", limit: 5, now: 2_000_010, suffixes: Self.suffixes)
+        #expect(OnDemandBudget(text: budget.text, now: 2_000_020, suffixes: Self.suffixes) == budget)
         let text = budget.text + "garbage\n99999999999999999999 c.example.com\n1 old.example.com\n \n"
-        #expect(OnDemandBudget(text: text, now: 2_000_020) == budget)
+        #expect(OnDemandBudget(text: text, now: 2_000_020, suffixes: Self.suffixes) == budget)
     }
 
     @Test(
@@ -89,7 +99,8 @@ struct ACMEBudgetTests {
         settings.onDemandWeekly = weekly
         settings.onDemandPerHour = perHour
         return ACMEManager(
-            settings: settings, certificates: folder.path(), challenges: [.http01], logger: Logger(label: "test"))
+            settings: settings, certificates: folder.path(), challenges: [.http01], publicSuffixes: Self.suffixes,
+            logger: Logger(label: "test"))
     }
 
     @Test("an on-demand name that fails three times is dropped until a handshake asks after a growing cool-down")
@@ -150,5 +161,20 @@ struct ACMEBudgetTests {
         #expect(!hourly.certificateWanted(for: "b.staging.example.com", now: 101))
         #expect(hourly.results()["on_demand_rate"] == 1)
         #expect(hourly.budgetSpent("example.com", now: 101) == 1)
+    }
+
+    @Test("the budget counts by the list: names under co.uk share their registered domain, github.io users do not")
+    func budgetByList() throws {
+        let manager = try self.manager(weekly: 2)
+        #expect(manager.certificateWanted(for: "a.shop.example.co.uk", now: 100))
+        #expect(manager.certificateWanted(for: "b.example.co.uk", now: 101))
+        #expect(!manager.certificateWanted(for: "c.staging.example.co.uk", now: 102))
+        #expect(manager.budgetSpent("example.co.uk", now: 103) == 2)
+        // Another registrant under the same public suffix has its own budget.
+        #expect(manager.certificateWanted(for: "a.other.co.uk", now: 104))
+        for user in ["alice", "bob", "carol"] {
+            #expect(manager.certificateWanted(for: "www.\(user).github.io", now: 105))
+        }
+        #expect(manager.budgetSpent("alice.github.io", now: 106) == 1)
     }
 }

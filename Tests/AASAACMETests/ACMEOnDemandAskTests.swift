@@ -56,7 +56,9 @@ struct ACMEOnDemandAskTests {
         settings.enabled = true
         configure(&settings)
         return ACMEManager(
-            settings: settings, certificates: folder.path(), challenges: [.http01], logger: Logger(label: "test"))
+            settings: settings, certificates: folder.path(), challenges: [.http01],
+            publicSuffixes: ACMEBudgetTests.suffixes,
+            logger: Logger(label: "test"))
     }
 
     @Test("patterns alone: a name outside them is refused and counted, one inside is ordered")

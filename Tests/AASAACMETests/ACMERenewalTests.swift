@@ -107,7 +107,9 @@ struct ACMERenewalTests {
             ACMEIssuerSettings(directory: "https://two.example:8443/dir"),
         ]
         let manager = ACMEManager(
-            settings: settings, certificates: "/nonexistent", challenges: [.http01], logger: .init(label: "test"))
+            settings: settings, certificates: "/nonexistent", challenges: [.http01],
+            publicSuffixes: ACMEBudgetTests.suffixes,
+            logger: .init(label: "test"))
         manager.update(plans: [CertificatePlan(names: ["shop.example.com"], onDemand: false)], certificates: [], now: 0)
         let problem = ACMEProblem(type: "transport", detail: "refused")
         #expect(manager.failed("shop.example.com", problem, renewal: false, now: 0).0 == 0)

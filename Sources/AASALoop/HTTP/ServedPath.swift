@@ -1,6 +1,6 @@
-/// The three paths the server answers; every other path is 404, never a redirect.
+/// The paths of the files the server answers; every other path is 404, never a redirect.
 enum ServedPath {
-    case appleWellKnown, appleRoot, androidWellKnown
+    case appleWellKnown, appleRoot, androidWellKnown, webauthnWellKnown, passkeyEndpointsWellKnown
 
     /// The path, as requested and as labelled in metrics.
     var path: StaticString {
@@ -8,6 +8,8 @@ enum ServedPath {
         case .appleWellKnown: "/.well-known/apple-app-site-association"
         case .appleRoot: "/apple-app-site-association"
         case .androidWellKnown: "/.well-known/assetlinks.json"
+        case .webauthnWellKnown: "/.well-known/webauthn"
+        case .passkeyEndpointsWellKnown: "/.well-known/passkey-endpoints"
         }
     }
 
@@ -24,6 +26,10 @@ enum ServedPath {
             self = .appleRoot
         } else if HTTPToken.equals(buffer, path, Self.androidWellKnown.path) {
             self = .androidWellKnown
+        } else if HTTPToken.equals(buffer, path, Self.webauthnWellKnown.path) {
+            self = .webauthnWellKnown
+        } else if HTTPToken.equals(buffer, path, Self.passkeyEndpointsWellKnown.path) {
+            self = .passkeyEndpointsWellKnown
         } else {
             return nil
         }

@@ -22,6 +22,8 @@ enum Route {
                 switch served {
                 case .appleWellKnown, .appleRoot: site?.apple
                 case .androidWellKnown: site?.android
+                case .webauthnWellKnown: site?.webauthn
+                case .passkeyEndpointsWellKnown: site?.passkeyEndpoints
                 }
             self = .file(served, file)
             return

@@ -2,9 +2,11 @@
 /// hashing and no allocation (the paths and statuses are closed sets, `ServedPath` and
 /// `HTTPStatus`). Site names are counted apart, and only with per-site metrics on.
 public struct RequestCounts: Sendable, Equatable {
-    /// The path labels of the slots: the three served paths, then every other path.
+    /// The path labels of the slots: the association files' paths, every other path, then the
+    /// passkey files' paths (added after, so the first four slots keep their numbers).
     static let pathLabels = [
         ServedPath.appleWellKnown.label, ServedPath.appleRoot.label, ServedPath.androidWellKnown.label, "other",
+        ServedPath.webauthnWellKnown.label, ServedPath.passkeyEndpointsWellKnown.label,
     ]
     private static let statuses = HTTPStatus.allCases
 
@@ -45,6 +47,8 @@ public struct RequestCounts: Sendable, Equatable {
         case .appleRoot?: 1
         case .androidWellKnown?: 2
         case nil: 3
+        case .webauthnWellKnown?: 4
+        case .passkeyEndpointsWellKnown?: 5
         }
     }
 }

@@ -24,7 +24,7 @@ extension MetricsReport {
         text.family(
             "aasa_site_files", type: .gauge,
             help: "Site files on disk, by file and validity (an invalid file's last good copy serves).")
-        for kind in [FileCheck.Kind.apple, .android, .expectations, .fallback] {
+        for kind in FileCheck.Kind.inFolder {
             let (valid, invalid) = (snapshot.counts.validFiles[kind] ?? 0, snapshot.counts.invalidFiles[kind] ?? 0)
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "true")], Double(valid))
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "false")], Double(invalid))

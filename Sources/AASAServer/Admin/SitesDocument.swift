@@ -76,17 +76,15 @@ struct SitesDocument: Encodable {
             Site(
                 name: record.name, aliases: listing.aliases[record.name] ?? [], state: record.state.rawValue,
                 files: record.checks.map { check in
-                    let served = check.kind == .apple ? record.content?.apple : record.content?.android
-                    return File(
+                    File(
                         file: check.kind.rawValue, valid: check.isValid, bytes: check.byteCount,
-                        servedETag: check.kind == .expectations || check.kind == .fallback ? nil : served?.etag,
+                        servedETag: record.content?.file(check.kind)?.etag,
                         problems: check.problems.map(Problem.init))
                 },
                 deletedFiles: record.deletedFiles.map { deleted in
-                    let served = deleted.kind == .apple ? record.content?.apple : record.content?.android
-                    return DeletedFile(
+                    DeletedFile(
                         file: deleted.kind.rawValue, deletedAt: deleted.deletedAt, servedUntil: deleted.servedUntil,
-                        servedETag: deleted.kind == .fallback ? nil : served?.etag)
+                        servedETag: record.content?.file(deleted.kind)?.etag)
                 }, problems: snapshot.catalog.folderProblems(of: record).map(Problem.init),
                 fallback: record.content?.hasFallback ?? false,
                 cdn: SiteCDNStatus(site: record.name, state: state))

@@ -89,7 +89,7 @@ extension StatusPage {
         notes cache: ServedFileCache<[Diagnostic]>
     ) -> String {
         let content = record.content
-        let served = check.flatMap { $0.kind == .apple ? content?.apple : $0.kind == .android ? content?.android : nil }
+        let served = check.flatMap { content?.file($0.kind) }
         let status =
             check == nil
             ? "<span class=\"warn\">no file</span>"
@@ -117,7 +117,7 @@ extension StatusPage {
     /// A served file deleted from the folder, its last copy serving out its grace (`SITE011`).
     private static func deletedRow(_ record: SiteRecord, _ deleted: DeletedFile, aliases: String, cdn: String) -> String
     {
-        let served = deleted.kind == .apple ? record.content?.apple : record.content?.android
+        let served = record.content?.file(deleted.kind)
         let until = HTTPDate.format(deleted.servedUntil)
         return "<tr class=\"site deleted-file\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
             + "<td>\(escape(deleted.kind.rawValue))</td><td>\(served?.bytes ?? 0)</td>"
@@ -133,9 +133,13 @@ extension StatusPage {
     ) -> [Diagnostic] {
         guard let served else { return [] }
         return cache.value(for: served) { file in
-            kind == .android
-                ? AssetLinksValidator.validate(file.json).diagnostics
-                : AssociationFileValidator.validate(file.json).diagnostics
+            switch kind {
+            case .android: AssetLinksValidator.validate(file.json).diagnostics
+            case .webauthn:
+                PasskeyValidator.validateWebAuthn(file.json, suffixes: PublicSuffixListFile.system).diagnostics
+            case .passkeyEndpoints: PasskeyValidator.validateEndpoints(file.json).diagnostics
+            default: AssociationFileValidator.validate(file.json).diagnostics
+            }
         } ?? []
     }
 

@@ -150,9 +150,7 @@ public enum SiteLoader {
             if error.errno == ENOENT || error.errno == ENOTDIR { return nil }
             return unreadable(site, root: root, error: error, previous: previous, now: settings.now)
         }
-        let present = [FileCheck.Kind.apple, .android, .expectations, .fallback].filter {
-            names.contains($0.rawValue)
-        }
+        let present = FileCheck.Kind.inFolder.filter { names.contains($0.rawValue) }
         let misnamed = SiteDirectory.misnamedFiles(among: names)
         let deleted = graced(previous, present: present, settings: settings)
         let hasSettings = names.contains(SiteSettings.fileName)
@@ -199,9 +197,7 @@ public enum SiteLoader {
         }
         // A deleted file's last copy serves out its grace (`SITE011`).
         for file in deleted {
-            prepared[file.kind] =
-                file.kind == .apple
-                ? previous?.content?.apple : file.kind == .android ? previous?.content?.android : nil
+            prepared[file.kind] = previous?.content?.file(file.kind)
             if file.kind == .fallback { fallback = previous?.content?.fallback }
             problems.append(
                 LoadProblem(
@@ -211,7 +207,7 @@ public enum SiteLoader {
                     site: site.name))
         }
         let serving = present + deleted.map(\.kind)
-        if !serving.contains(.apple) && !serving.contains(.android) {
+        if !serving.contains(where: FileCheck.Kind.served.contains) {
             problems.append(
                 LoadProblem(
                     shown, .emptySite, .warning,
@@ -223,7 +219,8 @@ public enum SiteLoader {
         if checks.allSatisfy(\.isValid) {
             state = .valid
             let fresh = SiteContent(
-                name: site.name, apple: prepared[.apple], android: prepared[.android], fallback: fallback)
+                name: site.name, apple: prepared[.apple], android: prepared[.android], fallback: fallback,
+                webauthn: prepared[.webauthn], passkeyEndpoints: prepared[.passkeyEndpoints])
             // The same bytes read again (a rescan after every inode changed) share the old object.
             content = previous?.content.flatMap { $0.servesSameFiles(as: fresh) ? $0 : nil } ?? fresh
         } else {
@@ -276,7 +273,7 @@ public enum SiteLoader {
     ) -> SiteRecord {
         let deleted = previous?.deletedFiles.filter { Double($0.servedUntil) > now } ?? []
         let ended = Set(previous?.deletedFiles.map(\.kind) ?? []).subtracting(deleted.map(\.kind))
-        let kept = [FileCheck.Kind.apple, .android, .fallback].filter { !ended.contains($0) }
+        let kept = (FileCheck.Kind.served + [.fallback]).filter { !ended.contains($0) }
         let content = previous?.content.map { without(absent: kept, $0) }
         let problem = LoadProblem(
             root.path + "/" + site.entry, .siteUnreadable, .error,
@@ -293,10 +290,8 @@ public enum SiteLoader {
     /// ended: the load that first finds one gone sets its end, later loads keep it.
     static func graced(_ previous: SiteRecord?, present: [FileCheck.Kind], settings: Settings) -> [DeletedFile] {
         guard settings.deletedFileGrace > 0, let previous, let content = previous.content else { return [] }
-        let served = [
-            (FileCheck.Kind.apple, content.apple != nil), (.android, content.android != nil),
-            (.fallback, content.fallback != nil),
-        ]
+        let served =
+            FileCheck.Kind.served.map { ($0, content.file($0) != nil) } + [(.fallback, content.fallback != nil)]
         return served.compactMap { kind, isServed in
             guard isServed, !present.contains(kind) else { return nil }
             let known = previous.deletedFiles.first { $0.kind == kind }
@@ -309,13 +304,13 @@ public enum SiteLoader {
     /// `content` with only the kinds in `serving` (the files in the folder or in their grace):
     /// an invalid site keeps its last good files, not a file deleted for good.
     private static func without(absent serving: [FileCheck.Kind], _ content: SiteContent) -> SiteContent {
-        let apple = serving.contains(.apple) ? content.apple : nil
-        let android = serving.contains(.android) ? content.android : nil
+        let kept = { (kind: FileCheck.Kind) in serving.contains(kind) ? content.file(kind) : nil }
         let fallback = serving.contains(.fallback) ? content.fallback : nil
-        guard apple !== content.apple || android !== content.android || fallback !== content.fallback else {
-            return content
-        }
-        return SiteContent(name: content.name, apple: apple, android: android, fallback: fallback)
+        guard FileCheck.Kind.served.contains(where: { kept($0) !== content.file($0) }) || fallback !== content.fallback
+        else { return content }
+        return SiteContent(
+            name: content.name, apple: kept(.apple), android: kept(.android), fallback: fallback,
+            webauthn: kept(.webauthn), passkeyEndpoints: kept(.passkeyEndpoints))
     }
 
     /// Why the sites folder cannot be listed, in our words rather than Foundation's, naming

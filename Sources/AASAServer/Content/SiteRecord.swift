@@ -17,8 +17,8 @@ public final class SiteRecord: Sendable {
     public let site: SiteDirectory.Site
     /// What the site serves; nil when it has no valid file yet.
     public let content: SiteContent?
-    /// The files read, in the order apple-app-site-association, assetlinks.json,
-    /// expectations.json.
+    /// The files read, in the order of `FileCheck.Kind.inFolder` (the served files, then
+    /// expectations.json and fallback.json).
     public let checks: [FileSummary]
     /// Problems of the folder (misnamed files, no file at all); the files' own are in `checks`.
     public let folderProblems: [LoadProblem]

@@ -3,6 +3,7 @@ import AASALoop
 import AASASites
 import AASASystem
 import AASATransport
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 import Logging
@@ -98,8 +99,17 @@ struct ServerBuilder {
         guard settings.acme.enabled else { return nil }
         var acme = settings.acme
         acme.userAgent = "aasa-server/\(Version.current) acme"
+        // On-demand names are counted by registered domain with the system's Public Suffix
+        // List; without it the budget cannot be kept, so the server does not start.
+        let suffixes: PublicSuffixList
+        switch acme.onDemand ? PublicSuffixListFile.system : .success(PublicSuffixList(text: "")) {
+        case .success(let list): suffixes = list
+        case .failure(let unavailable):
+            throw .notStarting("acme: the on-demand budget cannot be kept: \(unavailable.reason)", status: 2)
+        }
         let manager = ACMEManager(
-            settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges, logger: logger)
+            settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges,
+            publicSuffixes: suffixes, logger: logger)
         do { try manager.prepare() } catch { throw .notStarting("acme: \(error)", status: 2) }
         if let warning = acme.onDemandWarning { logger.warning("\(warning)") }
         return manager

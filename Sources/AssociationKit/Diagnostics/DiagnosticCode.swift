@@ -114,6 +114,23 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     // XPL0xx: a site's apple-app-site-association and assetlinks.json compared (`PlatformComparison`).
     case platformsDisagree = "XPL001"
     case noDynamicRules = "XPL002"
+    // WAN0xx: the passkey files, webauthn and passkey-endpoints, and how a relying party's
+    // files agree (docs/association-files.md, "Passkeys").
+    case passkeyNotObject = "WAN001"
+    case webauthnNoOrigins = "WAN002"
+    case passkeyWrongType = "WAN003"
+    case webauthnInvalidOrigin = "WAN004"
+    case webauthnInsecureOrigin = "WAN005"
+    case webauthnDuplicateOrigin = "WAN006"
+    case webauthnTooManyLabels = "WAN007"
+    case webauthnNoRegistrableDomain = "WAN008"
+    case publicSuffixListUnavailable = "WAN009"
+    case passkeyUnknownKey = "WAN010"
+    case passkeyEndpointInvalidURL = "WAN011"
+    case passkeyEndpointsEmpty = "WAN012"
+    case webCredentialsWithoutAndroid = "WAN020"
+    case loginCredentialsWithoutApple = "WAN021"
+    case passkeyEndpointsWithoutCredentials = "WAN022"
 
     /// The severity the code is reported with.
     public var severity: Severity {
@@ -128,7 +145,12 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey, .appStoreIDPrefix, .publicSigningKey,
             .signerExpiresSoon, .platformsDisagree:
             .warning
+        case .webauthnDuplicateOrigin, .webauthnNoRegistrableDomain, .publicSuffixListUnavailable, .passkeyUnknownKey,
+            .passkeyEndpointsEmpty:
+            .warning
         case .modernOnly, .noAppLinkStatement, .signedFile, .noDynamicRules:
+            .info
+        case .webCredentialsWithoutAndroid, .loginCredentialsWithoutApple, .passkeyEndpointsWithoutCredentials:
             .info
         default:
             .error
@@ -239,6 +261,22 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             "A URL (built from the files' rules) that one platform opens in an app and the other keeps on the web."
         case .noDynamicRules:
             "Apple's file keeps URLs on the web, but assetlinks.json has no dynamic rules (the message gives them)."
+        case .passkeyNotObject: "webauthn or passkey-endpoints is not a JSON object."
+        case .webauthnNoOrigins: "webauthn without origins, or with an empty list."
+        case .passkeyWrongType: "A value of the wrong type in webauthn or passkey-endpoints."
+        case .webauthnInvalidOrigin: "Not an origin: scheme://host[:port] without path, query, fragment or user."
+        case .webauthnInsecureOrigin: "An origin that is not https (http only for localhost)."
+        case .webauthnDuplicateOrigin: "The same origin listed twice."
+        case .webauthnTooManyLabels: "A sixth registrable-domain label: browsers skip the origins past the fifth."
+        case .webauthnNoRegistrableDomain: "An origin whose host is an IP address or a public suffix: browsers skip it."
+        case .publicSuffixListUnavailable: "The Public Suffix List could not be read: the labels were not counted."
+        case .passkeyUnknownKey: "A key webauthn or passkey-endpoints does not define; it is ignored."
+        case .passkeyEndpointInvalidURL: "enroll or manage that is not an absolute https URL."
+        case .passkeyEndpointsEmpty: "passkey-endpoints with neither enroll nor manage."
+        case .webCredentialsWithoutAndroid:
+            "webcredentials, but no assetlinks.json grant of credentials to an Android app."
+        case .loginCredentialsWithoutApple: "An assetlinks.json get_login_creds grant, but no webcredentials for Apple."
+        case .passkeyEndpointsWithoutCredentials: "passkey-endpoints, but neither webcredentials nor get_login_creds."
         }
     }
 
