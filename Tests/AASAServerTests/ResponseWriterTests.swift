@@ -26,7 +26,8 @@ struct ResponseWriterTests {
         let output = OutputBuffer()
         let dates = DateCache()
         dates.refresh()
-        let writer = ResponseWriter(output: output, dates: dates, errors: ErrorResponses(), connectionHeader: header)
+        let writer = ResponseWriter(output: output, dates: dates)
+        writer.connectionHeader = header
         let outcome = writer.error(status, for: parsed ? Self.head(.get) : nil)
         #expect(outcome.status == status)
         #expect(outcome.closing == closing)
@@ -40,8 +41,7 @@ struct ResponseWriterTests {
     @Test("a HEAD's error answer has no body and logs none")
     func headHasNoBody() {
         let output = OutputBuffer()
-        let writer = ResponseWriter(
-            output: output, dates: DateCache(), errors: ErrorResponses(), connectionHeader: .none)
+        let writer = ResponseWriter(output: output, dates: DateCache())
         let outcome = writer.error(.notFound, for: Self.head(.head))
         #expect(outcome.bodyBytes == 0)
         #expect(String(decoding: output.bytes, as: UTF8.self).hasSuffix("\r\n\r\n"))

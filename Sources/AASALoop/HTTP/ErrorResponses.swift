@@ -1,6 +1,6 @@
 /// The server's own short responses (404, 405, 400 …), formatted once. Only `Date` is
 /// filled in per response.
-package final class ErrorResponses {
+package struct ErrorResponses {
     struct Response {
         /// Everything after the `Date` line up to the blank line, connection header included.
         let headers: [UInt8]

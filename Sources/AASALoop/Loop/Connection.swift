@@ -96,9 +96,8 @@ package final class Connection {
     }
 
     /// Keeps what a send of `bytes` and `next` (with nothing pending before them) left:
-    /// `sent` bytes went.
+    /// `sent` bytes went, fewer than all.
     func keep(_ bytes: UnsafeRawBufferPointer, then next: BorrowedTail, after sent: Int) {
-        guard sent < bytes.count + next.count else { return }
         if sent < bytes.count { output = Array(bytes[sent...]) }
         outputOffset = 0
         tail = next

@@ -31,7 +31,8 @@ extension EventLoop {
                 return start
             case .failure(let status):
                 connection.scan = HeadScan()
-                let outcome = writer(.close).error(status, for: nil)
+                writer.connectionHeader = .close
+                let outcome = writer.error(status, for: nil)
                 finish(outcome, on: connection)
                 logUnparsed(outcome, on: connection)
                 return buffer.count
@@ -44,18 +45,13 @@ extension EventLoop {
     @inline(__always)
     private func answer(_ head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) {
         // The clock is read only for the access log's duration field.
-        let started = accessLog.enabled ? MonotonicClock.now() : 0
+        let logging = accessLog.enabled
+        let started = logging ? MonotonicClock.now() : 0
         let keepAlive = head.wantsKeepAlive && stopDeadline == nil
-        let outcome = handler.respond(
-            to: head, in: buffer, from: RequestClient(connection),
-            writer: writer(ConnectionHeader(keepAlive: keepAlive, isHTTP11: head.isHTTP11)))
+        writer.connectionHeader = ConnectionHeader(keepAlive: keepAlive, isHTTP11: head.isHTTP11)
+        let outcome = handler.respond(to: head, in: buffer, from: RequestClient(connection), writer: writer)
         finish(outcome, on: connection, keepAlive: keepAlive)
-        if accessLog.enabled { log(outcome, head, buffer, on: connection, started: started) }
-    }
-
-    /// A writer into this loop's output whose heads end with `connectionHeader`.
-    func writer(_ connectionHeader: ConnectionHeader) -> ResponseWriter {
-        ResponseWriter(output: out, dates: dates, errors: errors, connectionHeader: connectionHeader)
+        if logging { log(outcome, head, buffer, on: connection, started: started) }
     }
 
     /// Closes or keeps the connection as the outcome says, and counts it: a fixed slot per

@@ -253,7 +253,7 @@ extension EventLoop {
     private func refusePlainHTTP(_ connection: Connection, now: UInt64) {
         connection.tls = nil
         connection.phase = .idle
-        let writer = writer(.close)
+        writer.connectionHeader = .close
         writer.startHead(ResponseHead.statusLine(.badRequest))
         writer.write(ErrorResponses.plainHTTPOnTLSPort)
         connection.closeAfterWrite = true

@@ -16,7 +16,7 @@ extension EventLoop {
                 let queued = out.bytes
                 let sent = send(queued, then: out.tail.bytes, on: connection)
                 guard sent >= 0 else { return false }
-                connection.keep(queued, then: out.tail, after: sent)
+                if sent < queued.count + out.tail.count { connection.keep(queued, then: out.tail, after: sent) }
             }
             out.removeAll()
         }

@@ -17,7 +17,6 @@ package final class EventLoop<Handler: RequestHandler> {
     let snapshots: SnapshotBox
     let settings: LoopSettings
     let parser: HTTPRequestParser
-    let errors = ErrorResponses()
     /// The snapshot this loop serves from, taken from `snapshots` at a wake-up after a load.
     var snapshot: ServingSnapshot
     var snapshotGeneration: Int
@@ -42,6 +41,8 @@ package final class EventLoop<Handler: RequestHandler> {
     var accessLog: AccessLog
     /// Responses for the connection being served, sent at the end of its batch.
     let out = OutputBuffer()
+    /// What the handler writes `out` through.
+    let writer: ResponseWriter
     let scratch: UnsafeMutableRawBufferPointer
     /// `scratch` as bytes: the buffer every read lands in.
     var scratchBytes: UnsafePointer<UInt8>? { UnsafePointer(scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
@@ -96,6 +97,7 @@ package final class EventLoop<Handler: RequestHandler> {
         snapshot = snapshots.current
         certificates = snapshot.certificates
         handler.serve(snapshot.table, settings: settings)
+        writer = ResponseWriter(output: out, dates: dates)
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
         try registerListeners()

@@ -1,21 +1,20 @@
 /// What a handler may write for one request, and nothing else of its loop: a response head
 /// (the status line and Date, its own header lines, then the connection header the loop
 /// chose), prepared bytes, a whole response or a file's body borrowed without a copy, and the
-/// server's own short error answers. The loop makes one per request around its output buffer,
-/// which it sends once the batch of requests is answered.
-package struct ResponseWriter {
-    unowned(unsafe) let output: OutputBuffer
-    unowned(unsafe) let dates: DateCache
-    private unowned(unsafe) let errors: ErrorResponses
+/// server's own short error answers. One per loop, around its output buffer (which the loop
+/// sends once the batch of requests is answered), set up by the loop for each request: made
+/// once, so that handing it over costs no reference count per request.
+package final class ResponseWriter {
+    let output: OutputBuffer
+    let dates: DateCache
+    private let errors = ErrorResponses()
     /// The `Connection` line every head of this answer ends with: the loop's choice from the
     /// request and whether the loop is stopping (RFC 9112 §9.3).
-    let connectionHeader: ConnectionHeader
+    var connectionHeader = ConnectionHeader.none
 
-    init(output: OutputBuffer, dates: DateCache, errors: ErrorResponses, connectionHeader: ConnectionHeader) {
+    init(output: OutputBuffer, dates: DateCache) {
         self.output = output
         self.dates = dates
-        self.errors = errors
-        self.connectionHeader = connectionHeader
     }
 
     /// The connection closes after this answer (the client or the loop's stop asked for it).

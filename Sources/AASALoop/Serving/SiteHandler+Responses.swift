@@ -48,6 +48,7 @@ extension SiteHandler {
     }
 
     /// A file's 200 or 304: whole from the `ResponseCache` when it can be, else assembled.
+    @inline(__always)
     private func respond(
         with file: PreparedFile, _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>,
         writer: ResponseWriter
