@@ -33,6 +33,8 @@ extension SiteHandler {
         writer.endHead()
         let sendsBody = head.method == .get
         if sendsBody { writer.write(body) }
-        return RequestOutcome(status: .ok, bodyBytes: sendsBody ? body.count : 0, site: site)
+        var outcome = RequestOutcome(status: .ok, bodyBytes: sendsBody ? body.count : 0)
+        outcome.site = site
+        return outcome
     }
 }

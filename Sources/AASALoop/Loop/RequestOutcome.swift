@@ -13,13 +13,14 @@ package struct RequestOutcome {
         case linger
     }
 
-    package var status: HTTPStatus
+    // Words first, then bytes: small enough to come back in registers.
     /// Body bytes sent (0 for HEAD, a 304 or a redirect), for the access log.
     package var bodyBytes = 0
-    package var closing = Closing.asAsked
-    /// The site that answered, for the per-site counters: held by the loop's snapshot for as
+    /// The site that answered, for the per-site counters: held by the handler's table for as
     /// long as the request is being finished, so not retained.
     unowned(unsafe) var site: SiteContent?
+    package var status: HTTPStatus
+    package var closing = Closing.asAsked
     /// The Apple or Android file path the request named, for the counters.
     var path: ServedPath?
     /// A file's body was sent, and in which encoding (`Content-Encoding: gzip` or not).
@@ -35,17 +36,5 @@ package struct RequestOutcome {
         self.status = status
         self.bodyBytes = bodyBytes
         self.closing = closing
-    }
-
-    init(
-        status: HTTPStatus, bodyBytes: Int = 0, site: SiteContent?, path: ServedPath? = nil,
-        encoding: Encoding? = nil, fallback: FallbackDecision.Kind? = nil
-    ) {
-        self.status = status
-        self.bodyBytes = bodyBytes
-        self.site = site
-        self.path = path
-        self.encoding = encoding
-        self.fallback = fallback
     }
 }

@@ -18,8 +18,7 @@ extension SiteHandler {
             ?? .desktop
         let decision = fallback.plan.decide(path: path, query: query, client: client)
         let sendsBody = head.method == .get
-        let status: HTTPStatus
-        let body: [UInt8]
+        var outcome: RequestOutcome
         switch decision.kind {
         case .redirect:
             writer.startHead(ResponseHead.found)
@@ -27,30 +26,32 @@ extension SiteHandler {
             decision.destination.expand(path: path, query: query) { writer.write($0) }
             writer.write(ResponseHead.crlf)
             writer.endHead()
-            (status, body) = (.found, [])
+            outcome = RequestOutcome(status: .found)
         case .notFound:
             writer.startHead(ResponseHead.notFound)
             writer.write(SiteFallback.commonHeaders)
             writer.write(SiteFallback.notFoundHeaders)
             writer.endHead()
-            (status, body) = (.notFound, SiteFallback.notFoundBody)
+            if sendsBody { writer.write(SiteFallback.notFoundBody) }
+            outcome = RequestOutcome(status: .notFound, bodyBytes: sendsBody ? SiteFallback.notFoundBody.count : 0)
         case .page, .preview:
             var destination: [UInt8] = []
             decision.destination.expand(path: path, query: query) { destination += $0 }
-            let page =
+            let body =
                 fallback.page(for: decision)?.render(
                     link: link(buffer, target.hostRange, site: site, path: path, query: query),
                     destination: destination) ?? []
             writer.startHead(ResponseHead.ok)
             writer.write(SiteFallback.commonHeaders)
             writer.write(SiteFallback.pageHeaders)
-            writer.write(Array("\(page.count)\r\n".utf8))
+            writer.write(Array("\(body.count)\r\n".utf8))
             writer.endHead()
-            (status, body) = (.ok, page)
+            if sendsBody { writer.write(body) }
+            outcome = RequestOutcome(status: .ok, bodyBytes: sendsBody ? body.count : 0)
         }
-        if sendsBody && !body.isEmpty { writer.write(body) }
-        return RequestOutcome(
-            status: status, bodyBytes: sendsBody ? body.count : 0, site: site, fallback: decision.kind)
+        outcome.site = site
+        outcome.fallback = decision.kind
+        return outcome
     }
 
     /// The link as opened: `https://HOST/PATH?QUERY` with the request's host, normalized

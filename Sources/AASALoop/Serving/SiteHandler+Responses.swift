@@ -62,9 +62,10 @@ extension SiteHandler {
         } else {
             assemble(status, variant, sendsBody: sendsBody, of: file, writer: writer)
         }
-        guard sendsBody else { return RequestOutcome(status: status, site: nil) }
-        return RequestOutcome(
-            status: status, bodyBytes: variant.body.count, site: nil, encoding: gzip != nil ? .gzip : .identity)
+        guard sendsBody else { return RequestOutcome(status: status) }
+        var outcome = RequestOutcome(status: status, bodyBytes: variant.body.count)
+        outcome.encoding = gzip != nil ? .gzip : .identity
+        return outcome
     }
 
     /// A file's response put together in the output: a 304, a HEAD's head, or a 200 too
