@@ -20,10 +20,10 @@ package final class EventLoop<Handler: RequestHandler> {
     /// The snapshot this loop serves from, taken from `snapshots` at a wake-up after a load.
     var snapshot: ServingSnapshot
     var snapshotGeneration: Int
-    /// `snapshot`'s certificates, read in handshakes (its table is the handler's).
     var listener: Int32
     /// The HTTPS listener, or -1.
     var secureListener: Int32
+    /// `snapshot`'s certificates, read in handshakes (its site table is the handler's).
     var certificates: CertificateStore?
     /// What the loop hands each request to (the sites' or the admin listener's).
     let handler: Handler
@@ -37,7 +37,7 @@ package final class EventLoop<Handler: RequestHandler> {
     var connections: [Connection?] = []
     var openConnections = 0
     var nextGeneration: UInt32 = 1
-    package let dates = DateCache()
+    let dates = DateCache()
     var accessLog: AccessLog
     /// Responses for the connection being served, sent at the end of its batch.
     let out = OutputBuffer()

@@ -49,7 +49,7 @@ package final class OutputBuffer {
         copy(response)
     }
 
-    package func append(_ bytes: UnsafeRawBufferPointer) {
+    func append(_ bytes: UnsafeRawBufferPointer) {
         settle()
         settleTail()
         copy(bytes)
@@ -63,7 +63,7 @@ package final class OutputBuffer {
         tail.removeAll()
     }
 
-    package func append(_ bytes: [UInt8]) {
+    func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
