@@ -8,30 +8,33 @@ extension SiteHandler {
 
     /// HTTP-01 (RFC 8555 §8.3): `/.well-known/acme-challenge/TOKEN` answers the key
     /// authorization while that token's authorization is pending for the request's host;
-    /// false (the caller's 404) for every other token, host or path. Only the plain listener
+    /// nil (the caller's 404) for every other token, host or path. Only the plain listener
     /// answers, never with a redirect.
     func respondToChallenge(
-        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, target: RequestTarget,
-        on connection: Connection, keepAlive: Bool, loop: EventLoop<SiteHandler>
-    ) -> Bool {
-        guard let acme, connection.tls == nil, let hostRange = target.hostRange, head.method != .other else {
-            return false
+        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, target: RequestTarget, site: SiteContent?,
+        _ client: RequestClient, writer: ResponseWriter
+    ) -> RequestOutcome? {
+        guard let acme, !client.isSecure, let hostRange = target.hostRange, head.method != .other else {
+            return nil
         }
         let path = target.pathRange
         let prefixLength = Self.acmeChallengePrefix.utf8CodeUnitCount
         guard path.count > prefixLength,
             HTTPToken.equals(buffer, path.lowerBound..<(path.lowerBound + prefixLength), Self.acmeChallengePrefix),
             let host = HostName.key(buffer, hostRange)
-        else { return false }
+        else { return nil }
         let token = String(
             decoding: buffer[(path.lowerBound + prefixLength)..<path.upperBound].prefix { $0 != UInt8(ascii: "?") },
             as: UTF8.self)
-        guard let body = acme.keyAuthorization(token: token, host: host) else { return false }
-        loop.startHead(ResponseHead.ok)
-        loop.out.append(Self.keyAuthorizationHeaders)
-        loop.out.append(Array("Content-Length: \(body.count)\r\n".utf8))
-        loop.endHead(keepAlive: keepAlive, head: head, on: connection)
-        if head.method == .get { loop.out.append(body) }
-        return true
+        guard let body = acme.keyAuthorization(token: token, host: host) else { return nil }
+        writer.startHead(ResponseHead.ok)
+        writer.write(Self.keyAuthorizationHeaders)
+        writer.write(Array("Content-Length: \(body.count)\r\n".utf8))
+        writer.endHead()
+        let sendsBody = head.method == .get
+        if sendsBody { writer.write(body) }
+        var outcome = RequestOutcome(status: .ok, bodyBytes: sendsBody ? body.count : 0)
+        outcome.site = site
+        return outcome
     }
 }

@@ -7,8 +7,7 @@ extension SiteHandler {
     /// other request costs a path check and a byte search.
     func noteAppleFetch(
         _ agent: Range<Int>, _ buffer: UnsafeBufferPointer<UInt8>, _ head: HTTPRequestHead, _ target: RequestTarget,
-        _ connection: Connection, path: ServedPath?, site: SiteContent?, _ status: HTTPStatus, file: PreparedFile?,
-        loop: EventLoop<SiteHandler>
+        _ client: RequestClient, path: ServedPath?, site: SiteContent?, _ status: HTTPStatus, file: PreparedFile?
     ) {
         guard let appleFetches, path == .appleWellKnown || path == .appleRoot,
             Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), UnsafeBufferPointer(appleFetcherAgent))
@@ -21,9 +20,8 @@ extension SiteHandler {
         guard !isProbe else { return }
         let host = target.hostRange.flatMap { HostName.key(buffer, $0) } ?? "-"
         var verified = false
-        if !loop.settings.appleFetcherNetworks.isEmpty, let client = clientAddress(head, buffer, connection, loop: loop)
-        {
-            verified = loop.settings.appleFetcherNetworks.contains { $0.contains(high: client.high, low: client.low) }
+        if !appleFetcherNetworks.isEmpty, let address = clientAddress(head, buffer, client) {
+            verified = appleFetcherNetworks.contains { $0.contains(high: address.high, low: address.low) }
         }
         appleFetches.record(
             site: site?.name, host: host, status: status.rawValue, etag: file?.etag, verified: verified,
@@ -34,12 +32,11 @@ extension SiteHandler {
     /// address of its `X-Forwarded-For` (the one that proxy added; earlier ones came from the
     /// client and prove nothing).
     func clientAddress(
-        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ connection: Connection,
-        loop: EventLoop<SiteHandler>
+        _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ client: RequestClient
     ) -> (high: UInt64, low: UInt64)? {
-        guard let peer = IPNetwork.address(of: connection.peer) else { return nil }
+        guard let peer = IPNetwork.address(of: client.peer) else { return nil }
         guard let forwarded = head.forwardedForRange,
-            loop.settings.trustedProxies.contains(where: { $0.contains(high: peer.high, low: peer.low) })
+            trustedProxies.contains(where: { $0.contains(high: peer.high, low: peer.low) })
         else { return peer }
         var start = forwarded.lowerBound
         for index in forwarded where buffer[index] == UInt8(ascii: ",") { start = index + 1 }

@@ -40,21 +40,8 @@ package final class Connection {
     var yielded = false
     var output: [UInt8] = []
     var outputOffset = 0
-    /// A large body still to send after `output`, from its prepared file (no copy), and the
-    /// file (apart, so that counting bytes touches no reference count).
-    private(set) var tailBytes: UnsafeRawBufferPointer?
-    private var tailOwner: PreparedFile?
-
-    var outputTail: BorrowedBody? {
-        get {
-            guard let tailBytes, let tailOwner else { return nil }
-            return BorrowedBody(bytes: tailBytes, owner: tailOwner)
-        }
-        set {
-            tailBytes = newValue?.bytes
-            tailOwner = newValue?.owner
-        }
-    }
+    /// A large body still to send after `output`, from its prepared file (no copy).
+    private(set) var tail = BorrowedTail()
     var phase = Phase.idle
     /// When the connection is closed unless it makes progress; set only through
     /// `EventLoop.schedule`, which keeps it in its class's `DeadlineQueue`.
@@ -92,20 +79,44 @@ package final class Connection {
         return text
     }
 
-    var hasPendingOutput: Bool { outputOffset < output.count || tailBytes != nil }
+    var hasPendingOutput: Bool { outputOffset < output.count || tail.bytes != nil }
 
     /// Bytes queued and not sent yet.
-    var pendingOutputCount: Int { output.count - outputOffset + (tailBytes?.count ?? 0) }
+    var pendingOutputCount: Int { output.count - outputOffset + tail.count }
 
-    /// Queues `bytes` (and a body after them) behind what is pending: a body still pending is
-    /// copied in first, since only the last body can stay borrowed.
-    func enqueue(_ bytes: UnsafeRawBufferPointer, then body: BorrowedBody?) {
-        if let pending = tailBytes {
+    /// Queues `bytes` and `next` behind what is pending: a body still pending is copied in
+    /// first, since only the last body can stay borrowed.
+    func enqueue(_ bytes: UnsafeRawBufferPointer, then next: BorrowedTail) {
+        if let pending = tail.bytes {
             output.append(contentsOf: pending)
-            outputTail = nil
+            tail.removeAll()
         }
         output.append(contentsOf: bytes)
-        outputTail = body
+        tail = next
+    }
+
+    /// Keeps what a send of `bytes` and `next` (with nothing pending before them) left:
+    /// `sent` bytes went, fewer than all.
+    func keep(_ bytes: UnsafeRawBufferPointer, then next: BorrowedTail, after sent: Int) {
+        if sent < bytes.count { output = Array(bytes[sent...]) }
+        outputOffset = 0
+        tail = next
+        tail.drop(sent - bytes.count)
+    }
+
+    /// `sent` bytes of the pending output went.
+    func advance(by sent: Int) {
+        let fromOutput = min(sent, output.count - outputOffset)
+        outputOffset += fromOutput
+        tail.drop(sent - fromOutput)
+    }
+
+    /// Everything was sent: an idle connection keeps no buffers (10,000 idle clients cost
+    /// almost nothing).
+    func releaseOutput() {
+        output = []
+        outputOffset = 0
+        tail.removeAll()
     }
 
     /// Work is left that no readiness event will announce (see `parsePaused`, `readPending`).

@@ -175,7 +175,7 @@ extension EventLoop {
         let wasIdle = connection.pending.isEmpty
         let requestsBefore = budget.requests
         if wasIdle {
-            let end = handler.serve(bytes, on: connection, loop: self, budget: &budget)
+            let end = serveHTTP1(bytes, on: connection, budget: &budget)
             if end < bytes.count { connection.pending = Array(bytes[end...]) }
         } else {
             connection.pending.append(contentsOf: bytes)
@@ -195,7 +195,7 @@ extension EventLoop {
     /// per call, never per request.
     private func servePending(_ connection: Connection, budget: inout TurnBudget) {
         let end = connection.pending.withUnsafeBufferPointer {
-            handler.serve($0, on: connection, loop: self, budget: &budget)
+            serveHTTP1($0, on: connection, budget: &budget)
         }
         if end == connection.pending.count {
             connection.pending = []
@@ -235,42 +235,6 @@ extension EventLoop {
         try? Posix.setOption(connection.fd, level: Int32(IPPROTO_TCP), name: TCP_QUICKACK, value: 1)
     }
 
-    /// HTTP/1.1 framing for `handler`: answers each complete request head in `buffer` while
-    /// the connection's output is under its high-water mark and its turn lasts; returns
-    /// where the unconsumed bytes start.
-    func serveHTTP1(
-        _ buffer: UnsafeBufferPointer<UInt8>, on connection: Connection, budget: inout TurnBudget
-    ) -> Int where Handler: HTTP1Handler {
-        var start = 0
-        var head = HTTPRequestHead()
-        // Kept in a local while parsing (an inout access to the connection's own would hold
-        // the connection for every call) and stored back when a head is left incomplete.
-        var scan = connection.scan
-        connection.parsePaused = false
-        while start < buffer.count && !connection.closeAfterWrite {
-            if budget.requests <= 0 || outputBacklog(connection) >= settings.outputHighWater {
-                connection.parsePaused = true
-                return start
-            }
-            switch parser.parse(buffer, from: start, resuming: &scan, into: &head) {
-            case .complete(let end):
-                scan = HeadScan()
-                connection.scan = scan
-                budget.requests -= 1
-                handler.respond(to: head, in: buffer, on: connection, loop: self)
-                start = end
-            case .incomplete:
-                connection.scan = scan
-                return start
-            case .failure(let status):
-                connection.scan = HeadScan()
-                respondWithError(status, to: connection)
-                return buffer.count
-            }
-        }
-        return connection.closeAfterWrite ? buffer.count : start
-    }
-
     /// Whether the first byte on the HTTPS port is a TLS handshake record (content type 22,
     /// RFC 8446 §5.1), peeked without consuming it; nil when nothing has arrived yet.
     private func startsWithHandshakeRecord(_ connection: Connection) -> Bool? {
@@ -289,8 +253,9 @@ extension EventLoop {
     private func refusePlainHTTP(_ connection: Connection, now: UInt64) {
         connection.tls = nil
         connection.phase = .idle
-        startHead(ResponseHead.statusLine(.badRequest))
-        out.append(ErrorResponses.plainHTTPOnTLSPort)
+        writer.connectionHeader = .close
+        writer.startHead(ResponseHead.statusLine(.badRequest))
+        writer.write(ErrorResponses.plainHTTPOnTLSPort)
         connection.closeAfterWrite = true
         connection.lingerOnClose = true
         counted.handshakeFailures["plain HTTP", default: 0] += 1

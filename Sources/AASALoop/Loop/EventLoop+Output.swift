@@ -7,49 +7,27 @@ extension EventLoop {
     @discardableResult
     func flush(_ connection: Connection, now: UInt64) -> Bool {
         if !out.isEmpty {
-            let queued = out.bytes
             if connection.hasPendingOutput {
-                connection.enqueue(queued, then: out.tail)
-            } else if let tail = out.tail {
-                let sent = send(queued, then: tail.bytes, on: connection)
-                guard sent >= 0 else { return false }
-                if sent < queued.count {
-                    connection.output = Array(queued[sent...])
-                    connection.outputTail = tail
-                } else {
-                    connection.outputTail = tail.dropping(sent - queued.count)
-                }
-                connection.outputOffset = 0
+                connection.enqueue(out.bytes, then: out.tail)
             } else {
                 // The common case: send straight from the loop's buffer (or the response
-                // cache), keep only a remainder. A failed send closed the connection, which
-                // emptied `out`.
-                let sent = send(queued, on: connection)
+                // cache, or a file), keep only what the socket did not take. A failed send
+                // closed the connection, which emptied `out`.
+                let queued = out.bytes
+                let sent = send(queued, then: out.tail.bytes, on: connection)
                 guard sent >= 0 else { return false }
-                if sent < queued.count { connection.output = Array(queued[sent...]) }
-                connection.outputOffset = 0
+                if sent < queued.count + out.tail.count { connection.keep(queued, then: out.tail, after: sent) }
             }
             out.removeAll()
         }
         if connection.hasPendingOutput {
-            let sent: Int
-            if let tail = connection.outputTail {
-                sent = connection.output.withUnsafeBytes {
-                    send(
-                        UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]), then: tail.bytes,
-                        on: connection)
-                }
-                guard sent >= 0 else { return false }
-                let fromOutput = min(sent, connection.output.count - connection.outputOffset)
-                connection.outputOffset += fromOutput
-                connection.outputTail = tail.dropping(sent - fromOutput)
-            } else {
-                sent = connection.output.withUnsafeBytes {
-                    send(UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]), on: connection)
-                }
-                guard sent >= 0 else { return false }
-                connection.outputOffset += sent
+            let sent = connection.output.withUnsafeBytes {
+                send(
+                    UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]), then: connection.tail.bytes,
+                    on: connection)
             }
+            guard sent >= 0 else { return false }
+            connection.advance(by: sent)
             if sent > 0 { schedule(connection, .write, now: now) }
         }
         if connection.hasPendingOutput {
@@ -58,10 +36,7 @@ extension EventLoop {
             watchWrites(connection)
             return true
         }
-        // Drained: an idle connection keeps no buffers (10,000 idle clients cost almost nothing).
-        connection.output = []
-        connection.outputOffset = 0
-        connection.outputTail = nil
+        connection.releaseOutput()
         if !connection.isHandshaking { stopWatchingWrites(connection) }
         if connection.closeAfterWrite || connection.peerClosed {
             if connection.lingerOnClose && !connection.peerClosed {
@@ -83,38 +58,33 @@ extension EventLoop {
         return true
     }
 
-    /// Sends `bytes` until done or EAGAIN; returns the count sent, or -1 after closing the
-    /// connection on an error (the peer reset it, for example).
-    private func send(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> Int {
-        if let tls = connection.tls {
-            var sent = 0
-            while sent < bytes.count {
-                let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: bytes[sent...]))
-                switch progress {
-                case .done: sent += count
-                case .wantRead, .wantWrite, .paused: return sent
-                case .closed, .failed:
-                    close(connection)
-                    return -1
-                }
-            }
-            return sent
-        }
-        return sendPlain(bytes, then: nil, on: connection)
+    /// The one send: `bytes`, then `tail` (a response's head and a file's body) until done or
+    /// EAGAIN. Plain sockets get both in one sendmsg(2); TLS writes one after the other.
+    /// Returns the count sent, or -1 after closing the connection on an error (the peer reset
+    /// it, for example).
+    private func send(
+        _ bytes: UnsafeRawBufferPointer, then tail: UnsafeRawBufferPointer?, on connection: Connection
+    ) -> Int {
+        guard let tls = connection.tls else { return sendPlain(bytes, then: tail, on: connection) }
+        let first = send(bytes, over: tls, on: connection)
+        guard first == bytes.count, let tail else { return first }
+        let second = send(tail, over: tls, on: connection)
+        return second < 0 ? -1 : first + second
     }
 
-    /// `send` of `bytes`, then `body` (a response's head and a file's body): plain sockets
-    /// get both in one sendmsg(2); TLS writes one after the other.
-    private func send(_ bytes: UnsafeRawBufferPointer, then body: UnsafeRawBufferPointer, on connection: Connection)
-        -> Int
-    {
-        if connection.tls != nil {
-            let first = send(bytes, on: connection)
-            guard first == bytes.count else { return first }
-            let second = send(body, on: connection)
-            return second < 0 ? -1 : first + second
+    private func send(_ bytes: UnsafeRawBufferPointer, over tls: TLSSession, on connection: Connection) -> Int {
+        var sent = 0
+        while sent < bytes.count {
+            let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: bytes[sent...]))
+            switch progress {
+            case .done: sent += count
+            case .wantRead, .wantWrite, .paused: return sent
+            case .closed, .failed:
+                close(connection)
+                return -1
+            }
         }
-        return sendPlain(bytes, then: body, on: connection)
+        return sent
     }
 
     /// Sends `bytes` and then `body` on a plain socket until done or EAGAIN: one sendmsg(2)

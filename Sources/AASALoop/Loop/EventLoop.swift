@@ -6,7 +6,7 @@ import CSystemShims
 /// One event loop: one thread, one epoll set, one SO_REUSEPORT listener, and the
 /// connections it accepted (lwan's and h2o's per-core loops). Nothing here is shared with
 /// another thread except the content store and the control flags.
-package final class EventLoop<Handler: ConnectionHandler> {
+package final class EventLoop<Handler: RequestHandler> {
     static var listenerTag: UInt64 { .max }
     static var wakeTag: UInt64 { .max - 1 }
     static var secureListenerTag: UInt64 { .max - 2 }
@@ -17,17 +17,15 @@ package final class EventLoop<Handler: ConnectionHandler> {
     let snapshots: SnapshotBox
     let settings: LoopSettings
     let parser: HTTPRequestParser
-    let errors = ErrorResponses()
     /// The snapshot this loop serves from, taken from `snapshots` at a wake-up after a load.
     var snapshot: ServingSnapshot
     var snapshotGeneration: Int
-    /// `snapshot`'s table and certificates, read on every request.
-    var table: SiteTable
     var listener: Int32
     /// The HTTPS listener, or -1.
     var secureListener: Int32
+    /// `snapshot`'s certificates, read in handshakes (its site table is the handler's).
     var certificates: CertificateStore?
-    /// What the loop hands bytes to (the sites' or the admin listener's).
+    /// What the loop hands each request to (the sites' or the admin listener's).
     let handler: Handler
     /// ACME's TLS-ALPN-01 certificates and on-demand names, asked during handshakes (nil
     /// without ACME).
@@ -39,10 +37,12 @@ package final class EventLoop<Handler: ConnectionHandler> {
     var connections: [Connection?] = []
     var openConnections = 0
     var nextGeneration: UInt32 = 1
-    package var dates = DateCache()
+    let dates = DateCache()
     var accessLog: AccessLog
     /// Responses for the connection being served, sent at the end of its batch.
-    package let out = OutputBuffer()
+    let out = OutputBuffer()
+    /// What the handler writes `out` through.
+    let writer: ResponseWriter
     let scratch: UnsafeMutableRawBufferPointer
     /// `scratch` as bytes: the buffer every read lands in.
     var scratchBytes: UnsafePointer<UInt8>? { UnsafePointer(scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
@@ -95,8 +95,9 @@ package final class EventLoop<Handler: ConnectionHandler> {
         parser = HTTPRequestParser(limits: settings.limits)
         snapshotGeneration = snapshots.generation
         snapshot = snapshots.current
-        table = snapshot.table
         certificates = snapshot.certificates
+        handler.serve(snapshot.table, settings: settings)
+        writer = ResponseWriter(output: out, dates: dates)
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
         try registerListeners()
@@ -141,9 +142,8 @@ package final class EventLoop<Handler: ConnectionHandler> {
             if snapshots.generation != snapshotGeneration {
                 snapshotGeneration = snapshots.generation
                 snapshot = snapshots.current
-                table = snapshot.table
                 certificates = snapshot.certificates
-                handler.snapshotChanged()
+                handler.serve(snapshot.table, settings: settings)
             }
             var woken = false
             let carried = yielded

@@ -13,17 +13,8 @@ package final class OutputBuffer {
     private var capacity: Int
     private var count = 0
     private var borrowed: UnsafeRawBufferPointer?
-    /// A large body that follows `bytes`, and the file that holds it (apart, so that counting
-    /// bytes touches no reference count).
-    private var tailBytes: UnsafeRawBufferPointer?
-    private var tailOwner: PreparedFile?
-
-    var tail: BorrowedBody? {
-        guard let tailBytes, let tailOwner else { return nil }
-        return BorrowedBody(bytes: tailBytes, owner: tailOwner)
-    }
-
-    var hasTail: Bool { tailBytes != nil }
+    /// A large body that follows `bytes`.
+    private(set) var tail = BorrowedTail()
 
     init() {
         capacity = Self.initialCapacity
@@ -34,8 +25,8 @@ package final class OutputBuffer {
         base.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 && borrowed == nil && tailBytes == nil }
-    var byteCount: Int { (borrowed?.count ?? count) + (tailBytes?.count ?? 0) }
+    var isEmpty: Bool { count == 0 && borrowed == nil && tail.bytes == nil }
+    var byteCount: Int { (borrowed?.count ?? count) + tail.count }
 
     /// The bytes to send before `tail`; valid until the next change.
     var bytes: UnsafeRawBufferPointer { borrowed ?? UnsafeRawBufferPointer(start: base, count: count) }
@@ -46,10 +37,9 @@ package final class OutputBuffer {
     }
 
     /// Adds a file's body that stays in the file until it is sent or something follows it.
-    func borrow(_ body: BorrowedBody) {
+    func borrow(_ body: UnsafeRawBufferPointer, of file: PreparedFile) {
         settleTail()
-        tailBytes = body.bytes
-        tailOwner = body.owner
+        tail = BorrowedTail(body, of: file)
     }
 
     /// Copies a borrowed response in: its memory is about to change.
@@ -59,7 +49,7 @@ package final class OutputBuffer {
         copy(response)
     }
 
-    package func append(_ bytes: UnsafeRawBufferPointer) {
+    func append(_ bytes: UnsafeRawBufferPointer) {
         settle()
         settleTail()
         copy(bytes)
@@ -67,19 +57,18 @@ package final class OutputBuffer {
 
     /// Copies a borrowed body in: something follows it.
     private func settleTail() {
-        guard let body = tailBytes else { return }
-        tailBytes = nil
+        guard let body = tail.bytes else { return }
         settle()
         copy(body)
-        tailOwner = nil
+        tail.removeAll()
     }
 
-    package func append(_ tail: [UInt8]) {
-        tail.withUnsafeBytes { append($0) }
+    func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
     }
 
-    func append(_ tail: ArraySlice<UInt8>) {
-        tail.withUnsafeBytes { append($0) }
+    func append(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBytes { append($0) }
     }
 
     /// Forgets what was queued; the memory stays (a pointer from `bytes` may still be in use
@@ -87,10 +76,7 @@ package final class OutputBuffer {
     func discard() {
         count = 0
         borrowed = nil
-        if tailBytes != nil {
-            tailBytes = nil
-            tailOwner = nil
-        }
+        tail.removeAll()
     }
 
     /// After a send: empty again, and no larger than `retainedCapacity`.
@@ -103,18 +89,18 @@ package final class OutputBuffer {
         }
     }
 
-    private func copy(_ tail: UnsafeRawBufferPointer) {
-        guard let source = tail.baseAddress, !tail.isEmpty else { return }
-        if count + tail.count > capacity {
+    private func copy(_ added: UnsafeRawBufferPointer) {
+        guard let source = added.baseAddress, !added.isEmpty else { return }
+        if count + added.count > capacity {
             var grown = capacity * 2
-            while grown < count + tail.count { grown *= 2 }
+            while grown < count + added.count { grown *= 2 }
             let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
             larger.copyMemory(from: base, byteCount: count)
             base.deallocate()
             base = larger
             capacity = grown
         }
-        (base + count).copyMemory(from: source, byteCount: tail.count)
-        count += tail.count
+        (base + count).copyMemory(from: source, byteCount: added.count)
+        count += added.count
     }
 }

@@ -2,7 +2,7 @@ import AASALoop
 
 /// The admin listener's handler: its routes, over the same HTTP/1.1 framing, limits and
 /// deadlines as the sites' (docs/ARCHITECTURE.md, "The admin listener").
-final class AdminHandler: HTTP1Handler {
+final class AdminHandler: RequestHandler {
     let routes: AdminRoutes
 
     init(routes: AdminRoutes) {
@@ -10,7 +10,7 @@ final class AdminHandler: HTTP1Handler {
     }
 
     /// Nothing is derived from a snapshot: every page reads the current one.
-    func snapshotChanged() {}
+    func serve(_ table: SiteTable, settings: LoopSettings) {}
 
     /// Content-Security-Policy of every admin answer (CSP Level 3): no script, plugin, frame
     /// or fetch at all; the status page's own inline `<style>` and its GET forms to itself
@@ -24,10 +24,9 @@ final class AdminHandler: HTTP1Handler {
     /// body for every method but HEAD, RFC 9110 §9.3.2). Admin responses are never cached.
     /// Who may ask (`AdminAccess`) is decided first, once, before any route runs.
     func respond(
-        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection,
-        loop: EventLoop<AdminHandler>
-    ) {
-        let keepAlive = head.wantsKeepAlive && loop.stopDeadline == nil
+        to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, from client: RequestClient,
+        writer: ResponseWriter
+    ) -> RequestOutcome {
         // Split at the first "?" byte (a `Character` split would miss one that a combining
         // mark follows).
         let target = head.targetRange
@@ -42,14 +41,16 @@ final class AdminHandler: HTTP1Handler {
             ?? (head.method == .other
                 ? AdminResponse(status: .methodNotAllowed, text: "only GET and HEAD\n")
                 : routes.response(path: path, query: query))
-        loop.startHead(ResponseHead.statusLine(response.status))
+        writer.startHead(ResponseHead.statusLine(response.status))
         let headers =
             "Server: aasa-server\r\nContent-Type: \(response.contentType)\r\n"
             + "Content-Length: \(response.body.count)\r\nCache-Control: no-store\r\n"
             + Self.adminSecurityHeaders
             + (response.asksForToken ? "WWW-Authenticate: Bearer realm=\"aasa-server admin\"\r\n" : "")
-        loop.out.append(Array(headers.utf8))
-        loop.endHead(keepAlive: keepAlive, head: head, on: connection)
-        if head.method != .head { loop.out.append(response.body) }
+        writer.write(Array(headers.utf8))
+        writer.endHead()
+        let sendsBody = head.method != .head
+        if sendsBody { writer.write(response.body) }
+        return RequestOutcome(status: response.status, bodyBytes: sendsBody ? response.body.count : 0)
     }
 }

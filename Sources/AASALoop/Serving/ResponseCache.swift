@@ -39,6 +39,11 @@ final class ResponseCache {
         for index in 0..<Self.slotCount { slots[index].key = 0 }
     }
 
+    /// The whole 200 response with `variant`'s body for `writer`'s connection header.
+    func response(_ variant: PreparedFile.Variant, _ writer: ResponseWriter) -> UnsafeRawBufferPointer? {
+        response(variant, writer.connectionHeader, dates: writer.dates, output: writer.output)
+    }
+
     /// The whole 200 response with `variant`'s body, from the slot or built into it; nil
     /// when it would be larger than `largestResponse`. A response `output` borrowed from the
     /// slot is copied into it before the slot changes.

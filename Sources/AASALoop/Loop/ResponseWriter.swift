@@ -1,0 +1,72 @@
+/// What a handler may write for one request, and nothing else of its loop: a response head
+/// (the status line and Date, its own header lines, then the connection header the loop
+/// chose), prepared bytes, a whole response or a file's body borrowed without a copy, and the
+/// server's own short error answers. One per loop, around its output buffer (which the loop
+/// sends once the batch of requests is answered), set up by the loop for each request: made
+/// once, so that handing it over costs no reference count per request.
+package final class ResponseWriter {
+    let output: OutputBuffer
+    let dates: DateCache
+    private let errors = ErrorResponses()
+    /// The `Connection` line every head of this answer ends with: the loop's choice from the
+    /// request and whether the loop is stopping (RFC 9112 §9.3).
+    var connectionHeader = ConnectionHeader.none
+
+    init(output: OutputBuffer, dates: DateCache) {
+        self.output = output
+        self.dates = dates
+    }
+
+    /// The connection closes after this answer (the client or the loop's stop asked for it).
+    package var closes: Bool { connectionHeader == .close }
+
+    /// The second the Date header names: conditional requests compare with it.
+    package var second: Int { dates.second }
+
+    /// Begins a head: the status line (`ResponseHead.statusLine`) and Date.
+    package func startHead(_ statusLine: [UInt8]) {
+        ResponseHead.start(statusLine, date: dates.httpDate) { output.append($0) }
+    }
+
+    /// Ends a head: the connection header and the blank line.
+    package func endHead() {
+        ResponseHead.end(connectionHeader) { output.append($0) }
+    }
+
+    /// Header lines or a body, copied into the output.
+    package func write(_ bytes: [UInt8]) {
+        output.append(bytes)
+    }
+
+    func write(_ bytes: ArraySlice<UInt8>) {
+        output.append(bytes)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        output.append(bytes)
+    }
+
+    /// A whole response that stays where it is (the `ResponseCache`) until it is sent.
+    func borrow(_ response: UnsafeRawBufferPointer) {
+        output.borrow(response)
+    }
+
+    /// A file's body that stays in the file until it is sent.
+    func borrow(_ body: UnsafeRawBufferPointer, of file: PreparedFile) {
+        output.borrow(body, of: file)
+    }
+
+    /// The server's own short answer (`ErrorResponses`), with a body for every method but
+    /// HEAD. Malformed requests (no `head`) and every 4xx but 404 and 405 close the
+    /// connection, by a lingering close: the client may still be sending what was refused.
+    package func error(_ status: HTTPStatus, for head: HTTPRequestHead?) -> RequestOutcome {
+        let closing = head == nil || closes || (status != .notFound && status != .methodNotAllowed)
+        let response = errors.response(status, closing: closing)
+        startHead(ResponseHead.statusLine(status))
+        output.append(response.headers)
+        let sendsBody = head?.method != .head
+        if sendsBody { output.append(response.body) }
+        return RequestOutcome(
+            status: status, bodyBytes: sendsBody ? response.body.count : 0, closing: closing ? .linger : .asAsked)
+    }
+}
