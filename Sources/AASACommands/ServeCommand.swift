@@ -192,6 +192,27 @@ struct ServeCommand: ParsableCommand {
     var appleFetcherAgent: String?
 
     @Option(
+        help:
+            "Watch Google's view of every domain's assetlinks.json, on or off (default \(onOff(defaults.googleWatch.enabled)))."
+    )
+    var googleWatch: String?
+
+    @Option(help: "Digital Asset Links' statements:list URL (default \(defaults.googleWatch.url)).")
+    var googleWatchUrl: String?
+
+    @Option(help: "A PEM CA file to trust, besides the system's, when asking Google (default none).")
+    var googleWatchCa: String?
+
+    @Option(help: "Seconds between two checks of one domain by Google (default \(defaults.googleWatch.interval)).")
+    var googleWatchInterval: String?
+
+    @Option(help: "Google requests per minute, all domains together (default \(defaults.googleWatch.ratePerMinute)).")
+    var googleWatchRate: String?
+
+    @Option(help: "A file holding an API key for Google, sent as key= (default none).")
+    var googleWatchKeyFile: String?
+
+    @Option(
         name: .customLong("apple-fetcher-network"),
         help: "A network (CIDR) Apple's fetcher comes from; fetches from it are verified (repeatable; default none).")
     var appleFetcherNetworks: [String] = []
@@ -239,6 +260,9 @@ struct ServeCommand: ParsableCommand {
             (.appleFetcherAgent, appleFetcherAgent), (.adminTokenFile, adminTokenFile), (.invalidSites, invalidSites),
             (.deletedFileGrace, deletedFileGrace),
             (.maxConnections, maxConnections), (.maxHandshakes, maxHandshakes),
+            (.googleWatch, googleWatch), (.googleWatchUrl, googleWatchUrl), (.googleWatchCa, googleWatchCa),
+            (.googleWatchInterval, googleWatchInterval), (.googleWatchRate, googleWatchRate),
+            (.googleWatchKeyFile, googleWatchKeyFile),
         ]
         for case (let setting, let value?) in flags {
             try settings.apply(setting, value, source: "--" + setting.rawValue.kebabCased)

@@ -57,6 +57,8 @@ struct SitesDocument: Encodable {
         let fallback: Bool
         /// Apple's CDN copy of this site's file, and Apple's fetcher's last visit.
         let cdn: SiteCDNStatus
+        /// Google's view of this site's assetlinks.json.
+        let google: SiteCacheStatus
     }
 
     let summary: Summary
@@ -89,7 +91,8 @@ struct SitesDocument: Encodable {
                         servedETag: deleted.kind == .fallback ? nil : served?.etag)
                 }, problems: snapshot.catalog.folderProblems(of: record).map(Problem.init),
                 fallback: record.content?.hasFallback ?? false,
-                cdn: SiteCDNStatus(site: record.name, state: state))
+                cdn: SiteCDNStatus(site: record.name, state: state),
+                google: SiteCacheStatus(site: record.name, watch: state.googleWatch))
         }
     }
 

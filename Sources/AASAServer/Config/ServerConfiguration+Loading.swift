@@ -26,7 +26,8 @@ extension ServerConfiguration {
             acmeOnDemandAskCa, acmeEabKid, acmeEabHmacKeyFile, acmeProfile, cdnWatch, cdnWatchUrl, cdnWatchCa,
             cdnWatchInterval, cdnWatchRate, appleFetcherAgent, invalidSites, appleFetcherNetworks, trustedProxies,
             deletedFileGrace,
-            maxConnections, maxHandshakes
+            maxConnections, maxHandshakes,
+            googleWatch, googleWatchUrl, googleWatchCa, googleWatchInterval, googleWatchRate, googleWatchKeyFile
 
         /// `AASA_SITES`, `AASA_LOG_FORMAT`, …
         public var environmentName: String {
@@ -88,6 +89,8 @@ extension ServerConfiguration {
             try applyACME(setting, value, source: source)
         case .cdnWatch, .cdnWatchUrl, .cdnWatchCa, .cdnWatchInterval, .cdnWatchRate, .appleFetcherAgent:
             try applyCDNWatch(setting, value, source: source)
+        case .googleWatch, .googleWatchUrl, .googleWatchCa, .googleWatchInterval, .googleWatchRate, .googleWatchKeyFile:
+            try applyGoogleWatch(setting, value, source: source)
         case .defaultCertificate: defaultCertificate = value.isEmpty ? nil : value
         case .adminPublic:
             adminPublic = try Self.onOff(value, "\(source): adminPublic must be true or false")
@@ -278,19 +281,19 @@ extension ServerConfiguration {
                     text =
                         Self.lists.contains(setting)
                             || [.adminTokenFile, .acmeOnDemandAsk, .acmeOnDemandAskCa].contains(setting)
+                            || Self.googleWatchFiles.contains(setting)
                         ? "" : "off"
                 case .array(let items) where Self.lists.contains(setting):
                     text = try strings(items, place: place).joined(separator: ",")
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
-                let resolved =
+                let files: [Setting] =
                     [
                         .sites, .certs, .acmeDirectoryCa, .acmeEabHmacKeyFile, .acmeOnDemandAskCa, .cdnWatchCa,
                         .adminTokenFile,
-                    ]
-                    .contains(
-                        setting)
-                        && !text.isEmpty && !text.hasPrefix("/")
+                    ] + Self.googleWatchFiles
+                let resolved =
+                    files.contains(setting) && !text.isEmpty && !text.hasPrefix("/")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }
@@ -353,11 +356,12 @@ extension ServerConfiguration {
             case "write": timeouts.write = number
             case "shutdown": timeouts.shutdown = number
             case "cdnFetch": cdnWatch.fetchTimeout = number
+            case "googleFetch": googleWatch.fetchTimeout = number
             default:
                 throw Problem(
                     description:
                         "\(place): unknown timeout \"\(key)\" (known: handshake, requestHead, keepAlive, write, "
-                        + "shutdown, cdnFetch)"
+                        + "shutdown, cdnFetch, googleFetch)"
                 )
             }
         }
