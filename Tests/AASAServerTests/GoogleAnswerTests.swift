@@ -37,7 +37,8 @@ struct GoogleAnswerTests {
     static func read(_ body: String, status: Int = 200) -> CacheAnswer {
         let bytes = Array(body.utf8)
         return CacheAnswer(
-            listResponse: .success(HTTPClientResponse(status: status, headers: [], body: bytes, wireBytes: bytes.count)))
+            listResponse: .success(HTTPClientResponse(status: status, headers: [], body: bytes, wireBytes: bytes.count))
+        )
     }
 
     static let rules = #"[{"/": "/shop/*"}, {"/": "/account/*", "exclude": true}]"#
@@ -80,7 +81,10 @@ struct GoogleAnswerTests {
             ("<html>quota</html>", 200, .error("not a Digital Asset Links ListResponse: not a JSON object")),
             ("[]", 200, .error("not a Digital Asset Links ListResponse: not a JSON object")),
             (#"{"statements": {}}"#, 200, .error("not a Digital Asset Links ListResponse: statements is not a list")),
-            (#"{"statements": [1]}"#, 200, .error("not a Digital Asset Links ListResponse: a statement is not an object")),
+            (
+                #"{"statements": [1]}"#, 200,
+                .error("not a Digital Asset Links ListResponse: a statement is not an object")
+            ),
             (#"{"errorCode": "X"}"#, 200, .error("not a Digital Asset Links ListResponse: errorCode is not a list")),
         ])
     func failures(body: String, status: Int, expected: CacheAnswer) {
