@@ -98,16 +98,8 @@ struct GoogleWatchTests {
             ] + (watch ? ["--google-watch", "on"] : []))
     }
 
-    func sites(_ server: RunningServer, _ query: String = "") throws -> [String: [String: Any]] {
-        try server.watchLines("google", query)
-    }
-
     func state(_ server: RunningServer, _ site: String) -> String? {
-        (try? sites(server))?[site]?["state"] as? String
-    }
-
-    func admin(_ server: RunningServer, _ path: String) throws -> String {
-        try server.adminText(path)
+        (try? server.watchLines("google"))?[site]?["state"] as? String
     }
 
     @Test("every state, by meaning; a changed file makes Google's copy stale; within the rate")
@@ -120,8 +112,8 @@ struct GoogleWatchTests {
         ]
         #expect(
             eventually(30) { expected.allSatisfy { state(server, $0.key) == $0.value } },
-            "\(String(describing: try? sites(server)))")
-        let all = try sites(server)
+            "\(String(describing: try? server.watchLines("google")))")
+        let all = try server.watchLines("google")
         let failing = try #require(all["failing.example.com"])
         #expect(failing["reason"] as? String == "ERROR_CODE_FETCH_ERROR")
         #expect(
@@ -140,13 +132,14 @@ struct GoogleWatchTests {
         try folder.write("sites/stale.example.com/assetlinks.json.new", Self.file("com.example.new"))
         rename(site + "/assetlinks.json.new", site + "/assetlinks.json")
         #expect(eventually(20) { state(server, "stale.example.com") == "stale" }, "\(server.errors)")
-        let since = try #require(try sites(server)["stale.example.com"]?["outOfSyncSince"] as? String)
+        let since = try #require(try server.watchLines("google")["stale.example.com"]?["outOfSyncSince"] as? String)
         #expect(since >= CDNWatchTests.iso8601(changed - 2) && since <= CDNWatchTests.iso8601(changed + 5))
         #expect(server.errors.contains("google: Google has an earlier version domain=stale.example.com from=in_sync"))
-        #expect(try admin(server, "/metrics").contains("aasa_google_out_of_sync_seconds{site=\"stale.example.com\"}"))
-        let filtered = try sites(server, "?google=out-of-sync")
+        #expect(
+            try server.adminText("/metrics").contains("aasa_google_out_of_sync_seconds{site=\"stale.example.com\"}"))
+        let filtered = try server.watchLines("google", "?google=out-of-sync")
         #expect(filtered.keys.contains("stale.example.com") && filtered["in-sync.example.com"] == nil)
-        let page = try admin(server, "/?google=out-of-sync")
+        let page = try server.adminText("/?google=out-of-sync")
         #expect(page.contains("<h2>Google</h2>") && page.contains("stale.example.com"))
         #expect(!page.contains("test-key"))
         // Google catches up.
@@ -158,7 +151,7 @@ struct GoogleWatchTests {
         try google.plan(plan)
         #expect(eventually(20) { state(server, "stale.example.com") == "in_sync" })
 
-        let metrics = try admin(server, "/metrics")
+        let metrics = try server.adminText("/metrics")
         for line in [
             "aasa_google_sites{state=\"in_sync\"} 3", "aasa_google_sites{state=\"differs\"} 2",
             "aasa_google_sites{state=\"failing\"} 1", "aasa_google_sites{state=\"error\"} 1",
@@ -192,10 +185,10 @@ struct GoogleWatchTests {
     @Test("with the watch off nothing is sent; google is unchecked and has no series")
     func off() throws {
         let server = try serve(watch: false)
-        #expect(try sites(server)["in-sync.example.com"]?["state"] as? String == "unchecked")
-        let metrics = try admin(server, "/metrics")
+        #expect(try server.watchLines("google")["in-sync.example.com"]?["state"] as? String == "unchecked")
+        let metrics = try server.adminText("/metrics")
         #expect(!metrics.contains("aasa_google_"))
-        #expect(try admin(server, "/").contains("<th>Google</th>"))
+        #expect(try server.adminText("/").contains("<th>Google</th>"))
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
         #expect(google.requests.isEmpty, "\(google.requests)")
     }
