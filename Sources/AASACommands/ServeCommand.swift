@@ -192,9 +192,10 @@ struct ServeCommand: ParsableCommand {
     var appleFetcherAgent: String?
 
     @Option(
-        help:
-            "Watch Google's view of every domain's assetlinks.json, on or off (default \(onOff(defaults.googleWatch.enabled)))."
-    )
+        help: """
+            Watch Google's view of every domain's assetlinks.json, on or off (default \
+            \(onOff(defaults.googleWatch.enabled))).
+            """)
     var googleWatch: String?
 
     @Option(help: "Digital Asset Links' statements:list URL (default \(defaults.googleWatch.url)).")
