@@ -31,10 +31,6 @@ struct SiteCDNStatus: Encodable {
     /// For a wildcard site: the hosts Apple's fetcher asked, newest first.
     let appleFetchedHosts: [String]?
 
-    var state: CacheState { watched.state }
-    var reason: String? { watched.reason }
-    var outOfSyncSince: String? { watched.outOfSyncSince }
-
     init(site: String, state serverState: ServerState) {
         watched = SiteCacheStatus(site: site, watch: serverState.cdnWatch)
         lastAppleFetch = serverState.appleFetches.last(site: site).map {
