@@ -165,6 +165,9 @@ struct GoogleWatchTests {
         let promtool = try BinaryRunner.run(
             ["-c", "promtool check metrics < '\(metricsFile)'"], executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(promtool.status == 0 && promtool.stdout.isEmpty && promtool.stderr.isEmpty, "\(promtool)")
+        // prometheus_client reads every family, each state a sample.
+        let families = try PythonPrometheus.parse(metrics)
+        #expect(families.contains("aasa_google_sites 6") && families.contains("aasa_google_checks 5"), "\(families)")
 
         // Every domain with an assetlinks.json had its turn, aliases too; none for wildcards
         // or sites without the file; the question as documented; within the rate.
