@@ -49,6 +49,27 @@ check(pause >= 5, "deployment: a preStop sleep of 5 s or more before SIGTERM")
 check(pod.get("terminationGracePeriodSeconds", 30) >= pause + shutdown + 5,
       "deployment: terminationGracePeriodSeconds covers the preStop sleep and the shutdown timeout")
 
+# The watches run once however many replicas serve (docs/usage.md, "Several replicas: watch
+# once"): one Deployment turns them on, with one replica and a rollout that never runs two;
+# its selector does not take the serving pods, and the Service and scrape still reach it.
+with open(os.path.join(ROOT, "docker/kubernetes.yaml")) as source:
+    deployments = [d for d in yaml.safe_load_all(source) if d and d["kind"] == "Deployment"]
+
+
+def watches(d):
+    args = d["spec"]["template"]["spec"]["containers"][0].get("args", [])
+    return [name for name in ("--cdn-watch", "--google-watch") if name in args and args[args.index(name) + 1] == "on"]
+
+
+watchers = [d for d in deployments if watches(d)]
+check(len(watchers) == 1 and watches(watchers[0]) == ["--cdn-watch", "--google-watch"],
+      "watch: exactly one Deployment watches Apple's CDN and Google's view")
+check(all(d["spec"].get("replicas") == 1 and d["spec"].get("strategy", {}).get("type") == "Recreate"
+          for d in watchers), "watch: the watcher has one replica and the Recreate strategy")
+selectors = [d["spec"]["selector"]["matchLabels"] for d in deployments]
+check(len({tuple(sorted(m.items())) for m in selectors}) == len(selectors)
+      and all(m.get("app") == "aasa-server" for m in selectors), "watch: the Deployments' selectors differ, same app")
+
 # The git-sync layout (docs/usage.md, "Sites layout"): the server reads the link git-sync
 # swaps, from the volume both share, and the first clone is done before the server starts.
 with open(os.path.join(ROOT, "docker/kubernetes-git-sync.yaml")) as source:

@@ -13,3 +13,4 @@ enum LimitOptions: SettingOptionGroup { static let group = SettingGroup.limits }
 enum LogOptions: SettingOptionGroup { static let group = SettingGroup.logging }
 enum ACMEOptions: SettingOptionGroup { static let group = SettingGroup.acme }
 enum CDNWatchOptions: SettingOptionGroup { static let group = SettingGroup.cdnWatch }
+enum GoogleWatchOptions: SettingOptionGroup { static let group = SettingGroup.googleWatch }

@@ -133,14 +133,7 @@ struct CDNWatchTests {
     }
 
     func sites(_ server: RunningServer, _ query: String = "") throws -> [String: [String: Any]] {
-        let port = try #require(server.adminPort)
-        let body = try Curl.request("http://127.0.0.1:\(port)/sites.json\(query)").body
-        let document = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
-        let list = try #require(document["sites"] as? [[String: Any]])
-        return Dictionary(
-            uniqueKeysWithValues: list.compactMap { site in
-                (site["name"] as? String).flatMap { name in (site["cdn"] as? [String: Any]).map { (name, $0) } }
-            })
+        try server.watchLines("cdn", query)
     }
 
     func state(_ server: RunningServer, _ site: String) -> String? {
@@ -148,8 +141,7 @@ struct CDNWatchTests {
     }
 
     func admin(_ server: RunningServer, _ path: String) throws -> String {
-        let port = try #require(server.adminPort)
-        return String(decoding: try Curl.request("http://127.0.0.1:\(port)\(path)").body, as: UTF8.self)
+        try server.adminText(path)
     }
 
     @Test("every state, from the CDN's answers; history makes an old copy stale; within the rate")

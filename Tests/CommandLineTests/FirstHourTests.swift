@@ -29,7 +29,8 @@ struct FirstHourTests {
             "--acme-directory": "https://acme-v02.api.letsencrypt.org/directory", "--acme-on-demand ": "default on",
             "--acme-on-demand-rate": "default 10", "--acme-on-demand-weekly": "default 20",
             "--cdn-watch ": "default off", "--cdn-watch-interval": "default 21600", "--cdn-watch-rate": "default 60",
-            "--apple-fetcher-agent": "default AASA-Bot/",
+            "--apple-fetcher-agent": "default AASA-Bot/", "--google-watch ": "default off",
+            "--google-watch-interval": "default 21600", "--google-watch-rate": "default 60",
         ])
     func serveHelpDefaults(flag: String, expected: String) throws {
         let help = Self.collapsed(try BinaryRunner.run(["serve", "--help"]).stdout)

@@ -106,7 +106,7 @@ struct ServeSettingsTests {
         for (text, message) in [
             (
                 #"{"timeouts": {"idle": 5}}"#,
-                #"unknown timeout "idle" (known: handshake, requestHead, keepAlive, write, shutdown, cdnFetch)"#
+                #"unknown timeout "idle" (known: handshake, requestHead, keepAlive, write, shutdown, cdnFetch, googleFetch)"#
             ),
             (
                 #"{"limits": {"bodyBytes": 5}}"#,

@@ -135,7 +135,7 @@ struct SignedFileCommandTests {
         let signed = [UInt8](try SignedFiles(in: folder).sign())
         let response = HTTPClientResponse(status: 200, headers: [], body: signed, wireBytes: signed.count)
         let meaning = try #require(MeaningFingerprint(json: Array(SignedFiles.json.utf8)))
-        #expect(CDNAnswer(.success(response)) == .copy(meaning))
+        #expect(CacheAnswer(appleCDN: .success(response)) == .copy(meaning))
     }
 
     @Test("serve refuses a signed file whose signature does not verify, as it refuses bad JSON")

@@ -45,9 +45,14 @@ struct AdminRoutes: Sendable {
         }
     }
 
-    /// `cdn=out-of-sync` keeps a listing to the sites whose CDN copy is not in sync.
+    /// `cdn=out-of-sync` (`google=out-of-sync`) keeps a listing to the sites whose copy in
+    /// Apple's CDN (Google's view) is not in sync; both: either.
     private func onlySites(_ query: String) -> Set<String>? {
-        guard QueryString.value(of: "cdn", in: query) == "out-of-sync" else { return nil }
-        return state.cdnWatch?.sitesNotInSync() ?? []
+        var only: Set<String>?
+        for (name, watch) in [("cdn", state.cdnWatch), ("google", state.googleWatch)]
+        where QueryString.value(of: name, in: query) == "out-of-sync" {
+            only = (only ?? []).union(watch?.sitesNotInSync() ?? [])
+        }
+        return only
     }
 }

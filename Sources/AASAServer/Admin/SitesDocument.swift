@@ -57,6 +57,8 @@ struct SitesDocument: Encodable {
         let fallback: Bool
         /// Apple's CDN copy of this site's file, and Apple's fetcher's last visit.
         let cdn: SiteCDNStatus
+        /// Google's view of this site's assetlinks.json.
+        let google: SiteCacheStatus
     }
 
     let summary: Summary
@@ -87,7 +89,8 @@ struct SitesDocument: Encodable {
                         servedETag: record.content?.file(deleted.kind)?.etag)
                 }, problems: snapshot.catalog.folderProblems(of: record).map(Problem.init),
                 fallback: record.content?.hasFallback ?? false,
-                cdn: SiteCDNStatus(site: record.name, state: state))
+                cdn: SiteCDNStatus(site: record.name, state: state),
+                google: SiteCacheStatus(site: record.name, watch: state.googleWatch))
         }
     }
 

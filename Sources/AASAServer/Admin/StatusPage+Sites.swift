@@ -69,11 +69,13 @@ extension StatusPage {
         html +=
             " (<a href=\"/sites.json?\(search)page=\(listing.page)\">JSON</a>)</p>\n<table "
             + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th>"
-            + "<th>Diagnostics</th><th>Apple's CDN</th></tr>\n"
+            + "<th>Diagnostics</th><th>Apple's CDN</th><th>Google</th></tr>\n"
         for record in listing.records {
             let rows: [FileSummary?] = record.checks.isEmpty ? [nil] : record.checks
             let aliases = escape((listing.aliases[record.name] ?? []).joined(separator: ", "))
-            let cdn = cdnCell(SiteCDNStatus(site: record.name, state: state))
+            let cdn =
+                cdnCell(SiteCDNStatus(site: record.name, state: state))
+                + "<td>\(cacheText(SiteCacheStatus(site: record.name, watch: state.googleWatch)))</td>"
             for check in rows {
                 html += row(record, check, aliases: aliases, cdn: cdn, notes: state.notes)
             }

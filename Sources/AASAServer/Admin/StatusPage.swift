@@ -54,7 +54,9 @@ enum StatusPage {
         html += summarySection(snapshot)
         html += testerSection(table, url: url, matchers: state.matchers, androidMatchers: state.androidMatchers)
         html += invalidSection(snapshot)
-        if let watch = state.cdnWatch { html += cdnSection(watch, filtered: only != nil) }
+        for watch in [state.cdnWatch, state.googleWatch].compactMap({ $0 }) {
+            html += cacheSection(watch, filtered: only != nil)
+        }
         html += sitesSection(snapshot, SiteListing(snapshot, query: query, page: page, only: only), state: state)
         if let store = snapshot.certificates {
             html +=

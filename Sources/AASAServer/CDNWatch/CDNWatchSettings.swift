@@ -18,10 +18,5 @@ public struct CDNWatchSettings: Sendable, Equatable {
     /// `AASA-Bot/…`); recorded with the watch on or off.
     public var appleFetcherAgent = "AASA-Bot/"
 
-    /// Fetches in flight at once, so one slow answer never holds up the others.
-    public static let concurrentFetches = 4
-    /// History kept per domain: the versions served before the current one.
-    public static let historyDepth = 16
-
     public init() {}
 }

@@ -25,22 +25,14 @@ struct SiteCDNStatus: Encodable {
         enum CodingKeys: String, CodingKey { case at, host, status, etag, verified }
     }
 
-    let state: CDNState
-    let checkedAt: String?
-    let reason: String?
-    let details: String?
-    let outOfSyncSince: String?
+    /// The watch's half, as `google` has it.
+    let watched: SiteCacheStatus
     let lastAppleFetch: AppleFetch?
     /// For a wildcard site: the hosts Apple's fetcher asked, newest first.
     let appleFetchedHosts: [String]?
 
     init(site: String, state serverState: ServerState) {
-        let watch = serverState.cdnWatch?.watch(site)
-        state = watch?.state ?? .unchecked
-        checkedAt = watch?.checkedAt.map(HTTPDate.iso8601)
-        reason = watch?.reason
-        details = watch?.details
-        outOfSyncSince = watch?.outOfSyncSince.map(HTTPDate.iso8601)
+        watched = SiteCacheStatus(site: site, watch: serverState.cdnWatch)
         lastAppleFetch = serverState.appleFetches.last(site: site).map {
             AppleFetch(
                 at: HTTPDate.iso8601($0.at), host: $0.host, status: $0.status, etag: $0.etag, verified: $0.verified)
@@ -55,11 +47,7 @@ struct SiteCDNStatus: Encodable {
     /// Every key present, `null` when absent (the synthesized encoding would leave nil optionals out).
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state.rawValue, forKey: .state)
-        try container.encode(checkedAt, forKey: .checkedAt)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(details, forKey: .details)
-        try container.encode(outOfSyncSince, forKey: .outOfSyncSince)
+        try watched.encode(into: &container)
         try container.encode(lastAppleFetch, forKey: .lastAppleFetch)
         if let appleFetchedHosts { try container.encode(appleFetchedHosts, forKey: .appleFetchedHosts) }
     }

@@ -126,7 +126,7 @@ extension ServerConfiguration {
         [
             ("handshake", \.timeouts.handshake), ("requestHead", \.timeouts.requestHead),
             ("keepAlive", \.timeouts.keepAlive), ("write", \.timeouts.write), ("shutdown", \.timeouts.shutdown),
-            ("cdnFetch", \.cdnWatch.fetchTimeout),
+            ("cdnFetch", \.cdnWatch.fetchTimeout), ("googleFetch", \.googleWatch.fetchTimeout),
         ]
     private static let limitFields: [(key: String, field: WritableKeyPath<HTTPLimits, Int> & Sendable)] = [
         ("requestLineBytes", \.requestLineBytes), ("headerBytes", \.headerBytes), ("headerCount", \.headerCount),

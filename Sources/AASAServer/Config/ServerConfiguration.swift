@@ -41,6 +41,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var acme = ACMESettings()
     /// The watch over Apple's CDN copies, and the record of Apple's own fetches.
     public var cdnWatch = CDNWatchSettings()
+    /// The watch over Google's view of the sites' assetlinks.json.
+    public var googleWatch = GoogleWatchSettings()
     /// Networks Apple's fetcher is known to come from: a fetch from one is "verified", any
     /// other only "identified as Apple's fetcher" by its User-Agent. Empty by default.
     public var appleFetcherNetworks: [IPNetwork] = []

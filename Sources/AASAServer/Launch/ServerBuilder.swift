@@ -40,8 +40,9 @@ struct ServerBuilder {
         StartupReport.flush()
         let state = ServerState(
             configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acme,
-            cdnWatch: settings.cdnWatch.enabled ? CDNWatcher(settings: settings.cdnWatch, logger: logger) : nil,
-            appleFetches: AppleFetches(logger: logger), adminToken: adminToken)
+            cdnWatch: settings.cdnWatch.enabled
+                ? CacheWatcher(source: AppleCDNSource(settings: settings.cdnWatch), logger: logger) : nil,
+            googleWatch: try googleWatch(), appleFetches: AppleFetches(logger: logger), adminToken: adminToken)
         if load.outcome == .partial { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
         let signals = try processSetup()
         let loops = try self.loops(state: state, inherited: inherited)
@@ -56,12 +57,23 @@ struct ServerBuilder {
             loops.admin,
             acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
             state.cdnWatch,
+            state.googleWatch,
             reloader,
             fileWatch,
         ]
         return Server(
             components: components.compactMap { $0 }, reloader: reloader, signals: signals, logger: logger,
             report: report)
+    }
+
+    /// The watch over Google's view (nil unless `--google-watch on`), its API key read once.
+    private func googleWatch() throws(LaunchFailure) -> CacheWatcher? {
+        guard settings.googleWatch.enabled else { return nil }
+        do {
+            return CacheWatcher(source: try GoogleSource(settings: settings.googleWatch), logger: logger)
+        } catch {
+            throw .settings(error.description)
+        }
     }
 
     /// The admin token, read once. Reachable from other hosts, the token is all that stands

@@ -1,5 +1,5 @@
 /// A long-lived part of the running server: the event loops, the admin listener's loop,
-/// ACME's workers, the CDN watch, the reloader, the file watcher. `ServerBuilder` lists them
+/// ACME's workers, the CDN and Google watches, the reloader, the file watcher. `ServerBuilder` lists them
 /// in the order they start (a part starts after the parts it uses); `Server` starts them in
 /// that order and stops them in reverse, so nothing is stopped while a part still running
 /// relies on it.

@@ -42,7 +42,9 @@ public final class ServerState: Sendable {
     /// Certificates from an ACME CA (nil unless `--acme on`).
     public let acme: ACMEManager?
     /// The watch over Apple's CDN (nil unless `--cdn-watch on`).
-    public let cdnWatch: CDNWatcher?
+    public let cdnWatch: CacheWatcher?
+    /// The watch over Google's view (nil unless `--google-watch on`).
+    public let googleWatch: CacheWatcher?
     /// What Apple's fetcher fetched here (always recorded).
     public let appleFetches: AppleFetches
     /// What the admin listener asks for on every path but /healthz and /readyz (nil: nothing).
@@ -52,12 +54,13 @@ public final class ServerState: Sendable {
     /// The parts are made by the composition root (`ServerBuilder`); this only holds them.
     init(
         configuration: ServerConfiguration, snapshot: ServerSnapshot, loops: Int, acme: ACMEManager?,
-        cdnWatch: CDNWatcher?, appleFetches: AppleFetches, adminToken: AdminToken?
+        cdnWatch: CacheWatcher?, googleWatch: CacheWatcher?, appleFetches: AppleFetches, adminToken: AdminToken?
     ) {
         self.configuration = configuration
         self.adminToken = adminToken
         self.acme = acme
         self.cdnWatch = cdnWatch
+        self.googleWatch = googleWatch
         self.appleFetches = appleFetches
         snapshots = ServerSnapshotBox(snapshot)
         statistics = (0..<loops).map { _ in LoopStatistics() }
@@ -73,11 +76,12 @@ public final class ServerState: Sendable {
         record.withLock { change(&$0) }
     }
 
-    /// Tells ACME and the CDN watch what the published snapshot serves (after start-up and
+    /// Tells ACME and the cache watches what the published snapshot serves (after start-up and
     /// every reload).
     func observeSnapshot() {
         let snapshot = snapshots.current
         cdnWatch?.update(snapshot)
+        googleWatch?.update(snapshot)
         guard let acme else { return }
         acme.update(
             plans: snapshot.certificatePlans(acmeFolder: acme.storage.folder),

@@ -13,4 +13,9 @@ public struct MeaningFingerprint: Hashable, Sendable {
         }
         value = FNV1a.hash64(root.canonical.utf8)
     }
+
+    /// The fingerprint of a meaning already written in one canonical form (`AppLinkGrants`).
+    public init(canonical text: String) {
+        value = FNV1a.hash64(text.utf8)
+    }
 }

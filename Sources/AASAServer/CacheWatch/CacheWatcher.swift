@@ -8,12 +8,14 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Asks Apple's CDN for every exact site name and alias and compares its copy with what was
-/// served (docs/usage.md, "Apple's CDN"): each domain every `interval` (±10 %), sooner after its
-/// file changed until the CDN caught up; all fetches together within `ratePerMinute`,
-/// oldest due first, a few in flight at once. One event per change of a domain's state.
-public final class CDNWatcher: Sendable, ServerComponent {
-    /// A site's Apple file at the last update and its meaning, computed once per file.
+/// Asks a platform's cache (a `CacheSource`: Apple's CDN, Google's view) about every exact
+/// site name and alias whose file it holds and compares its copy with what was served
+/// (docs/usage.md, "Apple's CDN" and "Google's view"): each domain every `interval` (±10 %),
+/// sooner after its file changed until the cache caught up; all questions together within
+/// `ratePerMinute`, oldest due first, a few in flight at once. One event per change of a
+/// domain's state.
+public final class CacheWatcher: Sendable, ServerComponent {
+    /// A site's watched file at the last update and its meaning, computed once per file.
     struct ServedFile {
         let file: PreparedFile
         let fingerprint: MeaningFingerprint?
@@ -30,17 +32,23 @@ public final class CDNWatcher: Sendable, ServerComponent {
         var stopping = false
     }
 
-    public let settings: CDNWatchSettings
+    /// Questions in flight at once, so one slow answer never holds up the others.
+    static let concurrentFetches = 4
+    /// History kept per domain: the versions served before the current one.
+    static let historyDepth = 16
+
+    let source: any CacheSource
     let client: HTTPSClient
     let logger: Logger
     private let books = Mutex(Books())
     private let wake = WorkerSignal()
-    static let userAgent = "aasa-server/\(Version.current) (cdn-watch)"
+    let userAgent: String
 
-    public init(settings: CDNWatchSettings, logger: Logger) {
-        self.settings = settings
-        client = HTTPSClient(caFile: settings.caFile, timeout: settings.fetchTimeout, systemTrust: true)
+    init(source: any CacheSource, logger: Logger) {
+        self.source = source
+        client = HTTPSClient(caFile: source.caFile, timeout: source.fetchTimeout, systemTrust: true)
         self.logger = logger
+        userAgent = "aasa-server/\(Version.current) (\(source.name)-watch)"
     }
 
     /// Takes the domains of a published snapshot: new ones are due now, gone ones go, and a
@@ -49,19 +57,21 @@ public final class CDNWatcher: Sendable, ServerComponent {
         let catalog = snapshot.catalog
         // Every watched domain and the site folder whose file it serves.
         var domains: [String: String] = [:]
-        for (name, record) in catalog.records where !name.hasPrefix("*.") && record.content?.apple != nil {
+        let source = source
+        for (name, record) in catalog.records where !name.hasPrefix("*.") && record.content.flatMap(source.file) != nil
+        {
             domains[name] = name
         }
-        for (alias, target) in catalog.aliases where catalog.records[target]?.content?.apple != nil {
+        for (alias, target) in catalog.aliases where catalog.records[target]?.content.flatMap(source.file) != nil {
             domains[alias] = target
         }
         let previous = books.withLock { $0.sites }
         var sites: [String: ServedFile] = [:]
         for site in Set(domains.values) {
-            guard let file = catalog.records[site]?.content?.apple else { continue }
+            guard let file = catalog.records[site]?.content.flatMap(source.file) else { continue }
             sites[site] =
                 previous[site].flatMap { $0.file === file ? $0 : nil }
-                ?? ServedFile(file: file, fingerprint: MeaningFingerprint(json: file.json))
+                ?? ServedFile(file: file, fingerprint: source.meaning(of: file))
         }
         books.withLock { books in
             for name in books.domains.keys where domains[name] == nil { books.domains[name] = nil }
@@ -84,18 +94,18 @@ public final class CDNWatcher: Sendable, ServerComponent {
     }
 
     func start() {
-        for index in 0..<CDNWatchSettings.concurrentFetches {
+        for index in 0..<Self.concurrentFetches {
             let thread = Thread { [self] in
                 while let domain = nextDomain() { check(domain) }
             }
-            thread.name = "aasa-cdn-\(index)"
+            thread.name = "aasa-\(source.name)-\(index)"
             thread.start()
         }
         logger.info(
-            "cdn: watching Apple's CDN",
+            "\(source.name): watching \(source.title)",
             metadata: [
-                "url": "\(settings.url)", "interval": .stringConvertible(settings.interval),
-                "rate_per_minute": .stringConvertible(settings.ratePerMinute),
+                "url": "\(source.url)", "interval": .stringConvertible(source.interval),
+                "rate_per_minute": .stringConvertible(source.ratePerMinute),
             ])
     }
 
@@ -106,7 +116,7 @@ public final class CDNWatcher: Sendable, ServerComponent {
 
     /// Waits for the next fetch slot and the oldest due domain, and claims it.
     private func nextDomain() -> String? {
-        let spacing = 60 / Double(settings.ratePerMinute)
+        let spacing = 60 / Double(source.ratePerMinute)
         return wake.next { () -> WorkerSignal.Step<String> in
             let now = Date().timeIntervalSince1970
             return books.withLock { books in
@@ -129,12 +139,12 @@ public final class CDNWatcher: Sendable, ServerComponent {
     private func check(_ domain: String) {
         let answer = fetch(domain)
         let now = Int(time(nil))
-        let change = books.withLock { books -> (before: CDNState, after: DomainWatch)? in
+        let change = books.withLock { books -> (before: CacheState, after: DomainWatch)? in
             guard var watch = books.domains[domain] else { return nil }
             let before = watch.apply(answer, now: now)
             books.checks[watch.state.rawValue, default: 0] += 1
             watch.inFlight = false
-            watch.schedule(interval: settings.interval, now: now, jitter: Double.random(in: -0.1...0.1))
+            watch.schedule(interval: source.interval, now: now, jitter: Double.random(in: -0.1...0.1))
             books.domains[domain] = watch
             return (before, watch)
         }
@@ -145,27 +155,26 @@ public final class CDNWatcher: Sendable, ServerComponent {
         ]
         if let reason = change.after.reason { metadata["reason"] = "\(reason)" }
         if let since = change.after.outOfSyncSince { metadata["out_of_sync_since"] = "\(HTTPDate.iso8601(since))" }
+        let subject = "\(source.name): \(source.title)"
         switch change.after.state {
-        case .inSync: logger.info("cdn: Apple's CDN has the current file", metadata: metadata)
-        case .stale: logger.warning("cdn: Apple's CDN has an earlier version", metadata: metadata)
-        case .differs: logger.warning("cdn: Apple's CDN has a file this server never served", metadata: metadata)
-        case .failing: logger.warning("cdn: Apple's CDN cannot fetch the file from here", metadata: metadata)
-        case .error, .unchecked: logger.warning("cdn: Apple's CDN could not be asked", metadata: metadata)
+        case .inSync: logger.info("\(subject) has the current file", metadata: metadata)
+        case .stale: logger.warning("\(subject) has an earlier version", metadata: metadata)
+        case .differs: logger.warning("\(subject) has a file this server never served", metadata: metadata)
+        case .failing: logger.warning("\(subject) cannot fetch the file from here", metadata: metadata)
+        case .error, .unchecked: logger.warning("\(subject) could not be asked", metadata: metadata)
         }
     }
 
-    /// One GET of the domain's CDN copy: gzip accepted, verified TLS, the body read up to
-    /// `HTTPClientResponse.bodyLimit` before and after gunzip (past it: an error, closed).
-    func fetch(_ domain: String) -> CDNAnswer {
-        guard let url = HTTPSURL(settings.url + domain) else { return .error("not an https URL: \(settings.url)") }
-        return CDNAnswer(
-            client.fetch(
-                host: url.host, port: url.port, path: url.path, userAgent: Self.userAgent, requireVerified: true
-            )
-            .map { $0.1 })
+    /// One GET of what the cache holds for the domain: gzip accepted, verified TLS, the body
+    /// read up to `HTTPClientResponse.bodyLimit` before and after gunzip (past it: an error, closed).
+    func fetch(_ domain: String) -> CacheAnswer {
+        guard let url = source.request(for: domain) else { return .error("not an https URL: \(source.url)") }
+        return source.answer(
+            client.fetch(host: url.host, port: url.port, path: url.path, userAgent: userAgent, requireVerified: true)
+                .map { $0.1 })
     }
 
-    /// The site folders with a domain whose CDN copy is not in sync (the status page's filter).
+    /// The site folders with a domain whose cached copy is not in sync (the listings' filter).
     func sitesNotInSync() -> Set<String> {
         books.withLock { Set($0.domains.values.filter { $0.state != .inSync }.map(\.site)) }
     }
@@ -178,10 +187,10 @@ public final class CDNWatcher: Sendable, ServerComponent {
     /// Counts per state (every state, 0 when none), checks by result, and the domains out
     /// of sync, longest first, at most `limit`.
     func summary(limit: Int, now: Int = Int(time(nil))) -> (
-        states: [CDNState: Int], checks: [String: Int], outOfSync: [(domain: String, seconds: Int)]
+        states: [CacheState: Int], checks: [String: Int], outOfSync: [(domain: String, seconds: Int)]
     ) {
         books.withLock { books in
-            var states = Dictionary(uniqueKeysWithValues: CDNState.allCases.map { ($0, 0) })
+            var states = Dictionary(uniqueKeysWithValues: CacheState.allCases.map { ($0, 0) })
             var outOfSync: [(domain: String, seconds: Int)] = []
             for (name, watch) in books.domains {
                 states[watch.state, default: 0] += 1

@@ -2,17 +2,10 @@ import AASASignedData
 import AASATransport
 import AssociationKit
 
-/// What one fetch of a domain's CDN copy said, before it is compared with what was served.
-enum CDNAnswer: Equatable {
-    /// 200: the copy's meaning (nil when it is not JSON).
-    case copy(MeaningFingerprint?)
-    /// 404 with `Apple-Failure-Reason`, kept verbatim with `Apple-Failure-Details`.
-    case failing(reason: String, details: String?)
-    case error(String)
-
+extension CacheAnswer {
     /// Apple's CDN answers 200 with the file, or 404 with its failure headers; anything else,
     /// or no answer, is an error of the check, not of the domain.
-    init(_ result: Result<HTTPClientResponse, HTTPClientFailure>) {
+    init(appleCDN result: Result<HTTPClientResponse, HTTPClientFailure>) {
         switch result {
         case .failure(let failure):
             self = .error(failure.message)

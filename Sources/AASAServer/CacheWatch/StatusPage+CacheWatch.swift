@@ -1,27 +1,29 @@
 import AASATransport
 
 extension StatusPage {
-    /// The CDN watch at the top: domains per state, the longest out of sync, and the link
-    /// that keeps the sites listing to those not in sync.
-    static func cdnSection(_ watch: CDNWatcher, filtered: Bool) -> String {
+    /// A cache watch at the top: domains per state, the longest out of sync, and the link
+    /// that keeps the sites listing to those not in sync (`?cdn=out-of-sync`, `?google=…`).
+    static func cacheSection(_ watch: CacheWatcher, filtered: Bool) -> String {
         let summary = watch.summary(limit: 20)
+        let source = watch.source
+        let id = source.name
         var html =
-            "<h2>Apple's CDN</h2>\n<p>Each domain's copy at \(escape(watch.settings.url))DOMAIN, every "
-            + "\(watch.settings.interval) s, \(watch.settings.ratePerMinute) fetches a minute at most.</p>\n"
-            + "<table id=\"cdn-states\"><tr>"
-        html += CDNState.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
+            "<h2>\(escape(source.title))</h2>\n<p>Each domain at \(escape(source.shownRequest)), every "
+            + "\(source.interval) s, \(source.ratePerMinute) requests a minute at most.</p>\n"
+            + "<table id=\"\(id)-states\"><tr>"
+        html += CacheState.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
         html +=
-            CDNState.allCases.map { state in
+            CacheState.allCases.map { state in
                 let count = summary.states[state] ?? 0
                 let marker = count == 0 || state == .inSync || state == .unchecked ? "ok" : "bad"
-                return "<td class=\"\(marker)\" id=\"cdn-\(state.rawValue)\">\(count)</td>"
+                return "<td class=\"\(marker)\" id=\"\(id)-\(state.rawValue)\">\(count)</td>"
             }.joined() + "</tr></table>\n"
         html +=
             filtered
             ? "<p>Sites below: only those not in sync. <a href=\"/\">All sites</a></p>\n"
-            : "<p><a href=\"/?cdn=out-of-sync\" id=\"cdn-filter\">Only sites not in sync</a></p>\n"
+            : "<p><a href=\"/?\(id)=out-of-sync\" id=\"\(id)-filter\">Only sites not in sync</a></p>\n"
         if !summary.outOfSync.isEmpty {
-            html += "<table id=\"cdn-out-of-sync\"><tr><th>Domain</th><th>Out of sync for</th></tr>\n"
+            html += "<table id=\"\(id)-out-of-sync\"><tr><th>Domain</th><th>Out of sync for</th></tr>\n"
             for (domain, seconds) in summary.outOfSync {
                 html +=
                     "<tr><td>\(escape(domain))</td><td class=\"bad\">\(seconds / 3600) h "
@@ -32,8 +34,8 @@ extension StatusPage {
         return html
     }
 
-    /// One site's cell: the state, Apple's reason, and Apple's fetcher's last visit.
-    static func cdnCell(_ status: SiteCDNStatus) -> String {
+    /// One site's state in a cache, with the platform's reason (a cell's text).
+    static func cacheText(_ status: SiteCacheStatus) -> String {
         let marker =
             switch status.state {
             case .inSync, .unchecked: "ok"
@@ -42,6 +44,12 @@ extension StatusPage {
         var text = "<span class=\"\(marker)\">\(status.state.rawValue)</span>"
         if let reason = status.reason { text += " \(escape(reason))" }
         if let since = status.outOfSyncSince { text += " since \(escape(since))" }
+        return text
+    }
+
+    /// One site's cell: the state, Apple's reason, and Apple's fetcher's last visit.
+    static func cdnCell(_ status: SiteCDNStatus) -> String {
+        var text = cacheText(status.watched)
         if let fetch = status.lastAppleFetch {
             // Only a network configured as Apple's proves it; a User-Agent anyone can send.
             let who = fetch.verified ? "Apple's fetcher" : "a client that identified as Apple's fetcher"

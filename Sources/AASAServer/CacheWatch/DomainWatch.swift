@@ -1,7 +1,7 @@
 import AssociationKit
 
 /// One domain under watch: the meaning of the file served now, the versions served before
-/// (newest first, each with when it stopped being served), and what the CDN said last.
+/// (newest first, each with when it stopped being served), and what the cache said last.
 struct DomainWatch {
     struct Version {
         let fingerprint: MeaningFingerprint
@@ -13,7 +13,7 @@ struct DomainWatch {
     var site: String
     var current: MeaningFingerprint?
     var history: [Version] = []
-    var state = CDNState.unchecked
+    var state = CacheState.unchecked
     var checkedAt: Int?
     var reason: String?
     var details: String?
@@ -21,7 +21,7 @@ struct DomainWatch {
     /// The differing copy's meaning, so `outOfSyncSince` stays the first time it was seen.
     var differing: MeaningFingerprint?
     var dueAt: Int
-    /// Set when the file changed and the CDN has not caught up yet: checked sooner.
+    /// Set when the file changed and the cache has not caught up yet: checked sooner.
     var changedAt: Int?
     var inFlight = false
 
@@ -37,16 +37,16 @@ struct DomainWatch {
         if let current {
             history.removeAll { $0.fingerprint == current || $0.fingerprint == fingerprint }
             history.insert(Version(fingerprint: current, stoppedAt: now), at: 0)
-            history = Array(history.prefix(CDNWatchSettings.historyDepth))
+            history = Array(history.prefix(CacheWatcher.historyDepth))
         }
         current = fingerprint
         changedAt = now
     }
 
-    /// Compares an answer with what was served (the one comparison, docs/usage.md, "Apple's CDN") and
-    /// returns the state before, so a change of state can be logged once.
+    /// Compares an answer with what was served (one comparison for every source, docs/usage.md,
+    /// "Apple's CDN") and returns the state before, so a change of state can be logged once.
     @discardableResult
-    mutating func apply(_ answer: CDNAnswer, now: Int) -> CDNState {
+    mutating func apply(_ answer: CacheAnswer, now: Int) -> CacheState {
         let before = state
         checkedAt = now
         (reason, details) = (nil, nil)
@@ -64,7 +64,7 @@ struct DomainWatch {
             if state != .differs || differing != copy { outOfSyncSince = now }
             state = .differs
             differing = copy
-            if copy == nil { reason = "the CDN's copy is not JSON" }
+            if copy == nil { reason = "the copy is not JSON" }
         case .failing(let failure, let text):
             state = .failing
             (reason, details) = (failure, text)
@@ -77,7 +77,7 @@ struct DomainWatch {
     }
 
     /// The next check: the interval with ±10 % jitter, or sooner (at most every 15 minutes)
-    /// while a changed file has not reached the CDN.
+    /// while a changed file has not reached the cache.
     mutating func schedule(interval: Int, now: Int, jitter: Double) {
         let base = changedAt != nil && state != .inSync ? min(interval, 900) : interval
         dueAt = now + max(1, Int((Double(base) * (1 + jitter)).rounded()))
