@@ -1,3 +1,4 @@
+import AASATransport
 import Testing
 
 @testable import AASALoop
@@ -23,8 +24,8 @@ struct IPNetworkTests {
         ])
     func matching(network: String, address: String, expected: Bool) throws {
         let parsed = try #require(IPNetwork(network))
-        let client = try #require(IPNetwork.address(address))
-        #expect(parsed.contains(high: client.high, low: client.low) == expected)
+        let client = try #require(IPAddress(address))
+        #expect(parsed.contains(client) == expected)
     }
 
     @Test(

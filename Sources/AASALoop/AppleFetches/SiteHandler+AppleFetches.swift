@@ -1,3 +1,4 @@
+import AASATransport
 import AssociationKit
 @preconcurrency import Glibc
 
@@ -21,7 +22,7 @@ extension SiteHandler {
         let host = target.hostRange.flatMap { HostName.key(buffer, $0) } ?? "-"
         var verified = false
         if !appleFetcherNetworks.isEmpty, let address = clientAddress(head, buffer, client) {
-            verified = appleFetcherNetworks.contains { $0.contains(high: address.high, low: address.low) }
+            verified = appleFetcherNetworks.contains { $0.contains(address) }
         }
         appleFetches.record(
             site: site?.name, host: host, status: status.rawValue, etag: file?.etag, verified: verified,
@@ -33,36 +34,14 @@ extension SiteHandler {
     /// client and prove nothing).
     func clientAddress(
         _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ client: RequestClient
-    ) -> (high: UInt64, low: UInt64)? {
-        guard let peer = IPNetwork.address(of: client.peer) else { return nil }
-        guard let forwarded = head.forwardedForRange,
-            trustedProxies.contains(where: { $0.contains(high: peer.high, low: peer.low) })
-        else { return peer }
+    ) -> IPAddress? {
+        guard let peer = IPAddress(peer: client.peer) else { return nil }
+        guard let forwarded = head.forwardedForRange, trustedProxies.contains(where: { $0.contains(peer) }) else {
+            return peer
+        }
         var start = forwarded.lowerBound
         for index in forwarded where buffer[index] == UInt8(ascii: ",") { start = index + 1 }
-        var end = forwarded.upperBound
-        while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
-        while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
-        guard end - start <= 45 else { return nil }
-        // inet_pton(3) wants a C string: the address copied to the stack, no heap.
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 46) { text in
-            for index in start..<end { text[index - start] = CChar(bitPattern: buffer[index]) }
-            text[end - start] = 0
-            guard let base = text.baseAddress else { return nil }
-            var v4 = in_addr()
-            if inet_pton(AF_INET, base, &v4) == 1 {
-                return (0, 0xFFFF_0000_0000 | UInt64(UInt32(bigEndian: v4.s_addr)))
-            }
-            var v6 = in6_addr()
-            guard inet_pton(AF_INET6, base, &v6) == 1 else { return nil }
-            return withUnsafeBytes(of: &v6) { bytes in
-                var high: UInt64 = 0
-                var low: UInt64 = 0
-                for index in 0..<8 { high = high << 8 | UInt64(bytes[index]) }
-                for index in 8..<16 { low = low << 8 | UInt64(bytes[index]) }
-                return (high, low)
-            }
-        }
+        return IPAddress(buffer[HTTPToken.trimmingWhitespace(buffer, start..<forwarded.upperBound)])
     }
 
     /// What `aasa-server probe`'s User-Agent carries after Apple's marker

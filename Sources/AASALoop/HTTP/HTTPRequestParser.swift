@@ -173,11 +173,7 @@ struct HTTPRequestParser {
         }
         let name = range.lowerBound..<colon
         guard name.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return false }
-        var valueStart = colon + 1
-        var valueEnd = range.upperBound
-        while valueStart < valueEnd, buffer[valueStart] == 0x20 || buffer[valueStart] == 0x09 { valueStart += 1 }
-        while valueEnd > valueStart, buffer[valueEnd - 1] == 0x20 || buffer[valueEnd - 1] == 0x09 { valueEnd -= 1 }
-        let value = valueStart..<valueEnd
+        let value = HTTPToken.trimmingWhitespace(buffer, (colon + 1)..<range.upperBound)
         guard ByteClasses.isFieldValue(buffer, value) else { return false }
         switch name.count {
         case 4 where HTTPToken.equalsIgnoringCase(buffer, name, "host"):

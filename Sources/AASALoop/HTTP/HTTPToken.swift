@@ -67,6 +67,22 @@ package enum HTTPToken {
         }
     }
 
+    /// `range` without the optional whitespace (SP and HTAB, RFC 9110 §5.6.3) around it, and,
+    /// with `lineEnd`, without a line's closing CR too.
+    @inline(__always)
+    package static func trimmingWhitespace(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, lineEnd: Bool = false
+    ) -> Range<Int> {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high, buffer[low] == 0x20 || buffer[low] == 0x09 { low += 1 }
+        while high > low, buffer[high - 1] == 0x20 || buffer[high - 1] == 0x09 || (lineEnd && buffer[high - 1] == 0x0D)
+        {
+            high -= 1
+        }
+        return low..<high
+    }
+
     /// Calls `body` with each element of a comma-separated list, trimmed of whitespace
     /// (RFC 9110 §5.6.1); empty elements are skipped.
     static func forEachListElement(
@@ -76,11 +92,8 @@ package enum HTTPToken {
         while start <= range.upperBound {
             var end = start
             while end < range.upperBound, buffer[end] != UInt8(ascii: ",") { end += 1 }
-            var low = start
-            var high = end
-            while low < high, buffer[low] == 0x20 || buffer[low] == 0x09 { low += 1 }
-            while high > low, buffer[high - 1] == 0x20 || buffer[high - 1] == 0x09 { high -= 1 }
-            if low < high { body(low..<high) }
+            let element = trimmingWhitespace(buffer, start..<end)
+            if !element.isEmpty { body(element) }
             start = end + 1
         }
     }

@@ -50,13 +50,7 @@ enum RequestConditions {
 
     /// `range` without optional whitespace and a line's closing CR around it.
     private static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var low = range.lowerBound
-        var high = range.upperBound
-        while low < high, buffer[low] == 0x20 || buffer[low] == 0x09 { low += 1 }
-        while high > low, buffer[high - 1] == 0x20 || buffer[high - 1] == 0x09 || buffer[high - 1] == 0x0D {
-            high -= 1
-        }
-        return low..<high
+        HTTPToken.trimmingWhitespace(buffer, range, lineEnd: true)
     }
 
     private static func noneMatch(

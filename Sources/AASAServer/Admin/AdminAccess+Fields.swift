@@ -1,4 +1,5 @@
 import AASALoop
+import AASATransport
 @preconcurrency import Glibc
 
 extension AdminAccess {
@@ -26,23 +27,18 @@ extension AdminAccess {
         return (host, isBracketed)
     }
 
-    /// Whether `text` is an address of `family` as inet_pton(3) reads it (dotted quad for
-    /// IPv4, RFC 4291 §2.2 text for IPv6).
+    /// Whether `text` is an address written as `family` writes it: a dotted quad for IPv4,
+    /// RFC 4291 §2.2 text for IPv6.
     static func isAddress(_ text: ArraySlice<UInt8>, family: Int32) -> Bool {
-        guard text.count < 64, !text.contains(0) else { return false }
-        var address = in6_addr()
-        return (Array(text) + [0]).withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { inet_pton(family, $0.baseAddress, &address) == 1 }
-        }
+        IPAddress(text).map { $0.isIPv4 == (family == AF_INET) } ?? false
     }
 
     /// `Bearer 1*SP token68` (RFC 6750 §2.1; the scheme is case-insensitive, RFC 9110 §11.1)
     /// in an Authorization field value (the parser trimmed its optional whitespace).
     static func credentials(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
-        var start = value.lowerBound
-        var end = value.upperBound
-        while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
-        while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
+        let trimmed = HTTPToken.trimmingWhitespace(buffer, value)
+        var start = trimmed.lowerBound
+        let end = trimmed.upperBound
         guard end - start > 7, HTTPToken.equalsIgnoringCase(buffer, start..<(start + 7), "bearer ") else { return nil }
         start += 7
         while start < end, buffer[start] == 0x20 { start += 1 }
