@@ -84,7 +84,8 @@ let package = Package(
         .target(
             name: "AASAProbe",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "COpenSSL", "COpenSSLShims",
+                "AssociationKit", "AASASystem", "AASASites", "AASASignedData", "AASATransport", "COpenSSL",
+                "COpenSSLShims",
             ],
             swiftSettings: strict),
         // `validate`, `match` and `diff`: files only, so they build where the server cannot

@@ -4,16 +4,16 @@ import Foundation
 /// What `check-app` reads from an app: its app ID and associated domains, from a property
 /// list (Xcode's `.entitlements`, or `codesign -d --entitlements :-` output) or from a
 /// provisioning profile (a property list signed as CMS, read with OpenSSL).
-struct Entitlements {
-    var applicationIdentifier: String?
-    var teamIdentifier: String?
-    var associatedDomains: [String]
+public struct Entitlements {
+    public var applicationIdentifier: String?
+    public var teamIdentifier: String?
+    public var associatedDomains: [String]
 
-    struct Unreadable: Error {
-        var reason: String
+    public struct Unreadable: Error {
+        public var reason: String
     }
 
-    init(contentsOf path: String) throws(Unreadable) {
+    public init(contentsOf path: String) throws(Unreadable) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Unreadable(reason: "cannot read the file")
         }
@@ -34,31 +34,4 @@ struct Entitlements {
         teamIdentifier = teamIdentifier ?? plist["com.apple.developer.team-identifier"] as? String
         associatedDomains = plist["com.apple.developer.associated-domains"] as? [String] ?? []
     }
-}
-
-/// One `service:domain[?mode=…]` entry of `com.apple.developer.associated-domains`.
-struct AssociatedDomain {
-    static let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
-
-    var entry: String
-    var service: String
-    /// Lower-cased; `*.example.com` for a wildcard entry.
-    var domain: String
-    var mode: String?
-
-    init?(_ entry: String) {
-        guard let colon = entry.firstIndex(of: ":") else { return nil }
-        self.entry = entry
-        service = String(entry[..<colon])
-        var rest = entry[entry.index(after: colon)...]
-        if let question = rest.firstIndex(of: "?") {
-            let query = rest[rest.index(after: question)...]
-            mode = query.hasPrefix("mode=") ? String(query.dropFirst(5)) : String(query)
-            rest = rest[..<question]
-        }
-        domain = rest.lowercased()
-        guard !domain.isEmpty else { return nil }
-    }
-
-    var isWildcard: Bool { domain.hasPrefix("*.") }
 }

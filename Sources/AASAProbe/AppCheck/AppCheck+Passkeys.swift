@@ -1,8 +1,7 @@
-import AASAProbe
 import AASASites
 import AssociationKit
 
-extension CheckAppCommand {
+extension AppCheck {
     /// What `domain` needs for an app's passkeys besides its own platform's file
     /// (docs/association-files.md, "Passkeys"): the Android package granted the credentials
     /// when `package` is given, and the passkey files, checked when the site serves them.
