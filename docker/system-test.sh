@@ -14,7 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 deb_dir=$(cd "${1:-.build/deb}" && pwd)
 deb=$(ls -t "$deb_dir"/aasa-server_*.deb | head -n1)
-image=localhost/aasa-server-systemd-test:bookworm
+# The image's packages; its tag follows them, so a store holding an image made from an older
+# list makes a new one instead of installing the package where a dependency is missing.
+packages=systemd,systemd-sysv,dbus,curl,ca-certificates,openssl,libssl3,zlib1g,publicsuffix,pebble,procps
+image=localhost/aasa-server-systemd-test:bookworm-$(printf '%s' "$packages" | sha256sum | cut -c1-8)
 name=aasa-server-system-test-$$
 started=$SECONDS
 
@@ -30,7 +33,7 @@ rm -rf "$upgrade_dir/root"
 # and kept in podman's store (FORCE=1 makes it again).
 if [ -n "${FORCE:-}" ] || ! podman image exists "$image"; then
   mmdebstrap --quiet --variant=minbase --format=tar \
-    --include=systemd,systemd-sysv,dbus,curl,ca-certificates,openssl,libssl3,zlib1g,publicsuffix,pebble,procps \
+    --include="$packages" \
     --customize-hook='rm -f "$1"/etc/machine-id; : > "$1"/etc/machine-id' \
     bookworm - http://deb.debian.org/debian "deb http://deb.debian.org/debian-security bookworm-security main" \
     | podman import --change 'CMD ["/sbin/init"]' --change 'STOPSIGNAL SIGRTMIN+3' - "$image" >/dev/null
