@@ -89,7 +89,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // `validate`, `match` and `diff`: files only, so they build where the server cannot
-        // (README, "Portable commands"); OpenSSL's reader and the HTTPS client are installed
+        // (docs/ARCHITECTURE.md, "Portable commands"); OpenSSL's reader and the HTTPS client are installed
         // by the full command line.
         .target(
             name: "AASAFileCommands",

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 out=${1:-.build/deb}
 swift=${SWIFT:-swift}
 
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/AASASites/Version.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/AASASystem/Version.swift)
 arch=$(dpkg --print-architecture)
 $swift build -c release --static-swift-stdlib --product aasa-server
 binary=$($swift build -c release --static-swift-stdlib --show-bin-path)/aasa-server

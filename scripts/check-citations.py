@@ -21,7 +21,7 @@ import os
 import re
 import sys
 
-SCANNED = ["Sources", "Tests", "Fuzz", "bench", "docs", "docker", "README.md", "Makefile"]
+SCANNED = ["Sources", "Tests", "Fuzz", "bench", "docs", "docker", "README.md", "Makefile", "Package.swift"]
 SKIPPED_DIRS = {".build", "Corpus", "Dictionaries", "__pycache__"}
 TEXT_SUFFIXES = {
     ".swift", ".h", ".c", ".md", ".py", ".sh", ".json", ".yml", ".yaml", ".txt", ".modulemap", ".service", "",
