@@ -147,7 +147,7 @@ let package = Package(
             name: "AASAServerTests",
             dependencies: [
                 "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
-                "AASAServer", "AASAProbe", "TestSupport",
+                "AASAServer", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
