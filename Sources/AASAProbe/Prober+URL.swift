@@ -14,14 +14,14 @@ extension Prober {
             return
         }
         let apple = { (copy: ServedFiles.Copy) in
-            Self.decided(copy, { AssociationFileValidator.validate($0).file.map(AssociationMatcher.init) }) {
-                $0.decideAll(url, domain: url.host)
-            }
+            Self.decided(
+                copy, read: { AssociationFileValidator.validate($0).file.map(AssociationMatcher.init) },
+                decide: { $0.decideAll(url, domain: url.host) })
         }
         let android = { (copy: ServedFiles.Copy) in
-            Self.decided(copy, { AssetLinksValidator.validate($0).file.map(AssetLinksMatcher.init) }) {
-                $0.decideAll(url, domain: url.host)
-            }
+            Self.decided(
+                copy, read: { AssetLinksValidator.validate($0).file.map(AssetLinksMatcher.init) },
+                decide: { $0.decideAll(url, domain: url.host) })
         }
         report.add("ios", apple(files.apple), by: "the origin's apple-app-site-association", url: text)
         if let cdn = files.cdn { report.add("ios by apple cdn", apple(cdn), by: "Apple's CDN copy", url: text) }
@@ -38,7 +38,7 @@ extension Prober {
     }
 
     static func decided<Matcher>(
-        _ copy: ServedFiles.Copy, _ matcher: ([UInt8]) -> Matcher?, _ decide: (Matcher) -> [MatchDecision]
+        _ copy: ServedFiles.Copy, read matcher: ([UInt8]) -> Matcher?, decide: (Matcher) -> [MatchDecision]
     ) -> Decided {
         switch copy {
         case .missing(let reason): return .missing(reason)

@@ -136,15 +136,13 @@ public struct Prober: Sendable {
             // Apple's copy is only worth comparing when it comes from Apple: the chain must verify.
             switch fetch(Self.cdnHost, 443, cdnAddress, "/a/v1/\(host)", Self.userAgent, requireVerified: true) {
             case .success(let (_, cdn)):
-                files.cdn =
-                    cdn.status == 200
-                    ? .json(SignedContent.json(cdn.body)) : .missing("Apple's CDN answers \(cdn.status)")
+                let failed =
+                    "Apple's CDN answers \(cdn.status)" + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "")
+                let json = SignedContent.json(cdn.body)
+                files.cdn = cdn.status == 200 ? .json(json) : .missing(failed)
                 if cdn.status != 200 {
-                    report.add(
-                        "apple cdn", .fail,
-                        "Apple's CDN answers \(cdn.status)"
-                            + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "") + asked)
-                } else if let validBody, let copy = MeaningFingerprint(json: SignedContent.json(cdn.body)),
+                    report.add("apple cdn", .fail, failed + asked)
+                } else if let validBody, let copy = MeaningFingerprint(json: json),
                     copy == MeaningFingerprint(json: validBody)
                 {
                     // Compared by meaning, as the server's CDN watch compares (whitespace, key

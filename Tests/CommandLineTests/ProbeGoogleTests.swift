@@ -36,11 +36,7 @@ final class ProbeGoogleTests {
             let path = try folder.write("google/\(domain).json", GoogleWatchTests.statements(domain, package))
             plan[domain] = ["mode": "file", "path": path]
         }
-        let failing = try folder.write(
-            "google/failing.json",
-            #"{"maxAge": "59.9s", "debugString": "********** ERRORS **********\n* Error: unavailable: "#
-                + #"Fetching https://failing.test/.well-known/assetlinks.json failed with HTTP 404.\n", "#
-                + #""errorCode": ["ERROR_CODE_FETCH_ERROR"]}"#)
+        let failing = try folder.write("google/failing.json", GoogleWatchTests.failing("failing.test"))
         plan["failing.test"] = ["mode": "file", "path": failing]
         plan["broken.test"] = ["mode": "status", "status": "500"]
         try google.plan(plan)
@@ -110,7 +106,7 @@ final class ProbeGoogleTests {
             "\(output.stdout)")
         #expect(
             output.stdout.contains(
-                "* Error: unavailable: Fetching https://failing.test/.well-known/assetlinks.json failed with HTTP 404.")
+                "* Error: unavailable: Fetching https://failing.test/.well-known/assetlinks.json failed.")
         )
         let broken = try probe("broken.test")
         #expect(broken.status == 1)
