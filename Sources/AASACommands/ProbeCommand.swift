@@ -55,8 +55,8 @@ struct ProbeCommand: ParsableCommand {
     func validate() throws {
         if targets.isEmpty { throw ValidationError("give at least one domain or URL") }
         if let connectTo, Self.parseHostPort(connectTo) == nil { throw ValidationError("--connect-to takes HOST:PORT") }
-        // Written so that NaN fails too: every comparison with NaN is false.
         if HTTPSURL(googleURL) == nil { throw ValidationError("--google-url takes an https:// URL") }
+        // Written so that NaN fails too: every comparison with NaN is false.
         if !(timeout > 0 && timeout <= 120) { throw ValidationError("--timeout must be between 0 and 120 seconds") }
     }
 

@@ -239,6 +239,9 @@ final class ProbeTests {
     func usage() throws {
         #expect(try BinaryRunner.run(["probe"]).status == 2)
         #expect(try BinaryRunner.run(["probe", "--connect-to", "nowhere", "example.test"]).status == 2)
+        let plainGoogle = try BinaryRunner.run(
+            ["probe", "--google", "--google-url", "http://127.0.0.1/v1/statements:list", "example.test"])
+        #expect(plainGoogle.status == 2 && plainGoogle.stderr.contains("--google-url takes an https:// URL"))
         for timeout in ["0", "-1", "nan", "inf", "121"] {
             #expect(try BinaryRunner.run(["probe", "--timeout", timeout, "example.test"]).status == 2, "\(timeout)")
         }
