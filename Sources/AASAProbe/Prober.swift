@@ -9,26 +9,42 @@ import Foundation
 /// Checks a live deployment the way Apple's CDN and Android's verifier fetch it (HTTPS,
 /// no redirect, application/json): TCP and TLS, the certificate for the name, each file's status (a redirect is a
 /// failure), content type, size, validity, both Apple paths alike, an unusual User-Agent
-/// answered the same, and optionally Apple's CDN copy.
+/// answered the same, and optionally Apple's CDN copy and Google's view (`Prober+Google`). For a
+/// URL with a path it says which app opens it on each platform, and why (`Prober+URL`).
 public struct Prober: Sendable {
+    /// Where Google's Digital Asset Links API is asked (`probe --google`), and the client for it.
+    public struct GoogleQuestion: Sendable {
+        public var url: String
+        public var client: HTTPSClient
+
+        public init(url: String = GoogleListResponse.defaultURL, client: HTTPSClient) {
+            self.url = url
+            self.client = client
+        }
+    }
+
     public let client: HTTPSClient
     /// Dial here instead of the domain (staging hosts not yet in DNS).
     public let connectTo: (String, Int)?
     public let checkCDN: Bool
+    /// nil: Google is not asked.
+    public let google: GoogleQuestion?
 
     package static let userAgent = "aasa-server-probe/\(Version.current)"
     package static let unusualUserAgent = "AASA-Bot/1.0.0 (aasa-server probe)"
     public static let cdnHost = "app-site-association.cdn-apple.com"
 
-    public init(client: HTTPSClient, connectTo: (String, Int)?, checkCDN: Bool) {
+    public init(client: HTTPSClient, connectTo: (String, Int)?, checkCDN: Bool, google: GoogleQuestion? = nil) {
         self.client = client
         self.connectTo = connectTo
         self.checkCDN = checkCDN
+        self.google = google
     }
 
-    /// `target` is a domain or a URL; its host and port are probed.
+    /// `target` is a domain or a URL; its host and port are probed, and a URL's path is
+    /// answered per platform.
     public func probe(_ target: String) -> ProbeReport {
-        // Split as every URL and Host header is (AssociationKit's `URLParts`); the path is not probed.
+        // Split as every URL and Host header is (AssociationKit's `URLParts`).
         guard let parts = URLParts(target), !parts.host.isEmpty else {
             var report = ProbeReport(domain: target)
             report.add("target", .fail, "not a domain, HOST:PORT or URL: \(target)")
@@ -84,13 +100,20 @@ public struct Prober: Sendable {
             report.add("user agent", .fail, "\"\(Self.unusualUserAgent)\": \(failure.message)")
         }
 
+        var files = ServedFiles(
+            apple: validBody.map(ServedFiles.Copy.json)
+                ?? .missing("the origin serves no valid apple-app-site-association (see above)"),
+            android: .missing("the origin serves no valid assetlinks.json (see above)"))
         switch fetch(host, port, address, "/.well-known/assetlinks.json", Self.userAgent) {
         case .success(let (_, android)):
             if android.status == 404 {
+                files.android = .missing("/.well-known/assetlinks.json is 404")
                 report.add(
                     "assetlinks.json", .warn, "/.well-known/assetlinks.json is 404 (fine if there is no Android app)")
             } else {
-                _ = checkFile("assetlinks.json", android, kind: .android, host: host, into: &report)
+                if let json = checkFile("assetlinks.json", android, kind: .android, host: host, into: &report) {
+                    files.android = .json(json)
+                }
             }
         case .failure(let failure):
             report.add("assetlinks.json", .fail, failure.message)
@@ -113,12 +136,13 @@ public struct Prober: Sendable {
             // Apple's copy is only worth comparing when it comes from Apple: the chain must verify.
             switch fetch(Self.cdnHost, 443, cdnAddress, "/a/v1/\(host)", Self.userAgent, requireVerified: true) {
             case .success(let (_, cdn)):
+                let failed =
+                    "Apple's CDN answers \(cdn.status)" + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "")
+                let json = SignedContent.json(cdn.body)
+                files.cdn = cdn.status == 200 ? .json(json) : .missing(failed)
                 if cdn.status != 200 {
-                    report.add(
-                        "apple cdn", .fail,
-                        "Apple's CDN answers \(cdn.status)"
-                            + (cdn.header("apple-failure-reason").map { ": \($0)" } ?? "") + asked)
-                } else if let validBody, let copy = MeaningFingerprint(json: SignedContent.json(cdn.body)),
+                    report.add("apple cdn", .fail, failed + asked)
+                } else if let validBody, let copy = MeaningFingerprint(json: json),
                     copy == MeaningFingerprint(json: validBody)
                 {
                     // Compared by meaning, as the server's CDN watch compares (whitespace, key
@@ -132,8 +156,14 @@ public struct Prober: Sendable {
                             + asked)
                 }
             case .failure(let failure):
+                files.cdn = .missing("cannot reach Apple's CDN")
                 report.add("apple cdn", .fail, "cannot reach Apple's CDN: \(failure.message)" + asked)
             }
+        }
+        if let google { files.google = askGoogle(google, host: host, origin: files.android, into: &report) }
+        // A path other than "/" is a question about that URL.
+        if !parts.pathAndQuery.isEmpty && parts.pathAndQuery != "/" {
+            answer(parts.scheme == nil ? "https://" + target : target, files, into: &report)
         }
         return report
     }

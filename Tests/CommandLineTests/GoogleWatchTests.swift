@@ -47,6 +47,13 @@ struct GoogleWatchTests {
             + #""********** ERRORS **********\nNone!\n"}"#
     }
 
+    /// Google's ListResponse when it could not fetch the domain's file.
+    static func failing(_ domain: String) -> String {
+        #"{"maxAge": "59.9s", "debugString": "********** ERRORS **********\n* Error: unavailable: "#
+            + #"Fetching https://\#(domain)/.well-known/assetlinks.json failed.\n", "#
+            + #""errorCode": ["ERROR_CODE_FETCH_ERROR"]}"#
+    }
+
     let folder: TemporaryFolder
     let copies: TemporaryFolder
     let google: FakeCDN
@@ -78,11 +85,7 @@ struct GoogleWatchTests {
             let path = try copies.write("\(domain).json", Self.statements(domain, package, rules: rules))
             plan[domain] = ["mode": "file", "path": path]
         }
-        let failing = try copies.write(
-            "failing.json",
-            #"{"maxAge": "59.9s", "debugString": "********** ERRORS **********\n* Error: unavailable: "#
-                + #"Fetching https://failing.example.com/.well-known/assetlinks.json failed.\n", "#
-                + #""errorCode": ["ERROR_CODE_FETCH_ERROR"]}"#)
+        let failing = try copies.write("failing.json", Self.failing("failing.example.com"))
         plan["failing.example.com"] = ["mode": "file", "path": failing]
         plan["broken.example.com"] = ["mode": "status", "status": "500"]
         try google.plan(plan)

@@ -192,6 +192,30 @@ final class ProbeTests {
             ))
     }
 
+    @Test("a URL with --cdn: which app opens it by the origin's file and by Apple's CDN copy; no assetlinks.json")
+    func cdnURL() throws {
+        let port = ports["cdn", default: 0]
+        let output = try BinaryRunner.run(
+            [
+                "probe", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(port)", "--timeout", "3",
+                "--cdn",
+                "https://example.test/buy/42",
+            ])
+        #expect(output.status == 0, "\(output)")
+        let app = SiteFixtures.appID()
+        for line in [
+            "pass  ios: https://example.test/buy/42 opens \(app) by the origin's apple-app-site-association",
+            "pass  ios by apple cdn: https://example.test/buy/42 opens \(app) by Apple's CDN copy",
+            "warn  android: no app opens https://example.test/buy/42 by the origin's assetlinks.json: "
+                + "/.well-known/assetlinks.json is 404",
+        ] {
+            #expect(output.stdout.contains(line), "\(line)\n\(output.stdout)")
+        }
+        // A domain alone, or the root, asks no URL question.
+        let root = try probe(port, ["--cdn"])
+        #expect(!root.stdout.contains("ios:"), "\(root.stdout)")
+    }
+
     @Test("--cdn refuses Apple's CDN copy from a certificate that does not verify")
     func cdnUntrusted() throws {
         let port = ports["cdn", default: 0]
@@ -215,6 +239,9 @@ final class ProbeTests {
     func usage() throws {
         #expect(try BinaryRunner.run(["probe"]).status == 2)
         #expect(try BinaryRunner.run(["probe", "--connect-to", "nowhere", "example.test"]).status == 2)
+        let plainGoogle = try BinaryRunner.run(
+            ["probe", "--google", "--google-url", "http://127.0.0.1/v1/statements:list", "example.test"])
+        #expect(plainGoogle.status == 2 && plainGoogle.stderr.contains("--google-url takes an https:// URL"))
         for timeout in ["0", "-1", "nan", "inf", "121"] {
             #expect(try BinaryRunner.run(["probe", "--timeout", timeout, "example.test"]).status == 2, "\(timeout)")
         }

@@ -52,9 +52,7 @@ struct GoogleSource: CacheSource {
 
     /// `statements:list` for the domain's `handle_all_urls` statements, extensions included.
     func query(_ domain: String, key: String) -> String {
-        let separator = settings.url.contains("?") ? "&" : "?"
-        return settings.url + separator + "source.web.site=https://\(domain)&relation=\(AssetLinks.handleAllURLs)"
-            + "&return_relation_extensions=true" + key
+        GoogleListResponse.query(settings.url, domain: domain, key: key)
     }
 
     func answer(_ result: Result<HTTPClientResponse, HTTPClientFailure>) -> CacheAnswer {

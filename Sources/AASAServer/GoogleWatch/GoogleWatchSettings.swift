@@ -1,6 +1,8 @@
+import AssociationKit
+
 /// What the watch over Google's view runs with (docs/usage.md, "Google's view").
 public struct GoogleWatchSettings: Sendable, Equatable {
-    public static let digitalAssetLinks = "https://digitalassetlinks.googleapis.com/v1/statements:list"
+    public static let digitalAssetLinks = GoogleListResponse.defaultURL
 
     /// Off by default: nothing leaves the server unless asked.
     public var enabled = false
