@@ -91,4 +91,21 @@ final class FallbackLookServerTests {
         #expect(!plain.html.contains("<img"))
         #expect(plain.html.contains("--accent:#0a66d8;--on-accent:#fff;"))
     }
+
+    @Test("in Chromium: the German strings, the one image, no script")
+    func rendered() throws {
+        let dom = try Chromium.dom(
+            "http://shop.example:\(server.port)/p/1",
+            [
+                "--user-agent=\(Self.iPhone)", "--accept-lang=de", "--lang=de",
+                "--host-resolver-rules=MAP shop.example 127.0.0.1",
+            ])
+        #expect(dom.contains(#"<html lang="de">"#), "\(dom.prefix(600))")
+        #expect(dom.contains("<h1>shop.example</h1>"))
+        #expect(dom.contains("<p>Bestellen &amp; bezahlen</p>"))
+        #expect(dom.contains(">App laden</a>") && dom.contains(">Weiter im Web</a>"))
+        #expect(dom.contains(#"<img class="icon" alt="" src="https://www.shop.example/icon.png">"#))
+        #expect(dom.components(separatedBy: "<img").count == 2)
+        #expect(!dom.lowercased().contains("<script") && !dom.contains("<link") && !dom.contains("<iframe"))
+    }
 }
