@@ -17,7 +17,7 @@ public struct AccentColor: Sendable, Equatable {
         guard bytes.count == 7, bytes[0] == UInt8(ascii: "#") else { return nil }
         var value: UInt32 = 0
         for byte in bytes[1...] {
-            guard let digit = Self.hexDigit(byte) else { return nil }
+            guard let digit = PercentDecoding.hexValue(UInt32(byte)) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         self.init(red: UInt8(value >> 16), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
@@ -47,14 +47,5 @@ public struct AccentColor: Sendable, Equatable {
         }
         let luminance = 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
         return luminance > 0.179
-    }
-
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
