@@ -19,8 +19,9 @@ package final class SiteFallback: Sendable {
 
     /// Every fallback answer varies by User-Agent and stays out of shared caches
     /// (RFC 9111 §5.2.2.7 `private`); pages are never sniffed, framed or indexed.
-    static let commonHeaders = Array(
-        ("Server: aasa-server\r\nVary: User-Agent\r\nCache-Control: private, max-age=60\r\n").utf8)
+    static let commonHeaders = headers(vary: "User-Agent")
+    /// A page of a site with `strings` also varies by the language asked for (RFC 9110 §12.5.5).
+    static let languageHeaders = headers(vary: "User-Agent, Accept-Language")
     /// Everything of a 302's head after the Date up to the Location's value, in one copy.
     static let redirectHeaders = commonHeaders + Array("Content-Length: 0\r\nLocation: ".utf8)
     /// Images only from https (an icon or preview image; http would be mixed content anyway).
@@ -28,13 +29,14 @@ package final class SiteFallback: Sendable {
         ("Content-Type: text/html; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n"
             + "Content-Security-Policy: default-src 'none'; img-src https:; style-src 'unsafe-inline'; "
             + "frame-ancestors 'none'\r\nReferrer-Policy: no-referrer\r\nContent-Length: ").utf8)
-    static let languageHeaders = Array(
-        ("Server: aasa-server\r\nVary: User-Agent, Accept-Language\r\nCache-Control: private, max-age=60\r\n")
-            .utf8)
     static let notFoundBody = Array("404 Not Found\n".utf8)
     static let notFoundHeaders = Array(
         ("Content-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: "
             + "\(notFoundBody.count)\r\n").utf8)
+
+    static func headers(vary: String) -> [UInt8] {
+        Array("Server: aasa-server\r\nVary: \(vary)\r\nCache-Control: private, max-age=60\r\n".utf8)
+    }
 
     package init(file: FallbackFile, bytes: [UInt8], apple: AssociationFile?, android: AssetLinks?) {
         plan = FallbackPlan(file: file, apple: apple, android: android)
