@@ -114,6 +114,17 @@ struct HTTPRequestParserTests {
         }
     }
 
+    @Test("Accept-Language: the first line's value, any case, without its whitespace; none without one")
+    func acceptLanguage() {
+        let text =
+            "GET / HTTP/1.1\r\nHost: a.example\r\nACCEPT-language:  de-CH, de;q=0.9 \r\n"
+            + "Accept-Language: fr\r\n\r\n"
+        let (_, head) = Self.parseHead(text)
+        let bytes = Array(text.utf8)
+        #expect(head.acceptLanguageRange.map { String(decoding: bytes[$0], as: UTF8.self) } == "de-CH, de;q=0.9")
+        #expect(Self.parseHead("GET / HTTP/1.1\r\nHost: a.example\r\n\r\n").head.acceptLanguageRange == nil)
+    }
+
     @Test("HTTP/1 with a minor version above 1 is read as HTTP/1.1 (RFC 9112 §2.3), with 1.1's Host rule")
     func higherMinorVersion() {
         for minor in ["2", "9"] {

@@ -164,6 +164,12 @@ struct FallbackTests {
         (#"{"web": "https://x.example", "rules": [{"/": "/a"}]}"#, .fallbackWrongType),
         (#"{"web": "https://x.example", "rules": {"/": "/a"}}"#, .fallbackWrongType),
         (#"["https://x.example"]"#, .fallbackWrongType),
+        (#"{"web": "https://x.example", "icon": "http://x.example/icon.png"}"#, .fallbackInsecureIcon),
+        (#"{"web": "https://x.example", "icon": "https://x.example{path}"}"#, .fallbackInsecureIcon),
+        (##"{"web": "https://x.example", "accentColor": "#abc"}"##, .fallbackInvalidColor),
+        (#"{"web": "https://x.example", "strings": {"de": {"titel": "x"}}}"#, .fallbackUnknownText),
+        (#"{"web": "https://x.example", "strings": {"en_US": {"title": "x"}}}"#, .fallbackInvalidLanguage),
+        (#"{"web": "https://x.example", "strings": {"de": "x"}}"#, .fallbackWrongType),
         (#"{"web": "https://x.example",}"#, .jsonTrailingComma),
     ]
 

@@ -25,6 +25,19 @@ final class FallbackChromiumTests {
             "sites/example.com/fallback.json",
             #"{"web": "https://www.example.com{path}{query}", "appStoreID": "1234567890", "preview": {"title": "#
                 + title + #", "description": "# + title + "}}")
+        // The look of a shop: an icon URL with a quote (URLTemplate lets `"` and `'` through)
+        // and every text of `strings` carry the payloads too.
+        let texts = String(
+            decoding: try JSONEncoder().encode([
+                "title": Self.stored, "description": Self.stored,
+                "store": Self.stored, "web": Self.stored,
+            ]), as: UTF8.self)
+        try folder.write("sites/shop.example/apple-app-site-association", SiteFixtures.oneAppAASA(path: "*"))
+        try folder.write(
+            "sites/shop.example/fallback.json",
+            ##"{"web": "https://www.example.com{path}{query}", "appStoreID": "1234567890", "accentColor": "#c2410c", "##
+                + #""icon": "https://127.0.0.1/i.png\"onerror=\#(Chromium.effect)//'onerror=\#(Chromium.effect)//", "#
+                + #""strings": {"de": "# + texts + "}}")
         server = try RunningServer(in: folder.url, ["--sites", "sites"])
     }
 
@@ -52,5 +65,23 @@ final class FallbackChromiumTests {
             #expect(!dom.contains("autofocus=\"\""), "an attribute was injected")
             #expect(!dom.contains("onfocus=\""), "an attribute was injected")
         }
+    }
+
+    @Test("stored payloads in strings and icon stay text and attribute values", arguments: targets)
+    func shopPayloads(target: String) throws {
+        let url = "http://shop.example:\(server.port)" + target
+        let dom = try Chromium.dom(
+            url,
+            [
+                "--user-agent=\(Self.iPhone)", "--accept-lang=de", "--lang=de",
+                "--host-resolver-rules=MAP shop.example 127.0.0.1",
+            ])
+        #expect(dom.contains("<html lang=\"de\">"), "the German page loaded: \(dom.prefix(400))")
+        #expect(dom.contains("<h1>\u{600}&lt;img src=x"), "the page loaded: \(dom.prefix(400))")
+        #expect(!dom.contains("<title>pwned"), "the payload ran")
+        #expect(dom.components(separatedBy: "<img").count == 2, "an element was injected")
+        #expect(!dom.contains("onerror=\""), "an attribute was injected")
+        #expect(!dom.contains("autofocus=\"\""), "an attribute was injected")
+        #expect(!dom.contains("onfocus=\""), "an attribute was injected")
     }
 }

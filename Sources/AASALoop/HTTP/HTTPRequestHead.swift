@@ -14,6 +14,8 @@ package struct HTTPRequestHead {
     package var hostRange: Range<Int>?
     var hostCount = 0
     var userAgentRange: Range<Int>?
+    /// The first Accept-Language line: the language of a fallback page (RFC 9110 §12.5.4).
+    var acceptLanguageRange: Range<Int>?
     /// `X-Forwarded-For`, believed only from a trusted proxy (`EventLoop.clientAddress`).
     var forwardedForRange: Range<Int>?
     /// From the first If-None-Match value to the end of the last: a list sent on several

@@ -194,6 +194,8 @@ struct HTTPRequestParser {
         case 13 where HTTPToken.equalsIgnoringCase(buffer, name, "authorization"):
             head.authorizationRange = value
             head.authorizationCount += 1
+        case 15 where HTTPToken.equalsIgnoringCase(buffer, name, "accept-language"):
+            if head.acceptLanguageRange == nil { head.acceptLanguageRange = value }
         case 15 where HTTPToken.equalsIgnoringCase(buffer, name, "accept-encoding"):
             head.acceptEncoding.read(buffer, value)
         case 17 where HTTPToken.equalsIgnoringCase(buffer, name, "if-modified-since"):

@@ -7,81 +7,66 @@ package final class SiteFallback: Sendable {
     package let plan: FallbackPlan
     /// The file's bytes, to tell a reload that read the same file from a changed one.
     let bytes: [UInt8]
-    let appStorePage: PageTemplate?
-    let playPage: PageTemplate?
+    /// One page per language: the default texts, then one per `strings` entry, in file order.
+    let appStorePages: [PageTemplate]
+    let playPages: [PageTemplate]
     let previewPage: PageTemplate?
+    /// Which page an Accept-Language asks for; nil when the file has no `strings`.
+    let languages: LanguageChoice?
+    /// A page's head after the Date up to its Content-Length value, with `Accept-Language` in
+    /// `Vary` when the site's pages differ by it.
+    let pageHead: [UInt8]
 
     /// Every fallback answer varies by User-Agent and stays out of shared caches
     /// (RFC 9111 §5.2.2.7 `private`); pages are never sniffed, framed or indexed.
-    static let commonHeaders = Array(
-        ("Server: aasa-server\r\nVary: User-Agent\r\nCache-Control: private, max-age=60\r\n").utf8)
+    static let commonHeaders = headers(vary: "User-Agent")
+    /// A page of a site with `strings` also varies by the language asked for (RFC 9110 §12.5.5).
+    static let languageHeaders = headers(vary: "User-Agent, Accept-Language")
     /// Everything of a 302's head after the Date up to the Location's value, in one copy.
     static let redirectHeaders = commonHeaders + Array("Content-Length: 0\r\nLocation: ".utf8)
+    /// Images only from https (an icon or preview image; http would be mixed content anyway).
     static let pageHeaders = Array(
         ("Content-Type: text/html; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n"
-            + "Content-Security-Policy: default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; "
+            + "Content-Security-Policy: default-src 'none'; img-src https:; style-src 'unsafe-inline'; "
             + "frame-ancestors 'none'\r\nReferrer-Policy: no-referrer\r\nContent-Length: ").utf8)
     static let notFoundBody = Array("404 Not Found\n".utf8)
     static let notFoundHeaders = Array(
         ("Content-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: "
             + "\(notFoundBody.count)\r\n").utf8)
 
+    static func headers(vary: String) -> [UInt8] {
+        Array("Server: aasa-server\r\nVary: \(vary)\r\nCache-Control: private, max-age=60\r\n".utf8)
+    }
+
     package init(file: FallbackFile, bytes: [UInt8], apple: AssociationFile?, android: AssetLinks?) {
         plan = FallbackPlan(file: file, apple: apple, android: android)
         self.bytes = bytes
-        appStorePage = file.appStoreID.map { id in
-            Self.landingPage(
-                file, banner: "app-id=\(id)", store: "https://apps.apple.com/app/id\(id)",
-                label: "Download on the App Store")
-        }
-        playPage = file.playPackage.map { package in
-            Self.landingPage(
-                file, banner: nil, store: "https://play.google.com/store/apps/details?id=\(package)",
-                label: "Get it on Google Play")
-        }
-        previewPage = file.preview.map(Self.previewPage)
-    }
-
-    static let style =
-        "<style>body{font:17px/1.5 -apple-system,system-ui,sans-serif;max-width:32em;margin:3em auto;"
-        + "padding:0 1em}a{display:block;margin:1em 0;padding:.8em;border-radius:.5em;text-align:center;"
-        + "text-decoration:none;background:#0a66d8;color:#fff}a#web{background:#eee;color:#222}</style>"
-
-    /// The page for a phone without the app: the store and the web, and on iOS the Smart App
-    /// Banner (Apple, "Promoting apps with Smart App Banners"), whose `app-argument` is the link
-    /// (its separators encoded: `PageTemplate.Piece.bannerArgument`).
-    static func landingPage(_ file: FallbackFile, banner: String?, store: String, label: String) -> PageTemplate {
-        var page = PageTemplate()
-        let title = file.preview?.title ?? "Open in the app"
-        page.markup("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
-        page.markup("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        page.markup("<meta name=\"robots\" content=\"noindex\">\n")
-        if let banner {
-            page.markup("<meta name=\"apple-itunes-app\" content=\"")
-            page.value(banner + ", app-argument=")
-            page.bannerArgument()
-            page.markup("\">\n")
-        }
-        page.markup("<title>")
-        page.value(title)
-        page.markup("</title>\n" + style + "</head>\n<body><main><h1>")
-        page.value(title)
-        page.markup("</h1>\n")
-        if let description = file.preview?.description {
-            page.markup("<p>")
-            page.value(description)
-            page.markup("</p>\n")
-        }
-        page.markup("<a id=\"store\" href=\"")
-        page.value(store)
-        page.markup("\">" + label + "</a>\n<a id=\"web\" href=\"")
-        page.destination()
-        page.markup("\">Continue on the web</a>\n</main></body></html>\n")
-        return page
+        let variants: [FallbackTexts?] = [nil] + file.strings.map { $0 }
+        appStorePages =
+            file.appStoreID.map { id in
+                variants.map { texts in
+                    LandingPage(
+                        file: file, texts: texts, store: "https://apps.apple.com/app/id\(id)",
+                        label: "Download on the App Store", banner: "app-id=\(id)"
+                    ).template
+                }
+            } ?? []
+        playPages =
+            file.playPackage.map { package in
+                variants.map { texts in
+                    LandingPage(
+                        file: file, texts: texts, store: "https://play.google.com/store/apps/details?id=\(package)",
+                        label: "Get it on Google Play", banner: nil
+                    ).template
+                }
+            } ?? []
+        previewPage = file.preview.map { Self.previewPage($0, image: $0.image ?? file.icon) }
+        languages = file.strings.isEmpty ? nil : LanguageChoice(languages: file.strings.map(\.language))
+        pageHead = (file.strings.isEmpty ? Self.commonHeaders : Self.languageHeaders) + Self.pageHeaders
     }
 
     /// The card of a link-preview crawler: Open Graph (ogp.me) and Twitter card tags.
-    static func previewPage(_ preview: FallbackPreview) -> PageTemplate {
+    static func previewPage(_ preview: FallbackPreview, image: String?) -> PageTemplate {
         var page = PageTemplate()
         page.markup("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
         page.markup("<meta name=\"robots\" content=\"noindex\">\n<title>")
@@ -91,7 +76,7 @@ package final class SiteFallback: Sendable {
         if let description = preview.description {
             tags += [("og:description", description), ("twitter:description", description)]
         }
-        if let image = preview.image { tags += [("og:image", image), ("twitter:image", image)] }
+        if let image { tags += [("og:image", image), ("twitter:image", image)] }
         tags.append(("og:type", "website"))
         tags.append(("twitter:card", preview.image == nil ? "summary" : "summary_large_image"))
         for (name, content) in tags {
@@ -110,12 +95,16 @@ package final class SiteFallback: Sendable {
         return page
     }
 
-    /// The page of a decision that is one (`page` or `preview`).
-    func page(for decision: FallbackDecision) -> PageTemplate? {
+    /// The page of a decision that is one (`page` or `preview`), in the language `acceptLanguage`
+    /// asks for.
+    func page(for decision: FallbackDecision, acceptLanguage: UnsafeBufferPointer<UInt8>?) -> PageTemplate? {
+        let variant = acceptLanguage.flatMap { field in languages?.choose(field) }.map { $0 + 1 } ?? 0
         switch decision.kind {
-        case .preview: previewPage
-        case .page: decision.isAppStorePage ? appStorePage : playPage
-        case .notFound, .redirect: nil
+        case .preview: return previewPage
+        case .page:
+            let pages = decision.isAppStorePage ? appStorePages : playPages
+            return pages.indices.contains(variant) ? pages[variant] : pages.first
+        case .notFound, .redirect: return nil
         }
     }
 }

@@ -37,13 +37,13 @@ extension SiteHandler {
         case .page, .preview:
             var destination: [UInt8] = []
             decision.destination.expand(path: path, query: query) { destination += $0 }
+            let language = head.acceptLanguageRange.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
             let body =
-                fallback.page(for: decision)?.render(
+                fallback.page(for: decision, acceptLanguage: language)?.render(
                     link: link(buffer, target.hostRange, site: site, path: path, query: query),
                     destination: destination) ?? []
             writer.startHead(ResponseHead.ok)
-            writer.write(SiteFallback.commonHeaders)
-            writer.write(SiteFallback.pageHeaders)
+            writer.write(fallback.pageHead)
             writer.write(Array("\(body.count)\r\n".utf8))
             writer.endHead()
             if sendsBody { writer.write(body) }

@@ -110,6 +110,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case fallbackInvalidPattern = "FBK006"
     case fallbackUnknownKey = "FBK007"
     case fallbackWrongType = "FBK008"
+    case fallbackInsecureIcon = "FBK009"
+    case fallbackInvalidColor = "FBK010"
+    case fallbackUnknownText = "FBK011"
+    case fallbackInvalidLanguage = "FBK012"
 
     // XPL0xx: a site's apple-app-site-association and assetlinks.json compared (`PlatformComparison`).
     case platformsDisagree = "XPL001"
@@ -257,6 +261,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .fallbackInvalidPattern: "A rule pattern the matcher would never match as written."
         case .fallbackUnknownKey: "A key fallback.json does not define (often a misspelling)."
         case .fallbackWrongType: "A value of the wrong type, or a rule with neither web nor exclude."
+        case .fallbackInsecureIcon: "icon is not an https:// URL with a fixed host."
+        case .fallbackInvalidColor: "accentColor is not a #RRGGBB colour."
+        case .fallbackUnknownText: "A text key of strings other than title, description, store and web."
+        case .fallbackInvalidLanguage: "A key of strings that is not a well-formed language tag (BCP 47)."
         case .platformsDisagree:
             "A URL (built from the files' rules) that one platform opens in an app and the other keeps on the web."
         case .noDynamicRules:

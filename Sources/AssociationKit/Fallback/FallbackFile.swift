@@ -10,15 +10,23 @@ public struct FallbackFile: Sendable {
     public var playPackage: String?
     public var preview: FallbackPreview?
     public var rules: [FallbackRule]
+    /// The app's icon: an https URL with a fixed host (validated), shown when `preview` has no image.
+    public var icon: String?
+    public var accentColor: AccentColor?
+    /// The pages' texts per language, in file order (docs/usage.md, "Link pages a shop would ship").
+    public var strings: [FallbackTexts]
 
     public init(
         web: URLTemplate, appStoreID: String? = nil, playPackage: String? = nil, preview: FallbackPreview? = nil,
-        rules: [FallbackRule] = []
+        rules: [FallbackRule] = [], icon: String? = nil, accentColor: AccentColor? = nil, strings: [FallbackTexts] = []
     ) {
         self.web = web
         self.appStoreID = appStoreID
         self.playPackage = playPackage
         self.preview = preview
         self.rules = rules
+        self.icon = icon
+        self.accentColor = accentColor
+        self.strings = strings
     }
 }

@@ -2,7 +2,9 @@
 /// app"): every problem is reported with its place and a stable `FBK` code, and a file with
 /// an error decodes to nothing, so the server never serves half of one.
 public struct FallbackValidator {
-    static let keys = ["web", "appStoreID", "playPackage", "preview", "rules", "comment"]
+    static let keys = [
+        "web", "appStoreID", "playPackage", "preview", "rules", "icon", "accentColor", "strings", "comment",
+    ]
     static let previewKeys = ["title", "description", "image"]
     static let ruleKeys = ["/", "?", "#", "caseSensitive", "percentEncoded", "comment", "web", "exclude"]
 
@@ -44,6 +46,9 @@ public struct FallbackValidator {
         var playPackage: String?
         var preview: FallbackPreview?
         var rules: [FallbackRule] = []
+        var icon: String?
+        var accentColor: AccentColor?
+        var strings: [FallbackTexts] = []
         for member in members {
             let value = member.value
             switch member.key {
@@ -52,6 +57,9 @@ public struct FallbackValidator {
             case "playPackage": playPackage = package(value)
             case "preview": preview = self.preview(value)
             case "rules": rules = self.rules(value)
+            case "icon": icon = self.icon(value)
+            case "accentColor": accentColor = color(value)
+            case "strings": strings = self.strings(value)
             case "comment": break
             default: unknownKey(member, known: Self.keys, context: "fallback.json")
             }
@@ -66,7 +74,8 @@ public struct FallbackValidator {
             return nil
         }
         return FallbackFile(
-            web: web, appStoreID: appStoreID, playPackage: playPackage, preview: preview, rules: rules)
+            web: web, appStoreID: appStoreID, playPackage: playPackage, preview: preview, rules: rules,
+            icon: icon, accentColor: accentColor, strings: strings)
     }
 
     mutating func template(_ value: JSONValue, _ key: String) -> URLTemplate? {
@@ -149,9 +158,7 @@ public struct FallbackValidator {
             case "title": title = text
             case "description": preview.description = text
             default:
-                let parsed = try? URLTemplate(text)
-                let fixed = parsed?.parts.allSatisfy { if case .literal = $0 { true } else { false } } ?? false
-                if !fixed {
+                if Self.fixedURL(text) == nil {
                     report(.fallbackInvalidURL, "preview.image: \"\(text)\" is not an absolute http(s) URL", child)
                 } else {
                     preview.image = text

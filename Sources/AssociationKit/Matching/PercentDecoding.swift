@@ -45,7 +45,8 @@ enum PercentDecoding {
         return result
     }
 
-    private static func hexValue(_ scalar: UInt32) -> UInt8? {
+    /// A hexadecimal digit's value, either case (also `AccentColor`'s digits).
+    static func hexValue(_ scalar: UInt32) -> UInt8? {
         switch scalar {
         case 0x30...0x39: UInt8(scalar - 0x30)
         case 0x41...0x46: UInt8(scalar - 0x41 + 10)
