@@ -9,6 +9,10 @@ package final class SiteFallback: Sendable {
     let bytes: [UInt8]
     let appStorePage: PageTemplate?
     let playPage: PageTemplate?
+    /// The same pages for in-app browsers, led by the way out: `x-safari-https://` on iOS, an
+    /// `intent://` link on Android (docs/fallback.md, "In-app browsers").
+    let appStoreInAppPage: PageTemplate?
+    let playInAppPage: PageTemplate?
     let previewPage: PageTemplate?
 
     /// Every fallback answer varies by User-Agent and stays out of shared caches
@@ -29,16 +33,27 @@ package final class SiteFallback: Sendable {
     package init(file: FallbackFile, bytes: [UInt8], apple: AssociationFile?, android: AssetLinks?) {
         plan = FallbackPlan(file: file, apple: apple, android: android)
         self.bytes = bytes
-        appStorePage = file.appStoreID.map { id in
-            Self.landingPage(
-                file, banner: "app-id=\(id)", store: "https://apps.apple.com/app/id\(id)",
-                label: "Download on the App Store")
+        let appStore = { (wayOut: WayOut?) in
+            file.appStoreID.map { id in
+                Self.landingPage(
+                    file, banner: "app-id=\(id)", store: "https://apps.apple.com/app/id\(id)",
+                    label: "Download on the App Store", wayOut: wayOut)
+            }
         }
-        playPage = file.playPackage.map { package in
-            Self.landingPage(
-                file, banner: nil, store: "https://play.google.com/store/apps/details?id=\(package)",
-                label: "Get it on Google Play")
+        // The Play link carries the link for the app to read after the install (the Play Install
+        // Referrer API): `referrer=` is `link=URL` percent-encoded, the URL encoded inside it.
+        let play = { (wayOut: WayOut?) in
+            file.playPackage.map { package in
+                Self.landingPage(
+                    file, banner: nil,
+                    store: "https://play.google.com/store/apps/details?id=\(package)&referrer=link%3D",
+                    label: "Get it on Google Play", referrer: true, wayOut: wayOut)
+            }
         }
+        appStorePage = appStore(nil)
+        playPage = play(nil)
+        appStoreInAppPage = appStore(.safari)
+        playInAppPage = file.playPackage.flatMap { play(.intent(package: $0)) }
         previewPage = file.preview.map(Self.previewPage)
     }
 
@@ -50,7 +65,10 @@ package final class SiteFallback: Sendable {
     /// The page for a phone without the app: the store and the web, and on iOS the Smart App
     /// Banner (Apple, "Promoting apps with Smart App Banners"), whose `app-argument` is the link
     /// (its separators encoded: `PageTemplate.Piece.bannerArgument`).
-    static func landingPage(_ file: FallbackFile, banner: String?, store: String, label: String) -> PageTemplate {
+    static func landingPage(
+        _ file: FallbackFile, banner: String?, store: String, label: String, referrer: Bool = false,
+        wayOut: WayOut? = nil
+    ) -> PageTemplate {
         var page = PageTemplate()
         let title = file.preview?.title ?? "Open in the app"
         page.markup("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
@@ -72,8 +90,10 @@ package final class SiteFallback: Sendable {
             page.value(description)
             page.markup("</p>\n")
         }
+        if let wayOut { wayOut.write(into: &page) }
         page.markup("<a id=\"store\" href=\"")
         page.value(store)
+        if referrer { page.append(.referrerLink) }
         page.markup("\">" + label + "</a>\n<a id=\"web\" href=\"")
         page.destination()
         page.markup("\">Continue on the web</a>\n</main></body></html>\n")
@@ -114,7 +134,9 @@ package final class SiteFallback: Sendable {
     func page(for decision: FallbackDecision) -> PageTemplate? {
         switch decision.kind {
         case .preview: previewPage
-        case .page: decision.isAppStorePage ? appStorePage : playPage
+        case .page:
+            decision.isAppStorePage
+                ? (decision.isInApp ? appStoreInAppPage : appStorePage) : (decision.isInApp ? playInAppPage : playPage)
         case .notFound, .redirect: nil
         }
     }
