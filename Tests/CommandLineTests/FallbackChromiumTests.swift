@@ -47,10 +47,15 @@ final class FallbackChromiumTests {
             let dom = try Chromium.dom(
                 url, ["--user-agent=\(agent)", "--host-resolver-rules=MAP example.com 127.0.0.1"])
             #expect(dom.contains("<h1>\u{600}&lt;img src=x"), "the page loaded: \(dom.prefix(400))")
-            #expect(!dom.contains("<title>pwned"), "the payload ran")
-            #expect(!dom.contains("<img"), "an element was injected")
-            #expect(!dom.contains("autofocus=\"\""), "an attribute was injected")
-            #expect(!dom.contains("onfocus=\""), "an attribute was injected")
+            Self.expectInert(dom)
         }
+    }
+
+    /// A page's DOM after the payloads: none ran, none added an element or an attribute.
+    static func expectInert(_ dom: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!dom.contains("<title>pwned"), "the payload ran", sourceLocation: sourceLocation)
+        #expect(!dom.contains("<img"), "an element was injected", sourceLocation: sourceLocation)
+        #expect(!dom.contains("autofocus=\"\""), "an attribute was injected", sourceLocation: sourceLocation)
+        #expect(!dom.contains("onfocus=\""), "an attribute was injected", sourceLocation: sourceLocation)
     }
 }

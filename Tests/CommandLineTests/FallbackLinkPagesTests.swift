@@ -154,10 +154,7 @@ final class FallbackLinkPagesTests {
             let dom = try Chromium.dom(
                 url, ["--user-agent=\(agent)", "--host-resolver-rules=MAP example.com 127.0.0.1"])
             #expect(dom.contains("<a id=\"app\" href=\"\(scheme)example.com/p/"), "the page loaded: \(dom.prefix(600))")
-            #expect(!dom.contains("<title>pwned"), "the payload ran")
-            #expect(!dom.contains("<img"), "an element was injected")
-            #expect(!dom.contains("autofocus=\"\""), "an attribute was injected")
-            #expect(!dom.contains("onfocus=\""), "an attribute was injected")
+            FallbackChromiumTests.expectInert(dom)
         }
     }
 }

@@ -33,6 +33,8 @@ struct PageTemplate: Sendable {
     }()
     static let hexDigits = Array("0123456789ABCDEF".utf8)
     static let scheme = Array("https://".utf8)
+    static let percent = [UInt8(ascii: "%")]
+    static let percentTwice = Array("%25".utf8)
 
     private(set) var pieces: [Piece] = []
 
@@ -77,8 +79,8 @@ struct PageTemplate: Sendable {
             case .linkAfterScheme:
                 let start = link.starts(with: Self.scheme) ? Self.scheme.count : 0
                 HTMLText.escape(link[start...], into: &body)
-            case .referrerLink: Self.percentEncode(link, into: &body, escape: Array("%25".utf8))
-            case .encodedDestination: Self.percentEncode(destination, into: &body, escape: [UInt8(ascii: "%")])
+            case .referrerLink: Self.percentEncode(link, into: &body, escape: Self.percentTwice)
+            case .encodedDestination: Self.percentEncode(destination, into: &body, escape: Self.percent)
             }
         }
         return body

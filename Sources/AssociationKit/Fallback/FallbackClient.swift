@@ -98,7 +98,8 @@ public enum FallbackClient: String, Sendable, CaseIterable {
         case 2: return at("telegrambot") ? .crawler : nil
         case 3: return at("slackbot") ? .crawler : nil
         case 4: return at("skypeuripreview") ? .crawler : nil
-        case 5: return at("linkedinbot") ? .crawler : at("linkedinapp") || at("line/") ? .inApp : nil
+        // `like Gecko` is in most User-Agents: one short look before the three tokens.
+        case 5: return !at("lin") ? nil : at("linkedinbot") ? .crawler : at("linkedinapp") || at("line/") ? .inApp : nil
         case 6: return at("discordbot") ? .crawler : nil
         case 7: return at("whatsapp") ? .crawler : nil
         case 8: return at("pinterestbot") ? .crawler : nil
@@ -143,8 +144,9 @@ public enum FallbackClient: String, Sendable, CaseIterable {
         self = bytes.withUnsafeMutableBufferPointer { FallbackClient(userAgent: UnsafeBufferPointer($0)) }
     }
 
-    /// True when `token` (lower-case letters, digits and punctuation) is at `start`, letters in
-    /// either case.
+    /// True when `token` (lower-case letters, digits, `/`, `)` and `_`) is at `start`, letters in
+    /// either case: both sides with bit 5 set, which folds letters and keeps `/` and `)` (`_`
+    /// matches `_` and DEL, no letter).
     @inline(__always)
     private static func has(_ token: StaticString, _ text: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Bool {
         let length = token.utf8CodeUnitCount
@@ -152,8 +154,7 @@ public enum FallbackClient: String, Sendable, CaseIterable {
         let letters = token.utf8Start
         var offset = 0
         while offset < length {
-            let byte = text[start + offset]
-            if (byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) != letters[offset] { return false }
+            if text[start + offset] | 0x20 != letters[offset] | 0x20 { return false }
             offset += 1
         }
         return true
