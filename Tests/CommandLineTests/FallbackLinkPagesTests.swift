@@ -116,6 +116,11 @@ final class FallbackLinkPagesTests {
         let json = try BinaryRunner.run(
             ["match", "--json", "--sites", "sites", "https://example.com/p/1"], in: folder.url)
         #expect(json.stdout.contains(#""evidence":"apple-app-site-association""#), "\(json.stdout)")
+        // The status page's URL tester names the evidence too.
+        let admin = "http://127.0.0.1:\(try #require(server.adminPort))"
+        let tester = String(
+            decoding: try Curl.request(admin + "/?url=https%3A%2F%2Fexample.com%2Faccount%2F1").body, as: UTF8.self)
+        #expect(tester.contains("redirect; decided by apple-app-site-association"), "\(tester)")
     }
 
     /// The in-app pages with the request targets that try to break out of a link, raw.
