@@ -32,7 +32,7 @@ extension MatchOutput {
     static func fallbackText(_ explanations: [FallbackExplanation]) -> String {
         var out = "  without the app (fallback.json):\n"
         for explanation in explanations {
-            out += "    \(explanation.client.rawValue.padding(to: 8)) \(explanation.summary)\n"
+            out += "    \(explanation.client.rawValue.padding(to: 14)) \(explanation.summary)\n"
         }
         return out
     }
@@ -45,6 +45,8 @@ extension MatchOutput {
         var destination: String
         var ruleIndex: Int?
         var rule: String?
+        /// The file that decided between a page and the web for a phone (`FallbackEvidence`).
+        var evidence: String?
 
         init(_ explanation: FallbackExplanation) {
             client = explanation.client.rawValue
@@ -53,6 +55,7 @@ extension MatchOutput {
             destination = explanation.destination
             ruleIndex = explanation.ruleIndex
             rule = explanation.rule?.compacted
+            evidence = explanation.evidence?.rawValue
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -64,8 +67,9 @@ extension MatchOutput {
             try container.encode(destination, forKey: .destination)
             try container.encode(ruleIndex, forKey: .ruleIndex)
             try container.encode(rule, forKey: .rule)
+            try container.encode(evidence, forKey: .evidence)
         }
 
-        enum CodingKeys: String, CodingKey { case client, kind, status, destination, ruleIndex, rule }
+        enum CodingKeys: String, CodingKey { case client, kind, status, destination, ruleIndex, rule, evidence }
     }
 }

@@ -60,10 +60,7 @@ final class FallbackChromiumTests {
             let dom = try Chromium.dom(
                 url, ["--user-agent=\(agent)", "--host-resolver-rules=MAP example.com 127.0.0.1"])
             #expect(dom.contains("<h1>\u{600}&lt;img src=x"), "the page loaded: \(dom.prefix(400))")
-            #expect(!dom.contains("<title>pwned"), "the payload ran")
-            #expect(!dom.contains("<img"), "an element was injected")
-            #expect(!dom.contains("autofocus=\"\""), "an attribute was injected")
-            #expect(!dom.contains("onfocus=\""), "an attribute was injected")
+            Self.expectInert(dom)
         }
     }
 
@@ -83,5 +80,17 @@ final class FallbackChromiumTests {
         #expect(!dom.contains("onerror=\""), "an attribute was injected")
         #expect(!dom.contains("autofocus=\"\""), "an attribute was injected")
         #expect(!dom.contains("onfocus=\""), "an attribute was injected")
+    }
+
+    /// A page's DOM after the payloads: none ran, none added an element or an attribute.
+    static func expectInert(_ dom: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!dom.contains("<title>pwned"), "the payload ran", sourceLocation: sourceLocation)
+        // The page's own image (an icon or the preview's card) is the one `<img class=`.
+        let images = dom.components(separatedBy: "<img").count - 1
+        let ours = dom.components(separatedBy: "<img class=\"").count - 1
+        #expect(images == ours && ours <= 1, "an element was injected", sourceLocation: sourceLocation)
+        #expect(!dom.contains("onerror=\""), "an attribute was injected", sourceLocation: sourceLocation)
+        #expect(!dom.contains("autofocus=\"\""), "an attribute was injected", sourceLocation: sourceLocation)
+        #expect(!dom.contains("onfocus=\""), "an attribute was injected", sourceLocation: sourceLocation)
     }
 }

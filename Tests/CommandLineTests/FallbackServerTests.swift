@@ -71,7 +71,8 @@ final class FallbackServerTests {
         #expect(android.status == 200)
         #expect(
             String(decoding: android.body, as: UTF8.self).contains(
-                #"href="https://play.google.com/store/apps/details?id=com.example.app""#))
+                #"href="https://play.google.com/store/apps/details?id=com.example.app&amp;referrer=link%3D"#
+                    + #"https%253A%252F%252Fexample.com%252Fp%252F1""#))
         let card = String(decoding: try get("/p/1", agent: Self.slack).body, as: UTF8.self)
         #expect(card.contains(#"<meta property="og:title" content="Example &lt;Pizza&gt;">"#))
         #expect(card.contains(#"<meta property="og:url" content="https://example.com/p/1">"#))

@@ -17,6 +17,10 @@ struct LandingPage {
     let store: String
     let label: String
     let banner: String?
+    /// The store link ends in the link itself (the Play Install Referrer's `link=`).
+    var referrer = false
+    /// An in-app browser's way out, the page's first link.
+    var wayOut: SiteFallback.WayOut?
 
     /// Without `preview` or a `title`, the site's name: the web destination's host without
     /// `www.`, never an instruction to open an app the person does not have.
@@ -59,7 +63,7 @@ struct LandingPage {
             + "nav{display:flex;flex-direction:column;gap:.75em;padding-top:1.5em}"
             + "nav a{display:block;padding:1em;border-radius:.9em;text-align:center;text-decoration:none;"
             + "font-weight:600;font-size:1.05em;overflow-wrap:anywhere}"
-            + "#store{background:var(--accent);color:var(--on-accent)}"
+            + "#store,#app{background:var(--accent);color:var(--on-accent)}"
             + "#web{background:rgba(120,120,128,.14);color:inherit}"
             + "@media(prefers-color-scheme:dark){body{background:#000;color:#f5f5f7}p{color:#a1a1a6}"
             + "#web{background:rgba(120,120,128,.3)}}</style>"
@@ -101,8 +105,11 @@ struct LandingPage {
             page.value(description)
             page.markup("</p>\n")
         }
-        page.markup("</header>\n<nav><a id=\"store\" href=\"")
+        page.markup("</header>\n<nav>")
+        wayOut?.write(into: &page)
+        page.markup("<a id=\"store\" href=\"")
         page.value(store)
+        if referrer { page.append(.referrerLink) }
         page.markup("\">")
         page.value(texts?.store ?? label)
         page.markup("</a>\n<a id=\"web\" href=\"")

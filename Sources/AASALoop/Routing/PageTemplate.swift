@@ -13,7 +13,28 @@ struct PageTemplate: Sendable {
         case bannerArgument
         /// The web destination of the decision.
         case destination
+        /// The link without its `https://`: what follows `intent://` or `x-safari-https://`.
+        case linkAfterScheme
+        /// The link as the value inside a query value that is itself percent-encoded (the Play
+        /// link's `referrer=link%3D…`): every byte but RFC 3986 §2.3's unreserved ones as `%25XX`,
+        /// so the Play Install Referrer API's one decoding leaves `link=` and the link encoded once.
+        case referrerLink
+        /// The destination percent-encoded once (an `intent:` extra's value, which Android decodes).
+        case encodedDestination
     }
+
+    /// RFC 3986 §2.3 unreserved bytes: the ones a percent-encoded value keeps as they are.
+    static let unreserved: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
+    static let hexDigits = Array("0123456789ABCDEF".utf8)
+    static let scheme = Array("https://".utf8)
+    static let percent = [UInt8(ascii: "%")]
+    static let percentTwice = Array("%25".utf8)
 
     private(set) var pieces: [Piece] = []
 
@@ -36,6 +57,7 @@ struct PageTemplate: Sendable {
     mutating func link() { pieces.append(.link) }
     mutating func bannerArgument() { pieces.append(.bannerArgument) }
     mutating func destination() { pieces.append(.destination) }
+    mutating func append(_ piece: Piece) { pieces.append(piece) }
 
     /// The page for one request: `link` and `destination` are URL bytes, escaped here.
     func render(link: [UInt8], destination: [UInt8]) -> [UInt8] {
@@ -54,8 +76,27 @@ struct PageTemplate: Sendable {
                     }
                 }
             case .destination: HTMLText.escape(destination, into: &body)
+            case .linkAfterScheme:
+                let start = link.starts(with: Self.scheme) ? Self.scheme.count : 0
+                HTMLText.escape(link[start...], into: &body)
+            case .referrerLink: Self.percentEncode(link, into: &body, escape: Self.percentTwice)
+            case .encodedDestination: Self.percentEncode(destination, into: &body, escape: Self.percent)
             }
         }
         return body
+    }
+
+    /// `bytes` with every byte but the unreserved ones as `escape` and two hex digits: no
+    /// byte of the result needs escaping in HTML.
+    static func percentEncode(_ bytes: [UInt8], into body: inout [UInt8], escape: [UInt8]) {
+        for byte in bytes {
+            if unreserved[Int(byte)] {
+                body.append(byte)
+            } else {
+                body += escape
+                body.append(hexDigits[Int(byte >> 4)])
+                body.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
     }
 }

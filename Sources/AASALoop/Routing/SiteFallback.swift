@@ -7,9 +7,13 @@ package final class SiteFallback: Sendable {
     package let plan: FallbackPlan
     /// The file's bytes, to tell a reload that read the same file from a changed one.
     let bytes: [UInt8]
-    /// One page per language: the default texts, then one per `strings` entry, in file order.
+    /// One page per language: the default texts, then one per `strings` entry, in file order;
+    /// the in-app ones led by the way out: `x-safari-https://` on iOS, an `intent://` link on
+    /// Android (docs/fallback.md, "In-app browsers").
     let appStorePages: [PageTemplate]
     let playPages: [PageTemplate]
+    let appStoreInAppPages: [PageTemplate]
+    let playInAppPages: [PageTemplate]
     let previewPage: PageTemplate?
     /// Which page an Accept-Language asks for; nil when the file has no `strings`.
     let languages: LanguageChoice?
@@ -42,24 +46,33 @@ package final class SiteFallback: Sendable {
         plan = FallbackPlan(file: file, apple: apple, android: android)
         self.bytes = bytes
         let variants: [FallbackTexts?] = [nil] + file.strings.map { $0 }
-        appStorePages =
+        let appStore = { (wayOut: WayOut?) in
             file.appStoreID.map { id in
                 variants.map { texts in
                     LandingPage(
                         file: file, texts: texts, store: "https://apps.apple.com/app/id\(id)",
-                        label: "Download on the App Store", banner: "app-id=\(id)"
+                        label: "Download on the App Store", banner: "app-id=\(id)", wayOut: wayOut
                     ).template
                 }
             } ?? []
-        playPages =
+        }
+        // The Play link carries the link for the app to read after the install (the Play Install
+        // Referrer API): `referrer=` is `link=URL` percent-encoded, the URL encoded inside it.
+        let play = { (wayOut: WayOut?) in
             file.playPackage.map { package in
                 variants.map { texts in
                     LandingPage(
-                        file: file, texts: texts, store: "https://play.google.com/store/apps/details?id=\(package)",
-                        label: "Get it on Google Play", banner: nil
+                        file: file, texts: texts,
+                        store: "https://play.google.com/store/apps/details?id=\(package)&referrer=link%3D",
+                        label: "Get it on Google Play", banner: nil, referrer: true, wayOut: wayOut
                     ).template
                 }
             } ?? []
+        }
+        appStorePages = appStore(nil)
+        playPages = play(nil)
+        appStoreInAppPages = appStore(.safari)
+        playInAppPages = file.playPackage.map { play(.intent(package: $0)) } ?? []
         previewPage = file.preview.map { Self.previewPage($0, image: $0.image ?? file.icon) }
         languages = file.strings.isEmpty ? nil : LanguageChoice(languages: file.strings.map(\.language))
         pageHead = (file.strings.isEmpty ? Self.commonHeaders : Self.languageHeaders) + Self.pageHeaders
@@ -102,7 +115,10 @@ package final class SiteFallback: Sendable {
         switch decision.kind {
         case .preview: return previewPage
         case .page:
-            let pages = decision.isAppStorePage ? appStorePages : playPages
+            let pages =
+                decision.isAppStorePage
+                ? (decision.isInApp ? appStoreInAppPages : appStorePages)
+                : (decision.isInApp ? playInAppPages : playPages)
             return pages.indices.contains(variant) ? pages[variant] : pages.first
         case .notFound, .redirect: return nil
         }

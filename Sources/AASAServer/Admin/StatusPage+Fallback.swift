@@ -9,13 +9,14 @@ extension StatusPage {
         var html = "<h3>Without the app (fallback.json)</h3>\n<table id=\"fallback\"><tr><th>Client</th>"
         html += "<th>Status</th><th>Answer</th><th>Destination</th><th>Rule</th></tr>\n"
         for explanation in explanations {
-            let answer =
+            var answer =
                 switch explanation.kind {
                 case .redirect: "redirect"
                 case .notFound: "404 (excluded)"
                 case .preview: "link preview"
-                case .page: explanation.client == .iOS ? "App Store page" : "Google Play page"
+                case .page: explanation.pageName
                 }
+            if let evidence = explanation.evidence { answer += "; decided by " + evidence.rawValue }
             let rule = explanation.ruleIndex.map { "rules[\($0)]: " + (explanation.rule ?? "") } ?? "-"
             html += "<tr class=\"fallback\"><td>\(escape(explanation.client.rawValue))</td>"
             html += "<td>\(explanation.status)</td><td>\(escape(answer))</td>"

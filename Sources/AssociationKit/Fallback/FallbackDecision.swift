@@ -16,4 +16,9 @@ public struct FallbackDecision: Sendable {
     public var ruleIndex: Int?
     /// True when the decision is the App Store page (an iOS client), false for Google Play.
     public var isAppStorePage: Bool
+    /// The file that decided between a page and the web for a phone, nil when no platform
+    /// file was asked (a desktop, a crawler, an excluded path).
+    public var evidence: FallbackEvidence? = nil
+    /// True when the page is for an in-app browser: its main link leaves the app it runs in.
+    public var isInApp = false
 }

@@ -10,6 +10,18 @@ public struct FallbackExplanation: Sendable {
     /// The deciding rule as written, and its index in `rules`.
     public var rule: String?
     public var ruleIndex: Int?
+    /// The file that decided between a page and the web, for a phone.
+    public var evidence: FallbackEvidence?
+
+    /// The page's name: `App Store page`, `Google Play page`, with the way out of an in-app browser.
+    public var pageName: String {
+        switch client {
+        case .iOS: "App Store page with the Smart App Banner"
+        case .iOSInApp: "App Store page with a link out to Safari (x-safari-https)"
+        case .androidInApp: "Google Play page with an intent:// link out of the in-app browser"
+        default: "Google Play page"
+        }
+    }
 
     /// One line: `302 to https://…`, `200 App Store page (web: https://…)`, `404`.
     public var summary: String {
@@ -18,12 +30,10 @@ public struct FallbackExplanation: Sendable {
         case .notFound: text = "404 (excluded)"
         case .redirect: text = "302 to \(destination)"
         case .preview: text = "200 link preview (og:url is the link; web: \(destination))"
-        case .page:
-            text =
-                "200 \(client == .iOS ? "App Store page with the Smart App Banner" : "Google Play page")"
-                + " (web: \(destination))"
+        case .page: text = "200 \(pageName) (web: \(destination))"
         }
         if let ruleIndex, let rule { text += "; rules[\(ruleIndex)]: \(rule)" }
+        if let evidence { text += "; decided by \(evidence.rawValue)" }
         return text
     }
 }
@@ -47,7 +57,7 @@ extension FallbackPlan {
                 client: client, kind: decision.kind,
                 status: decision.kind == .redirect ? 302 : decision.kind == .notFound ? 404 : 200,
                 destination: decision.destination.expand(path: path, query: query), rule: rule?.sourceText,
-                ruleIndex: decision.ruleIndex)
+                ruleIndex: decision.ruleIndex, evidence: decision.evidence)
         }
     }
 }

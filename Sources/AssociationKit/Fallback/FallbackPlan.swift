@@ -2,14 +2,16 @@
 /// files, so deciding a request is a walk over precompiled rules (docs/usage.md, "The link domain").
 public final class FallbackPlan: Sendable {
     public let file: FallbackFile
-    /// The site's Apple matcher, kept only when an App Store page can be shown.
+    /// The site's Apple matcher, kept only when a page can be shown: the App Store page, or the
+    /// Google Play page where Android's own decision is unknown and follows Apple's.
     let apple: AssociationMatcher?
     /// The site's Android matcher, kept only when a Google Play page can be shown.
     let android: AssetLinksMatcher?
 
     public init(file: FallbackFile, apple: AssociationFile?, android: AssetLinks?) {
         self.file = file
-        self.apple = file.appStoreID == nil ? nil : apple.map(AssociationMatcher.init(file:))
+        let pages = file.appStoreID != nil || (file.playPackage != nil && android != nil)
+        self.apple = pages ? apple.map(AssociationMatcher.init(file:)) : nil
         self.android = file.playPackage == nil ? nil : android.map(AssetLinksMatcher.init(file:))
     }
 
@@ -19,8 +21,8 @@ public final class FallbackPlan: Sendable {
     public func decide(
         path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>?, client: FallbackClient
     ) -> FallbackDecision {
-        let needsApple = client == .iOS && apple != nil
-        let needsAndroid = client == .android && android != nil
+        let needsApple = (client == .iOS || client == .iOSInApp) && apple != nil && file.appStoreID != nil
+        let needsAndroid = (client == .android || client == .androidInApp) && android != nil
         // Most requests of a desktop browser match no rule: their URL is then never parsed.
         let mayMatch = file.rules.contains { $0.mayMatch(path: path) }
         let url = !mayMatch && !needsApple && !needsAndroid ? nil : MatchURL(requestPath: path, query: query)
@@ -47,23 +49,36 @@ public final class FallbackPlan: Sendable {
         switch client {
         case .crawler where file.preview != nil:
             decision.kind = .preview
-        case .iOS:
+        case .iOS, .iOSInApp:
             // Any app of the file: the banner names the one App Store ID of fallback.json.
-            if let apple, let url, apple.decideAll(url).contains(where: { $0.outcome == .match }) {
-                decision.kind = .page
-                decision.isAppStorePage = true
+            if let apple, let url, file.appStoreID != nil {
+                decision.evidence = .apple
+                if apple.decideAll(url).contains(where: { $0.outcome == .match }) {
+                    decision.kind = .page
+                    decision.isAppStorePage = true
+                }
             }
-        case .android:
-            // Without dynamic rules the manifest decides (`unknown`): the page offers the app, as
-            // when the file granted the whole site.
-            if let android, let url, let package = file.playPackage,
-                android.decide(url, package: package).outcome.mayOpen
-            {
-                decision.kind = .page
+        case .android, .androidInApp:
+            if let android, let url, let package = file.playPackage {
+                let outcome = android.decide(url, package: package).outcome
+                if outcome != .unknown {
+                    decision.evidence = .android
+                    if outcome == .match { decision.kind = .page }
+                } else if let apple {
+                    // Without dynamic rules the manifest decides, unseen: the Apple file's decision
+                    // for the same URL is the evidence the site gives.
+                    decision.evidence = .apple
+                    if apple.decideAll(url).contains(where: { $0.outcome == .match }) { decision.kind = .page }
+                } else {
+                    // Nothing to go by: the page offers the app, as when the file granted the whole site.
+                    decision.evidence = .manifest
+                    decision.kind = .page
+                }
             }
         default:
             break
         }
+        decision.isInApp = decision.kind == .page && (client == .iOSInApp || client == .androidInApp)
         return decision
     }
 }
