@@ -6,8 +6,8 @@ import Testing
 /// file's size, the notes `validate` gives, and what each client gets without the app.
 @Suite("status page: sites, notes and the tester")
 final class StatusPageTests {
-    /// The example sites (every file kind, an alias) and `shop.test`, whose two files disagree
-    /// (XPL001 on its assetlinks.json).
+    /// The example sites (every file kind, an alias), `shop.test`, whose two files disagree
+    /// (XPL001 on its assetlinks.json), and `keys.test`, whose passkeys only Apple's apps may use.
     let folder: TemporaryFolder
     let server: RunningServer
 
@@ -18,6 +18,11 @@ final class StatusPageTests {
             to: URL(fileURLWithPath: folder.path("sites")))
         try folder.write("sites/shop.test/apple-app-site-association", BothPlatformsTests.apple)
         try folder.write("sites/shop.test/assetlinks.json", BothPlatformsTests.android(#"{"/": "/other"}"#))
+        // Passkeys for Apple's apps only: a note on the Apple file (WAN0xx).
+        try folder.write(
+            "sites/keys.test/apple-app-site-association",
+            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        try folder.write("sites/keys.test/passkey-endpoints", #"{"enroll": "https://keys.test/passkeys/new"}"#)
         server = try RunningServer(in: folder.url, ["--sites", "sites"])
     }
 
@@ -41,7 +46,7 @@ final class StatusPageTests {
     func grouping() throws {
         let page = try page()
         let sites = try #require(page.components(separatedBy: "<div id=\"sites\">").last)
-        for site in ["example.com", "*.staging.example.com", "legacy.example.com", "shop.test"] {
+        for site in ["example.com", "*.staging.example.com", "legacy.example.com", "shop.test", "keys.test"] {
             #expect(sites.components(separatedBy: ">\(site)<").count == 2, "\(site) is named once")
         }
         let example = try group("example.com", in: page)
@@ -51,7 +56,7 @@ final class StatusPageTests {
         #expect(example.components(separatedBy: "<tr class=\"file\">").count == 7, "six files: \(example)")
         #expect(try group("shop.test", in: page).contains("<dd class=\"aliases\"><span class=\"none\">none</span>"))
         // Every group's cache states are `unchecked` (no watch on): neutral, not the colour of success.
-        #expect(sites.components(separatedBy: "<span class=\"none\">unchecked</span>").count == 9)
+        #expect(sites.components(separatedBy: "<span class=\"none\">unchecked</span>").count == 11)
         #expect(!page.contains("<span class=\"ok\">unchecked"))
         #expect(page.contains(".none { color: #656d76; }"))
     }
@@ -88,7 +93,7 @@ final class StatusPageTests {
     @Test("each file's notes are validate's: the same codes and severities, notes behind a toggle")
     func notesAsValidate() throws {
         let page = try page()
-        for site in ["example.com", "shop.test", "legacy.example.com"] {
+        for site in ["example.com", "shop.test", "legacy.example.com", "keys.test"] {
             let validate = try BinaryRunner.run(["validate", "--verbose", "sites/\(site)"], in: folder.url)
             let group = try group(site, in: page)
             // The page's lines: warnings and errors shown, then the notes inside <details>.
@@ -96,6 +101,7 @@ final class StatusPageTests {
                 .map { $0.components(separatedBy: "</pre>")[0] }
             let hidden = group.components(separatedBy: "<details class=\"info\">").dropFirst()
                 .map { $0.components(separatedBy: "</details>")[0] }
+                .map { $0.components(separatedBy: "</summary><pre>").last ?? "" }
             let onPage = (shown + hidden).flatMap(Self.findings).sorted()
             #expect(onPage == Self.findings(validate.stdout).sorted(), "\(site): \(validate.stdout)\n\(group)")
             for notes in hidden { #expect(!Self.findings(notes).contains { !$0.contains(" info ") }) }
@@ -104,7 +110,7 @@ final class StatusPageTests {
         }
         // The comparison of shop.test's two files, and the passkey pieces of example.com, are there.
         #expect(try group("shop.test", in: page).contains("[XPL001]"))
-        #expect(try group("example.com", in: page).contains("[WAN"))
+        #expect(try group("keys.test", in: page).contains("[WAN"))
     }
 
     @Test("the notes' toggle is a closed <details> in a browser, the page runs no script")
@@ -142,7 +148,7 @@ final class StatusPageTests {
                 "http://127.0.0.1:\(server.port)/order/12?table=7", ["-H", "Host: example.com", "-A", agent])
             #expect(String(answer.status) == status, "\(client): the page says \(status), the server \(answer.status)")
         }
-        let none = try page("?url=" + Chromium.encoded("https://shop.test/order/1"))
+        let none = try self.page("?url=" + Chromium.encoded("https://shop.test/order/1"))
         #expect(none.contains("id=\"fallback-none\""))
     }
 }
