@@ -98,7 +98,7 @@ def main():
             "390,844", [mapped, f"--user-agent={IPHONE}"])
         screenshot(
             f"http://127.0.0.1:{admin}/?url={urllib.parse.quote(LINK, safe='')}",
-            os.path.join(IMAGES, "status-page.png"), "1280,1700")
+            os.path.join(IMAGES, "status-page.png"), "1280,1600")
     finally:
         server.send_signal(signal.SIGTERM)
         try:

@@ -26,17 +26,18 @@ enum StatusPage {
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>aasa-server status</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
             <style>
             body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 80em; color: #1f2328; }
             h1 { font-size: 1.5em; margin: .3em 0; } h2 { font-size: 1.2em; margin: 1.6em 0 .4em; }
             h3 { font-size: 1.05em; margin: 0 0 .3em; overflow-wrap: anywhere; }
-            table { border-collapse: collapse; margin: .6em 0; }
+            table { border-collapse: collapse; margin: .6em 0; display: block; overflow-x: auto; max-width: 100%; }
             th, td { border: 1px solid #d0d7de; padding: .3em .6em; text-align: left; vertical-align: top; }
             th { background: #f6f8fa; font-weight: 600; }
             .ok { color: #1a7f37; } .bad { color: #b3261e; font-weight: 600; } .warn { color: #8a5a00; }
             .none { color: #656d76; }
-            pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font-size: 12px; }
-            code { overflow-wrap: anywhere; }
+            pre { white-space: pre-wrap; overflow-wrap: break-word; margin: 0; font-size: 12px; }
+            code { overflow-wrap: break-word; }
             input[type=url], input[type=search] { width: 100%; max-width: 40em; box-sizing: border-box; padding: .3em; }
             form { display: flex; gap: .4em; flex-wrap: wrap; }
             .scroll { overflow-x: auto; }
@@ -44,8 +45,8 @@ enum StatusPage {
             .facts { display: flex; flex-wrap: wrap; gap: .2em 2em; margin: 0; }
             .facts dt { display: inline; font-weight: 600; } .facts dt::after { content: ": "; }
             .facts dd { display: inline; margin: 0; }
-            .files { width: 100%; } .files .bytes { text-align: right; font-variant-numeric: tabular-nums; }
-            .files td.notes { min-width: 16em; }
+            .files { display: table; width: 100%; } .files .bytes { text-align: right; font-variant-numeric: tabular-nums; }
+            .files td.notes, #tester td:nth-child(n+4) { min-width: 16em; }
             details.info summary { cursor: pointer; color: #656d76; }
                         </style></head><body>
             <h1>aasa-server</h1>
