@@ -48,7 +48,7 @@ enum StatusPage {
             .files { display: table; width: 100%; } .files .bytes { text-align: right; font-variant-numeric: tabular-nums; }
             .files td.notes, #tester td:nth-child(n+4) { min-width: 16em; }
             details.info summary { cursor: pointer; color: #656d76; }
-                        </style></head><body>
+            </style></head><body>
             <h1>aasa-server</h1>
 
             """
