@@ -13,9 +13,12 @@ public struct SiteAgreement: Sendable {
     public private(set) var passkeys: [FileCheck.Kind: [Diagnostic]] = [:]
 
     /// `apple` and `android` are the site's valid files, decoded; `folder` names the site (its
-    /// host is the one the messages' URLs are shown on).
-    public init(apple: AssociationFile?, android: AssetLinks?, hasEndpoints: Bool, folder: String) {
-        if let apple, let android {
+    /// host is the one the messages' URLs are shown on). Without `comparing`, the passkey notes
+    /// only (the comparison costs milliseconds; the status page bounds how many a view makes).
+    public init(
+        apple: AssociationFile?, android: AssetLinks?, hasEndpoints: Bool, folder: String, comparing: Bool = true
+    ) {
+        if comparing, let apple, let android {
             comparison[.android] = PlatformComparison.compare(
                 apple: apple, android: android, host: Self.sampleHost(folder: folder))
         }

@@ -151,4 +151,23 @@ final class StatusPageTests {
         let none = try self.page("?url=" + Chromium.encoded("https://shop.test/order/1"))
         #expect(none.contains("id=\"fallback-none\""))
     }
+
+    @Test("a view compares at most 20 sites' two files; the next view the rest")
+    func comparisonsPerView() throws {
+        let many = try TemporaryFolder()
+        for index in 0..<25 {
+            try many.write("sites/shop\(index).test/apple-app-site-association", BothPlatformsTests.apple)
+            try many.write("sites/shop\(index).test/assetlinks.json", BothPlatformsTests.android(#"{"/": "/other"}"#))
+        }
+        let server = try RunningServer(in: many.url, ["--sites", "sites"])
+        defer { _ = server.stop() }
+        let port = try #require(server.adminPort)
+        let views = try (0..<2).map { _ in
+            String(decoding: try Curl.request("http://127.0.0.1:\(port)/").body, as: UTF8.self)
+        }
+        #expect(views[0].components(separatedBy: "[XPL001]").count - 1 == 20)
+        #expect(views[0].components(separatedBy: "class=\"none deferred\"").count - 1 == 5)
+        #expect(views[1].components(separatedBy: "[XPL001]").count - 1 == 25)
+        #expect(!views[1].contains("deferred"))
+    }
 }

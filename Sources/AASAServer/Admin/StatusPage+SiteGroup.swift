@@ -7,7 +7,9 @@ extension StatusPage {
     /// One site: its name, aliases and the platforms' caches once, then a row per file with its
     /// true size and the notes `validate` gives it (warnings and errors shown, notes behind a
     /// `<details>`: no script under the page's CSP).
-    static func siteGroup(_ record: SiteRecord, aliases: [String], state: ServerState) -> String {
+    static func siteGroup(
+        _ record: SiteRecord, aliases: [String], state: ServerState, comparisons: inout Int
+    ) -> String {
         let names = aliases.isEmpty ? "<span class=\"none\">none</span>" : escape(aliases.joined(separator: ", "))
         var html =
             "<section class=\"site\"><h3 class=\"site-name\">\(escape(record.name))</h3>\n<dl class=\"facts\">"
@@ -21,12 +23,16 @@ extension StatusPage {
         html +=
             "<div class=\"scroll\"><table class=\"files\"><tr><th>File</th><th>Bytes</th><th>ETag</th>"
             + "<th>Status</th><th>Notes</th></tr>\n"
-        let agreement = agreement(record, state: state)
+        let (agreement, compared) = agreement(record, state: state, comparisons: &comparisons)
         for check in record.checks {
             html += fileRow(record, check, agreement: agreement, notes: state.notes)
         }
         for deleted in record.deletedFiles { html += deletedRow(record, deleted) }
-        return html + "</table></div></section>\n"
+        html += "</table></div>"
+        if !compared {
+            html += "<p class=\"none deferred\">Its two files are compared on the next view of this page.</p>"
+        }
+        return html + "</section>\n"
     }
 
     private static func fileRow(
@@ -74,23 +80,39 @@ extension StatusPage {
         return String(decoding: text.utf8.prefix(diagnosticsBytes), as: UTF8.self) + "\n… (the rest in /sites.json)"
     }
 
-    /// What the site's valid files say about each other, as `validate` finds it: found from
-    /// the served files once per `SiteContent` while they are all valid (a reload that changes
-    /// a file makes a new one); found again on each view while one is invalid and its last
-    /// good copy serves.
-    private static func agreement(_ record: SiteRecord, state: ServerState) -> SiteAgreement {
+    /// What the site's valid files say about each other, as `validate` finds it, and whether
+    /// its two files were compared: found from the served files once per `SiteContent` while
+    /// they are all valid (a reload that changes a file makes a new one), found again on each
+    /// view while one is invalid and its last good copy serves. Past `comparisons` on this view,
+    /// the comparison waits for the next (the passkey notes, cheap, never wait).
+    private static func agreement(
+        _ record: SiteRecord, state: ServerState, comparisons: inout Int
+    ) -> (SiteAgreement, compared: Bool) {
         let valid = { (kind: FileCheck.Kind) in record.checks.contains { $0.kind == kind && $0.isValid } }
         let hasEndpoints = record.checks.contains { $0.kind == .passkeyEndpoints }
-        let make = { (content: SiteContent?) in
-            SiteAgreement(
-                apple: valid(.apple)
-                    ? content?.apple.flatMap { AssociationFileValidator.validate($0.json).file } : nil,
+        let comparing = valid(.apple) && valid(.android)
+        let make = { (content: SiteContent?, compare: Bool) in
+            let apple = valid(.apple) ? content?.apple.flatMap { AssociationFileValidator.validate($0.json).file } : nil
+            return SiteAgreement(
+                apple: apple,
                 android: valid(.android)
                     ? content?.android.flatMap { AssetLinksValidator.validate($0.json).file } : nil,
-                hasEndpoints: hasEndpoints, folder: record.name)
+                hasEndpoints: hasEndpoints, folder: record.name, comparing: compare)
         }
-        guard let content = record.content, record.checks.allSatisfy(\.isValid) else { return make(record.content) }
-        return state.agreements.value(for: content) { make($0) } ?? make(content)
+        if let content = record.content, record.checks.allSatisfy(\.isValid),
+            let cached = state.agreements.value(
+                for: content,
+                make: { content in
+                    guard !comparing || comparisons > 0 else { return nil }
+                    if comparing { comparisons -= 1 }
+                    return make(content, true)
+                })
+        {
+            return (cached, true)
+        }
+        guard !comparing || comparisons > 0 else { return (make(record.content, false), false) }
+        if comparing { comparisons -= 1 }
+        return (make(record.content, true), true)
     }
 
     /// The notes of a clean file, found again from the bytes it serves once (a snapshot keeps

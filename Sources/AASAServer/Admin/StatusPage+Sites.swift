@@ -10,6 +10,10 @@ extension StatusPage {
     static let invalidRows = 100
     /// A file's diagnostics shown in the table at most, in bytes; the page stays under 512 KiB.
     static let diagnosticsBytes = 2048
+    /// Sites whose two files are compared (`PlatformComparison`, milliseconds each) on one view
+    /// at most; the others on the next views (they are kept for 200 sites), so that the first
+    /// view of a page costs little more than it did without.
+    static let comparisonsPerView = 20
 
     static func summarySection(_ snapshot: ServerSnapshot) -> String {
         let counts = snapshot.counts
@@ -68,8 +72,10 @@ extension StatusPage {
         }
         html +=
             " (<a href=\"/sites.json?\(search)page=\(listing.page)\">JSON</a>)</p>\n<div id=\"sites\">\n"
+        var comparisons = comparisonsPerView
         for record in listing.records {
-            html += siteGroup(record, aliases: listing.aliases[record.name] ?? [], state: state)
+            html += siteGroup(
+                record, aliases: listing.aliases[record.name] ?? [], state: state, comparisons: &comparisons)
         }
         return html + "</div>\n"
     }
