@@ -5,7 +5,7 @@ SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-click bench-hostile bench-idle bench-scale fuzz sanitize clean \
+.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-click bench-hostile bench-idle bench-scale fuzz sanitize clean screenshots \
   deb install system-test image image-test
 
 all: build
@@ -51,6 +51,11 @@ test: lint
 # (settings: Config/aasa-server.json plus --https; local certificates from `make certs`).
 run: release certs
 	$(BIN_RELEASE) serve --https 127.0.0.1:8443
+
+# The README's images (docs/images/): the landing page on a phone and the status page, taken with
+# headless Chromium from the server on the example sites (scripts/screenshots.py).
+screenshots:
+	python3 scripts/screenshots.py
 
 # A local development CA and certificates for the example sites (keys stay out of git).
 certs:

@@ -81,9 +81,8 @@ package struct ValidateCommand: ParsableCommand {
                 unreadable.append((path, problem.reason))
             }
         }
-        results = Self.comparingPlatforms(results)
-        // Notes on how a site's passkey pieces agree, on the file that has what the other lacks.
-        results = FileCheck.notingPasskeyAgreement(results)
+        // What each folder's files say about each other: its two files compared, its passkey pieces.
+        results = SiteAgreement.noting(results)
         for result in results {
             if let readError = result.readError { unreadable.append((result.path, readError)) }
         }

@@ -37,7 +37,7 @@ public struct FileCheck: Sendable {
     public private(set) var byteCount: Int
     public internal(set) var diagnostics: [Diagnostic]
     /// What past `OmittedDiagnostics.limit` was counted, not kept.
-    public private(set) var omitted: OmittedDiagnostics
+    public internal(set) var omitted: OmittedDiagnostics
     /// Set when the file could not be read; the file then has no diagnostics.
     public private(set) var readError: String?
     /// The code of `readError`: unreadable, or a link that is not followed.
@@ -235,16 +235,6 @@ public struct FileCheck: Sendable {
         copy.androidFile = nil
         copy.fallbackFile = nil
         return copy
-    }
-
-    /// Adds what was found about the file beside its own check (`validate` comparing a site's
-    /// two files, `PlatformComparison`), in file order; past `OmittedDiagnostics.limit` in all,
-    /// counted and not kept, as the file's own findings are.
-    package mutating func add(_ found: [Diagnostic]) {
-        guard !found.isEmpty else { return }
-        let all = (diagnostics + found).sortedByLocation()
-        diagnostics = Array(all.prefix(OmittedDiagnostics.limit))
-        for diagnostic in all.dropFirst(OmittedDiagnostics.limit) { omitted.count(diagnostic.severity) }
     }
 
     /// The valid files of the site folder `folder`, decoded.

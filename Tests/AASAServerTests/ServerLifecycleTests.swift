@@ -60,7 +60,7 @@ struct ServerLifecycleTests {
 
     @Test("a served file's derived value is made once, and the file used longest ago goes first")
     func servedFileCache() {
-        let cache = ServedFileCache<Int>(capacity: 2)
+        let cache = ServedFileCache<PreparedFile, Int>(capacity: 2)
         let files = (0..<3).map { PreparedFile(body: Array("{\"n\": \($0)}".utf8), lastModified: 0, cacheControl: "") }
         let made = Mutex(0)
         func value(_ index: Int) -> Int? {

@@ -92,11 +92,14 @@ final class ManySitesTests {
         #expect(page.contains("1–100 of \(Self.count) sites; page 1 of 100."))
 
         let found = String(decoding: try admin("/?q=SITE4242").body, as: UTF8.self)
-        #expect(found.contains("<td>site4242.example.com</td>"))
-        #expect(!found.contains("<td>site4243.example.com</td>"))
+        #expect(found.contains("<h3 class=\"site-name\">site4242.example.com</h3>"))
+        #expect(!found.contains("site4243.example.com"))
         #expect(found.contains("1–1 of 1 sites matching “site4242”"))
         let byAlias = String(decoding: try admin("/?q=alias.example").body, as: UTF8.self)
-        #expect(byAlias.contains("<td>site7.example.com</td><td>alias.example.org</td>"))
+        #expect(
+            byAlias.contains(
+                "site-name\">site7.example.com</h3>\n<dl class=\"facts\"><div><dt>Aliases</dt><dd class=\"aliases\">"
+                    + "alias.example.org</dd>"))
 
         // site42, site420–site429 and site4200–site4299: 111 sites, two pages of 100.
         let json = try admin("/sites.json?q=site42&page=2")

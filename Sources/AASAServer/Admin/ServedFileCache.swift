@@ -1,14 +1,16 @@
 import AASALoop
 import Synchronization
 
-/// What the admin pages derive from a served file on first use (the URL tester's compiled
-/// matcher, a clean file's notes), kept for the `capacity` files used last: deriving it for
-/// every file at load time would cost memory on every site for pages few people open, and
-/// deriving it on every view would let each view of a page cost a validation of every file
-/// on it. An entry holds its file, so a file's identity is never reused while it is cached.
-final class ServedFileCache<Value: Sendable>: Sendable {
+/// What the admin pages derive from a served file (`Owner` a `PreparedFile`) or from what a
+/// site serves (a `SiteContent`) on first use (the URL tester's compiled matcher, a clean
+/// file's notes, what a site's files say about each other), kept for the `capacity` owners
+/// used last: deriving it for every file at load time would cost memory on every site for
+/// pages few people open, and deriving it on every view would let each view of a page cost a
+/// validation of every file on it. An entry holds its owner, so an identity is never reused
+/// while it is cached (a reload makes new owners for changed files).
+final class ServedFileCache<Owner: AnyObject & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
-        let file: PreparedFile
+        let file: Owner
         let value: Value
         var used: Int
     }
@@ -28,7 +30,7 @@ final class ServedFileCache<Value: Sendable>: Sendable {
 
     /// The value for `file`, made by `make` (outside the lock) when it is not cached; nil when
     /// `make` gives none, which is not cached.
-    func value(for file: PreparedFile, make: (PreparedFile) -> Value?) -> Value? {
+    func value(for file: Owner, make: (Owner) -> Value?) -> Value? {
         let key = ObjectIdentifier(file)
         let found = books.withLock { books -> Value? in
             guard var entry = books.entries[key] else { return nil }

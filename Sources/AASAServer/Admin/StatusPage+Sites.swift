@@ -10,6 +10,10 @@ extension StatusPage {
     static let invalidRows = 100
     /// A file's diagnostics shown in the table at most, in bytes; the page stays under 512 KiB.
     static let diagnosticsBytes = 2048
+    /// Sites whose two files are compared (`PlatformComparison`, milliseconds each) on one view
+    /// at most; the others on the next views (they are kept for 200 sites), so that the first
+    /// view of a page costs little more than it did without.
+    static let comparisonsPerView = 20
 
     static func summarySection(_ snapshot: ServerSnapshot) -> String {
         let counts = snapshot.counts
@@ -67,82 +71,13 @@ extension StatusPage {
             html += " <a rel=\"next\" href=\"/?\(search)page=\(listing.page + 1)\">Next</a>"
         }
         html +=
-            " (<a href=\"/sites.json?\(search)page=\(listing.page)\">JSON</a>)</p>\n<table "
-            + "id=\"sites\"><tr><th>Site</th><th>Aliases</th><th>File</th><th>Bytes</th><th>ETag</th><th>Status</th>"
-            + "<th>Diagnostics</th><th>Apple's CDN</th><th>Google</th></tr>\n"
+            " (<a href=\"/sites.json?\(search)page=\(listing.page)\">JSON</a>)</p>\n<div id=\"sites\">\n"
+        var comparisons = comparisonsPerView
         for record in listing.records {
-            let rows: [FileSummary?] = record.checks.isEmpty ? [nil] : record.checks
-            let aliases = escape((listing.aliases[record.name] ?? []).joined(separator: ", "))
-            let cdn =
-                cdnCell(SiteCDNStatus(site: record.name, state: state))
-                + "<td>\(cacheText(SiteCacheStatus(site: record.name, watch: state.googleWatch)))</td>"
-            for check in rows {
-                html += row(record, check, aliases: aliases, cdn: cdn, notes: state.notes)
-            }
-            for deleted in record.deletedFiles {
-                html += deletedRow(record, deleted, aliases: aliases, cdn: cdn)
-            }
+            html += siteGroup(
+                record, aliases: listing.aliases[record.name] ?? [], state: state, comparisons: &comparisons)
         }
-        return html + "</table>\n"
-    }
-
-    private static func row(
-        _ record: SiteRecord, _ check: FileSummary?, aliases: String, cdn: String,
-        notes cache: ServedFileCache<[Diagnostic]>
-    ) -> String {
-        let content = record.content
-        let served = check.flatMap { content?.file($0.kind) }
-        let status =
-            check == nil
-            ? "<span class=\"warn\">no file</span>"
-            : check?.isValid == true
-                ? "<span class=\"ok\">valid</span>"
-                : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
-        var diagnostics =
-            check.map {
-                DiagnosticLines.render(
-                    $0.diagnostics ?? notes(served, $0.kind, cache), path: $0.kind.rawValue, omitted: $0.omitted,
-                    includeInfo: true) + ($0.readError ?? "")
-            } ?? ""
-        if diagnostics.utf8.count > diagnosticsBytes {
-            // Cut by bytes: one `Character` can hold any number of combining marks.
-            diagnostics =
-                String(decoding: diagnostics.utf8.prefix(diagnosticsBytes), as: UTF8.self)
-                + "\n… (the rest in /sites.json)"
-        }
-        return "<tr class=\"site\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
-            + "<td>\(escape(check?.kind.rawValue ?? "-"))</td><td>\(served?.bytes ?? 0)</td>"
-            + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
-            + "<td>\(status)</td><td><pre>\(escape(diagnostics))</pre></td>\(cdn)</tr>\n"
-    }
-
-    /// A served file deleted from the folder, its last copy serving out its grace (`SITE011`).
-    private static func deletedRow(_ record: SiteRecord, _ deleted: DeletedFile, aliases: String, cdn: String) -> String
-    {
-        let served = record.content?.file(deleted.kind)
-        let until = HTTPDate.format(deleted.servedUntil)
-        return "<tr class=\"site deleted-file\"><td>\(escape(record.name))</td><td>\(aliases)</td>"
-            + "<td>\(escape(deleted.kind.rawValue))</td><td>\(served?.bytes ?? 0)</td>"
-            + "<td><code>\(escape(served?.etag ?? "-"))</code></td>"
-            + "<td><span class=\"warn\">deleted</span> (serving the last copy until \(escape(until)))</td>"
-            + "<td><pre></pre></td>\(cdn)</tr>\n"
-    }
-
-    /// The notes of a clean file, found again from the bytes it serves once (a snapshot keeps
-    /// no diagnostics for clean files; a page shows at most `SiteListing.pageSize` sites).
-    private static func notes(
-        _ served: PreparedFile?, _ kind: FileCheck.Kind, _ cache: ServedFileCache<[Diagnostic]>
-    ) -> [Diagnostic] {
-        guard let served else { return [] }
-        return cache.value(for: served) { file in
-            switch kind {
-            case .android: AssetLinksValidator.validate(file.json).diagnostics
-            case .webauthn:
-                PasskeyValidator.validateWebAuthn(file.json, suffixes: PublicSuffixListFile.system).diagnostics
-            case .passkeyEndpoints: PasskeyValidator.validateEndpoints(file.json).diagnostics
-            default: AssociationFileValidator.validate(file.json).diagnostics
-            }
-        } ?? []
+        return html + "</div>\n"
     }
 
     static func percentEncoded(_ text: String) -> String {

@@ -26,13 +26,28 @@ enum StatusPage {
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>aasa-server status</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
             <style>
-            body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
-            table { border-collapse: collapse; margin: 1em 0; }
-            th, td { border: 1px solid #ccc; padding: .3em .6em; text-align: left; vertical-align: top; }
-            .ok { color: #17692d; } .bad { color: #b3261e; font-weight: 600; } .warn { color: #8a5a00; }
-            pre { white-space: pre-wrap; margin: 0; }
-            input[type=url] { width: 40em; }
+            body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 80em; color: #1f2328; }
+            h1 { font-size: 1.5em; margin: .3em 0; } h2 { font-size: 1.2em; margin: 1.6em 0 .4em; }
+            h3 { font-size: 1.05em; margin: 0 0 .3em; overflow-wrap: anywhere; }
+            table { border-collapse: collapse; margin: .6em 0; display: block; overflow-x: auto; max-width: 100%; }
+            th, td { border: 1px solid #d0d7de; padding: .3em .6em; text-align: left; vertical-align: top; }
+            th { background: #f6f8fa; font-weight: 600; }
+            .ok { color: #1a7f37; } .bad { color: #b3261e; font-weight: 600; } .warn { color: #8a5a00; }
+            .none { color: #656d76; }
+            pre { white-space: pre-wrap; overflow-wrap: break-word; margin: 0; font-size: 12px; }
+            code { overflow-wrap: break-word; }
+            input[type=url], input[type=search] { width: 100%; max-width: 40em; box-sizing: border-box; padding: .3em; }
+            form { display: flex; gap: .4em; flex-wrap: wrap; }
+            .scroll { overflow-x: auto; }
+            .site { border: 1px solid #d0d7de; border-radius: 6px; padding: .7em .9em; margin: .8em 0; }
+            .facts { display: flex; flex-wrap: wrap; gap: .2em 2em; margin: 0; }
+            .facts dt { display: inline; font-weight: 600; } .facts dt::after { content: ": "; }
+            .facts dd { display: inline; margin: 0; }
+            .files { display: table; width: 100%; } .files .bytes { text-align: right; font-variant-numeric: tabular-nums; }
+            .files td.notes, #tester td:nth-child(n+4) { min-width: 16em; }
+            details.info summary { cursor: pointer; color: #656d76; }
             </style></head><body>
             <h1>aasa-server</h1>
 
@@ -91,8 +106,8 @@ enum StatusPage {
     }
 
     static func testerSection(
-        _ table: SiteTable, url: String?, matchers: ServedFileCache<AssociationMatcher>,
-        androidMatchers: ServedFileCache<AssetLinksMatcher>
+        _ table: SiteTable, url: String?, matchers: ServedFileCache<PreparedFile, AssociationMatcher>,
+        androidMatchers: ServedFileCache<PreparedFile, AssetLinksMatcher>
     ) -> String {
         var html = """
             <h2>Which app opens a URL?</h2>

@@ -15,7 +15,7 @@ extension StatusPage {
         html +=
             CacheState.allCases.map { state in
                 let count = summary.states[state] ?? 0
-                let marker = count == 0 || state == .inSync || state == .unchecked ? "ok" : "bad"
+                let marker = state == .unchecked ? "none" : count == 0 || state == .inSync ? "ok" : "bad"
                 return "<td class=\"\(marker)\" id=\"\(id)-\(state.rawValue)\">\(count)</td>"
             }.joined() + "</tr></table>\n"
         html +=
@@ -38,7 +38,9 @@ extension StatusPage {
     static func cacheText(_ status: SiteCacheStatus) -> String {
         let marker =
             switch status.state {
-            case .inSync, .unchecked: "ok"
+            case .inSync: "ok"
+            // Neither good nor bad news: the watch is off, the site a wildcard, or not asked yet.
+            case .unchecked: "none"
             case .stale, .differs, .failing, .error: "bad"
             }
         var text = "<span class=\"\(marker)\">\(status.state.rawValue)</span>"
@@ -47,14 +49,14 @@ extension StatusPage {
         return text
     }
 
-    /// One site's cell: the state, Apple's reason, and Apple's fetcher's last visit.
-    static func cdnCell(_ status: SiteCDNStatus) -> String {
+    /// One site's line about Apple's CDN: the state, Apple's reason, and Apple's fetcher's last visit.
+    static func cdnText(_ status: SiteCDNStatus) -> String {
         var text = cacheText(status.watched)
         if let fetch = status.lastAppleFetch {
             // Only a network configured as Apple's proves it; a User-Agent anyone can send.
             let who = fetch.verified ? "Apple's fetcher" : "a client that identified as Apple's fetcher"
             text += "<br>\(who) fetched \(escape(fetch.host)) at \(escape(fetch.at)): \(fetch.status)"
         }
-        return "<td>\(text)</td>"
+        return text
     }
 }

@@ -4,7 +4,8 @@ import AssociationKit
 
 /// One site file as a snapshot keeps it: its kind, validity, size and stat(2) identity. The
 /// full check (diagnostics, read error) is kept only for a file with a warning or an error,
-/// and for a signed file (its signature's notes cannot be found again from its content), so
+/// for a signed file (its signature's notes cannot be found again from its content) and for
+/// a file with notes that is not served (`fallback.json`, `expectations.json`), so
 /// the common clean file costs a few dozen bytes; its notes, if any, are found again from the
 /// served bytes when the status page shows them (docs/serving.md, "Many sites").
 public struct FileSummary: Sendable {
@@ -29,7 +30,10 @@ public struct FileSummary: Sendable {
         isValid = check.isValid
         byteCount = check.byteCount
         status = check.status
-        findings = check.isClean && check.signedContent == nil ? nil : Findings(check)
+        // A file that is not served (fallback.json, expectations.json) keeps its notes: no bytes
+        // are left to find them again from.
+        let unserved = !FileCheck.Kind.served.contains(check.kind) && !check.diagnostics.isEmpty
+        findings = check.isClean && check.signedContent == nil && !unserved ? nil : Findings(check)
     }
 
     /// Seconds since the epoch.
@@ -37,9 +41,9 @@ public struct FileSummary: Sendable {
     /// Nothing to report but notes.
     public var isClean: Bool { findings?.check.isClean ?? true }
     public var problems: [LoadProblem] { findings?.check.problems ?? [] }
-    /// The diagnostics kept (notes included): those of a file with warnings or errors, or of a
-    /// signed file; nil for a clean file that is not signed, whose notes are found again from its
-    /// bytes.
+    /// The diagnostics kept (notes included): those of a file with warnings or errors, of a
+    /// signed file or of a file not served; nil for a clean served file that is not signed, whose
+    /// notes are found again from its bytes.
     public var diagnostics: [Diagnostic]? { findings?.check.diagnostics }
     public var omitted: OmittedDiagnostics { findings?.check.omitted ?? OmittedDiagnostics() }
     public var readError: String? { findings?.check.readError }

@@ -34,11 +34,13 @@ public final class ServerState: Sendable {
     public let started = Int(time(nil))
     public let statistics: [LoopStatistics]
     /// The status page's URL tester compiles a site's files on first use.
-    let matchers = ServedFileCache<AssociationMatcher>(capacity: 64)
-    let androidMatchers = ServedFileCache<AssetLinksMatcher>(capacity: 64)
+    let matchers = ServedFileCache<PreparedFile, AssociationMatcher>(capacity: 64)
+    let androidMatchers = ServedFileCache<PreparedFile, AssetLinksMatcher>(capacity: 64)
     /// The notes of the clean files on the status page, found on first view: enough for every
     /// file of a page of sites.
-    let notes = ServedFileCache<[Diagnostic]>(capacity: 4 * SiteListing.pageSize)
+    let notes = ServedFileCache<PreparedFile, [Diagnostic]>(capacity: 4 * SiteListing.pageSize)
+    /// What each site's files on the status page say about each other (`SiteAgreement`).
+    let agreements = ServedFileCache<SiteContent, SiteAgreement>(capacity: 2 * SiteListing.pageSize)
     /// Certificates from an ACME CA (nil unless `--acme on`).
     public let acme: ACMEManager?
     /// The watch over Apple's CDN (nil unless `--cdn-watch on`).
