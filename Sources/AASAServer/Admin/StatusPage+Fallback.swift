@@ -3,9 +3,9 @@ import AssociationKit
 
 extension StatusPage {
     /// The clients of `FallbackClient` as people know them; a client missing here shows its raw value.
-    static let clientNames = [
-        "ios": "iPhone or iPad", "android": "Android phone", "desktop": "Desktop browser",
-        "crawler": "Link-preview fetcher",
+    static let clientNames: [FallbackClient: String] = [
+        .iOS: "iPhone or iPad", .iOSInApp: "In-app browser on iOS", .android: "Android phone",
+        .androidInApp: "In-app browser on Android", .desktop: "Desktop browser", .crawler: "Link-preview fetcher",
     ]
 
     /// The URL tester's second table: what a browser without the app gets for the URL from the
@@ -28,7 +28,7 @@ extension StatusPage {
                 }
             if let evidence = explanation.evidence { answer += "; decided by " + evidence.rawValue }
             let rule = explanation.ruleIndex.map { "rules[\($0)]: " + (explanation.rule ?? "") } ?? "-"
-            let client = clientNames[explanation.client.rawValue] ?? explanation.client.rawValue
+            let client = clientNames[explanation.client] ?? explanation.client.rawValue
             html += "<tr class=\"fallback\"><td>\(escape(client))</td>"
             html += "<td>\(explanation.status)</td><td>\(escape(answer))</td>"
             html +=
