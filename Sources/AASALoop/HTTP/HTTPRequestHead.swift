@@ -6,13 +6,23 @@ package struct HTTPRequestHead {
         case get, head, other
     }
 
+    // Small fields first and the counts together: the head is copied whole per request, and
+    // this order keeps it under 256 bytes, where memcpy takes its short path (callgrind:
+    // docs/development.md, "Benchmarks").
     package var method = Method.other
-    var methodRange = 0..<0
-    package var targetRange = 0..<0
     /// HTTP/1.0 (false) or HTTP/1.1 (true).
     var isHTTP11 = false
-    package var hostRange: Range<Int>?
+    var connectionClose = false
+    var connectionKeepAlive = false
+    var hasTransferEncoding = false
+    var acceptEncoding = AcceptEncoding()
+    var methodRange = 0..<0
+    package var targetRange = 0..<0
     var hostCount = 0
+    /// If-None-Match's field lines (below).
+    var ifNoneMatchLines = 0
+    package var authorizationCount = 0
+    package var hostRange: Range<Int>?
     var userAgentRange: Range<Int>?
     /// The first Accept-Language line: the language of a fallback page (RFC 9110 §12.5.4).
     var acceptLanguageRange: Range<Int>?
@@ -21,16 +31,10 @@ package struct HTTPRequestHead {
     /// From the first If-None-Match value to the end of the last: a list sent on several
     /// field lines is one list (RFC 9110 §5.3), read line by line when `ifNoneMatchLines > 1`.
     var ifNoneMatchRange: Range<Int>?
-    var ifNoneMatchLines = 0
     var ifModifiedSinceRange: Range<Int>?
     /// The admin listener's credentials (RFC 9110 §11.6.2); more than one is refused there.
     package var authorizationRange: Range<Int>?
-    package var authorizationCount = 0
-    var acceptEncoding = AcceptEncoding()
-    var connectionClose = false
-    var connectionKeepAlive = false
     var contentLength: Int?
-    var hasTransferEncoding = false
 
     /// RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
     package var wantsKeepAlive: Bool {
