@@ -4,7 +4,8 @@ import AssociationKit
 extension SiteHandler {
     static let acmeChallengePrefix: StaticString = "/.well-known/acme-challenge/"
     static let keyAuthorizationHeaders = Array(
-        "Server: aasa-server\r\nContent-Type: application/octet-stream\r\nCache-Control: no-store\r\n".utf8)
+        "Server: aasa-server\r\nContent-Type: application/octet-stream\r\nCache-Control: no-store\r\nContent-Length: "
+            .utf8)
 
     /// HTTP-01 (RFC 8555 §8.3): `/.well-known/acme-challenge/TOKEN` answers the key
     /// authorization while that token's authorization is pending for the request's host;
@@ -29,7 +30,7 @@ extension SiteHandler {
         guard let body = acme.keyAuthorization(token: token, host: host) else { return nil }
         writer.startHead(ResponseHead.ok)
         writer.write(Self.keyAuthorizationHeaders)
-        writer.write(Array("Content-Length: \(body.count)\r\n".utf8))
+        writer.writeCount(body.count)
         writer.endHead()
         let sendsBody = head.method == .get
         if sendsBody { writer.write(body) }

@@ -158,14 +158,7 @@ struct AccessLog {
     }
 
     private mutating func appendNumber(_ value: Int) {
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
+        DecimalText.withDigits(value) { buffer.append(contentsOf: $0) }
     }
 
     /// Milliseconds with three decimals.

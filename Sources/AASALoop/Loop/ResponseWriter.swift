@@ -46,6 +46,12 @@ package final class ResponseWriter {
         output.append(bytes)
     }
 
+    /// A header value that is a count (Content-Length), then the line's end, without a String.
+    func writeCount(_ value: Int) {
+        DecimalText.withDigits(value) { output.append($0) }
+        output.append(ResponseHead.crlf)
+    }
+
     /// A whole response that stays where it is (the `ResponseCache`) until it is sent.
     func borrow(_ response: UnsafeRawBufferPointer) {
         output.borrow(response)

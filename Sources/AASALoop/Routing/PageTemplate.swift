@@ -77,8 +77,8 @@ struct PageTemplate: Sendable {
                 }
             case .destination: HTMLText.escape(destination, into: &body)
             case .linkAfterScheme:
-                let start = link.starts(with: Self.scheme) ? Self.scheme.count : 0
-                HTMLText.escape(link[start...], into: &body)
+                // `link` is `https://…` or empty (`SiteHandler.link`).
+                HTMLText.escape(link.dropFirst(Self.scheme.count), into: &body)
             case .referrerLink: Self.percentEncode(link, into: &body, escape: Self.percentTwice)
             case .encodedDestination: Self.percentEncode(destination, into: &body, escape: Self.percent)
             }

@@ -111,7 +111,6 @@ package final class SiteFallback: Sendable {
     /// The page of a decision that is one (`page` or `preview`), in the language `acceptLanguage`
     /// asks for.
     func page(for decision: FallbackDecision, acceptLanguage: UnsafeBufferPointer<UInt8>?) -> PageTemplate? {
-        let variant = acceptLanguage.flatMap { field in languages?.choose(field) }.map { $0 + 1 } ?? 0
         switch decision.kind {
         case .preview: return previewPage
         case .page:
@@ -119,7 +118,9 @@ package final class SiteFallback: Sendable {
                 decision.isAppStorePage
                 ? (decision.isInApp ? appStoreInAppPages : appStorePages)
                 : (decision.isInApp ? playInAppPages : playPages)
-            return pages.indices.contains(variant) ? pages[variant] : pages.first
+            // Each list is empty or holds the default page and one per `strings` entry.
+            guard !pages.isEmpty else { return nil }
+            return pages[acceptLanguage.flatMap { field in languages?.choose(field) }.map { $0 + 1 } ?? 0]
         case .notFound, .redirect: return nil
         }
     }

@@ -44,7 +44,7 @@ extension SiteHandler {
                     destination: destination) ?? []
             writer.startHead(ResponseHead.ok)
             writer.write(fallback.pageHead)
-            writer.write(Array("\(body.count)\r\n".utf8))
+            writer.writeCount(body.count)
             writer.endHead()
             if sendsBody { writer.write(body) }
             outcome = RequestOutcome(status: .ok, bodyBytes: sendsBody ? body.count : 0)

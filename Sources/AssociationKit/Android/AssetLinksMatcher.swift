@@ -57,6 +57,16 @@ public struct AssetLinksMatcher: Sendable {
         return noMatch(package, "no dynamic rule of the statements for this package matches the URL")
     }
 
+    /// `decide(url, package:).outcome` without its reason or a filtered copy of the statements:
+    /// the request path's question (a fallback page), answered without allocating.
+    public func outcome(_ url: MatchURL, package: String) -> MatchDecision.Outcome {
+        for entry in entries where entry.packageName == package {
+            guard let rules = entry.rules else { return .unknown }
+            if let rule = rules.first(where: { $0.matches(url) }) { return rule.decision.outcome }
+        }
+        return .noMatch
+    }
+
     public func decideAll(_ url: MatchURL, domain: String? = nil) -> [MatchDecision] {
         packages.map { decide(url, package: $0, domain: domain) }
     }

@@ -60,7 +60,7 @@ public final class FallbackPlan: Sendable {
             }
         case .android, .androidInApp:
             if let android, let url, let package = file.playPackage {
-                let outcome = android.decide(url, package: package).outcome
+                let outcome = android.outcome(url, package: package)
                 if outcome != .unknown {
                     decision.evidence = .android
                     if outcome == .match { decision.kind = .page }
