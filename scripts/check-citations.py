@@ -51,7 +51,7 @@ SOURCE_SUFFIXES = (".swift", ".py", ".sh")
 def repository_paths(root):
     """Every file and folder below the scanned tops, relative to `root`, folders with a `/`."""
     paths = set()
-    for top in ["Sources", "Tests", "Config", "docker", "bench", "scripts", "certs", "Fuzz", ".ci", "docs"]:
+    for top in [folder.rstrip("/") for folder in TOP_FOLDERS] + ["docs"]:
         for folder, dirs, names in os.walk(os.path.join(root, top)):
             dirs[:] = [name for name in dirs if name not in {".build", "__pycache__"}]
             relative = os.path.relpath(folder, root)

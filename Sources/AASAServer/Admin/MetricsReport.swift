@@ -91,6 +91,7 @@ enum MetricsReport {
         }
         if let manager = state.acme { acme(manager, into: &text) }
         cdn(state, into: &text)
+        if let watch = state.googleWatch { cacheWatch(watch, prefix: "google", into: &text) }
         // One series per code and severity seen, so cardinality is bounded by the code table.
         let problemCounts = Dictionary(grouping: snapshot.problems, by: { [$0.code, $0.severity.rawValue] })
         if !problemCounts.isEmpty {

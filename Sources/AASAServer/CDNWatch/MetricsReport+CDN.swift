@@ -14,6 +14,5 @@ extension MetricsReport {
             help: "Fetches by Apple's fetcher for a host no site serves.")
         text.sample("aasa_apple_fetches_unknown_host_total", [], Double(fetches.unknownHosts))
         if let watch = state.cdnWatch { cacheWatch(watch, prefix: "cdn", into: &text) }
-        if let watch = state.googleWatch { cacheWatch(watch, prefix: "google", into: &text) }
     }
 }

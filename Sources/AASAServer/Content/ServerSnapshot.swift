@@ -19,8 +19,6 @@ public final class ServerSnapshot: Sendable {
     /// The certificates' problems alone (kept by a reload that does not read them again).
     public let certificateProblems: [LoadProblem]
     public let counts: SiteCatalog.Counts
-    /// Seconds since the epoch.
-    public let loadedAt: Int
 
     init(
         serving: ServingSnapshot, catalog: SiteCatalog, siteProblems: [LoadProblem],
@@ -31,7 +29,6 @@ public final class ServerSnapshot: Sendable {
         problems = siteProblems + certificateProblems
         self.certificateProblems = certificateProblems
         self.counts = counts
-        loadedAt = Int(Date().timeIntervalSince1970)
     }
 
     public var table: SiteTable { serving.table }

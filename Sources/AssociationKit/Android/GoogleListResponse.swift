@@ -31,11 +31,8 @@ public enum GoogleListResponse: Equatable, Sendable {
                 return
             }
             if !list.isEmpty {
-                // No Foundation here: spaces and tabs trimmed by hand.
                 let lines = (root["debugString"]?.stringValue ?? "").split(separator: "\n").map {
-                    String(
-                        $0.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" })
-                            .reversed())
+                    String($0.trimmingSpaces)
                 }
                 self = .failing(codes: list, errors: lines.filter { $0.hasPrefix("* Error") || $0.hasPrefix("Error") })
                 return

@@ -97,7 +97,7 @@ public struct ExpectationChecker {
         }
         // Without dynamic rules Android's answer is `unknown` (the app's manifest decides): the file
         // does not stop a promised match, and does not keep the URL on the web either.
-        guard decision.outcome != expected, !(expected == .match && decision.outcome == .unknown) else { return }
+        guard expected == .match ? !decision.outcome.mayOpen : decision.outcome != expected else { return }
         var message =
             "\(urlText) \(app): expected \(expected.rawValue), got \(decision.outcome.rawValue) (\(decision.reason))"
         if let rule = decision.rule { message += "; rule: \(rule.compacted)" }
