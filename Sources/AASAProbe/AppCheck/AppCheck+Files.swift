@@ -37,7 +37,7 @@ extension AppCheck {
     private func siteFile(_ sites: String, domain: String, name: String) -> Result<([UInt8], String), Failure> {
         let directory: SiteDirectory
         do {
-            directory = try SiteDirectory(root: URL(fileURLWithPath: sites))
+            directory = try self.directory?.get() ?? SiteDirectory(root: URL(fileURLWithPath: sites))
         } catch {
             return .failure(Failure(message: "\(sites) is not a readable sites directory: \(error)"))
         }

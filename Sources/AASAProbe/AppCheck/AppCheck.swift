@@ -1,5 +1,6 @@
 import AASASites
 import AssociationKit
+import Foundation
 
 /// `check-app`'s checks: does every domain an app claims serve a valid file that lists it
 /// (Apple's associated domains from its entitlements; Android's package and signing
@@ -16,9 +17,16 @@ public struct AppCheck {
     }
 
     let files: Files
+    /// The sites folder listed once, for every domain and file asked about (`.sites` only).
+    let directory: Result<SiteDirectory, any Error>?
 
     public init(files: Files) {
         self.files = files
+        if case .sites(let sites) = files {
+            directory = Result { try SiteDirectory(root: URL(fileURLWithPath: sites)) }
+        } else {
+            directory = nil
+        }
     }
 
     /// Apple suggests keeping the associated domains of one app to about 20–30.
