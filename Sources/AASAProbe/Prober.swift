@@ -242,23 +242,8 @@ public struct Prober: Sendable {
         let signing = SignedFileContext(
             reader: CMSReader.reader(trusting: client.caFile.map(TrustAnchors.file) ?? .system), domain: host,
             now: Int(time(nil)))
-        var json = response.body
-        let (found, omitted): ([Diagnostic], OmittedDiagnostics)
-        switch kind {
-        case .apple:
-            let report = AssociationFileValidator.validate(response.body, signed: signing)
-            json = report.content ?? response.body
-            (found, omitted) = (report.diagnostics, report.omitted)
-        case .webauthn:
-            let report = PasskeyValidator.validateWebAuthn(response.body, suffixes: PublicSuffixListFile.system)
-            (found, omitted) = (report.diagnostics, report.omitted)
-        case .passkeyEndpoints:
-            let report = PasskeyValidator.validateEndpoints(response.body)
-            (found, omitted) = (report.diagnostics, report.omitted)
-        default:
-            let report = AssetLinksValidator.validate(response.body)
-            (found, omitted) = (report.diagnostics, report.omitted)
-        }
+        let checked = FileCheck.check(response.body, as: kind, signing: signing)
+        let (found, omitted, json) = (checked.diagnostics, checked.omitted, checked.json)
         let diagnostics = found.filter { $0.code != .fileTooLarge }
         let problems = DiagnosticLines.render(diagnostics, path: name, omitted: omitted)
         if diagnostics.hasErrors || omitted.errors > 0 {

@@ -30,10 +30,7 @@ extension AppCheck {
                 report.add(name, .note, "no \(kind.rawValue) (\(use))")
                 continue
             }
-            let valid =
-                kind == .webauthn
-                ? PasskeyValidator.validateWebAuthn(bytes, suffixes: PublicSuffixListFile.system).isValid
-                : PasskeyValidator.validateEndpoints(bytes).isValid
+            let valid = FileCheck.check(bytes, as: kind).isValid
             report.add(
                 name, valid ? .pass : .fail,
                 valid ? "\(source) is valid" : "\(source) is invalid (run validate for the details)")

@@ -121,14 +121,6 @@ extension StatusPage {
         _ served: PreparedFile?, _ kind: FileCheck.Kind, _ cache: ServedFileCache<PreparedFile, [Diagnostic]>
     ) -> [Diagnostic] {
         guard let served else { return [] }
-        return cache.value(for: served) { file in
-            switch kind {
-            case .android: AssetLinksValidator.validate(file.json).diagnostics
-            case .webauthn:
-                PasskeyValidator.validateWebAuthn(file.json, suffixes: PublicSuffixListFile.system).diagnostics
-            case .passkeyEndpoints: PasskeyValidator.validateEndpoints(file.json).diagnostics
-            default: AssociationFileValidator.validate(file.json).diagnostics
-            }
-        } ?? []
+        return cache.value(for: served) { FileCheck.check($0.json, as: kind).diagnostics } ?? []
     }
 }
