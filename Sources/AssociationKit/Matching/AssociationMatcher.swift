@@ -22,8 +22,7 @@ public struct AssociationMatcher: Sendable {
             entriesOfApp = [:]
             return
         }
-        var variables: [String: [String]] = [:]
-        for variable in appLinks.substitutionVariables { variables[variable.name] = variable.values.map(\.value) }
+        let variables = appLinks.variablesByName
         var appIDs: [String] = []
         var entriesOfApp: [String: [Int]] = [:]
         var entries: [Entry] = []

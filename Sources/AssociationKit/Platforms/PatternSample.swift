@@ -91,7 +91,7 @@ enum PatternSample {
     /// in Android's syntax.
     static func relaxedFile(_ file: AssociationFile) -> AssociationFile {
         guard var appLinks = file.appLinks else { return file }
-        let variables = customVariables(appLinks)
+        let variables = appLinks.variablesByName
         let names = Set(variables.keys).union(PredefinedVariables.names).sorted()
         appLinks.substitutionVariables = names.map { name in
             let values = relaxedValue(of: name, variables: variables).map { [Located($0, appLinks.origin)] } ?? []
@@ -100,12 +100,5 @@ enum PatternSample {
         var relaxed = file
         relaxed.appLinks = appLinks
         return relaxed
-    }
-
-    /// The custom variables as the matcher reads them (a name given twice: the last).
-    static func customVariables(_ appLinks: AppLinks) -> [String: [String]] {
-        var variables: [String: [String]] = [:]
-        for variable in appLinks.substitutionVariables { variables[variable.name] = variable.values.map(\.value) }
-        return variables
     }
 }

@@ -30,7 +30,7 @@ public enum PlatformComparison {
 
         init(appLinks: AppLinks, android: AssetLinks, host: String) {
             self.host = host
-            variables = PatternSample.customVariables(appLinks)
+            variables = appLinks.variablesByName
             appleRules = appLinks.details.map { ($0.index, $0.effectiveRules(domainDefaults: appLinks.defaults)) }
             statements = android.statements.filter { $0.appLinksPackage != nil }
             var file = AssociationFile()
