@@ -96,6 +96,48 @@ struct AssetLinksTests {
         (.assetLinksWrongType, file(statement(relation: #""delegate_permission/common.handle_all_urls""#)), base),
         (.noAppLinkStatement, file(statement(relation: #"["delegate_permission/common.get_login_creds"]"#)), base),
         (.publicSigningKey, file(statement(target: app(fingerprints: "[\"\(reactNativeDebugKey)\"]"))), base),
+        (.ruleNeverMatches, file(statement(extra: rules(#"{"exclude": true}"#))), file(statement(extra: rules("")))),
+        (
+            .starStopsEarly, file(statement(extra: rules(#"{"/": "*/terms/*", "exclude": true}"#))),
+            file(statement(extra: rules(#"{"/": "/terms/*", "exclude": true}"#)))
+        ),
+        (
+            .android15Differs, file(statement(extra: rules(#"{"/": "/a?*b"}"#))),
+            file(statement(extra: rules(#"{"/": "/a?*"}"#)))
+        ),
+        (
+            .encodedRulePattern, file(statement(extra: rules(#"{"/": "/caf%C3%A9"}"#))),
+            file(statement(extra: rules(#"{"/": "/café"}"#)))
+        ),
+        (
+            .wildcardRequiresPart, file(statement(extra: rules(#"{"/": "/a", "?": {"dl": "*"}}"#))),
+            file(statement(extra: rules(#"{"/": "/a", "?": {"dl": "?*"}}"#)))
+        ),
+        (
+            .laterStatementIgnored, file(statement(), statement(extra: rules(#"{"/": "/a"}"#))),
+            file(statement(), statement())
+        ),
+        (
+            .includeWithStatementFields,
+            file(
+                statement(),
+                #"{"include": "https://example.com/more.json", "target": {"namespace": "web", "site": "https://a.example"}}"#
+            ),
+            file(statement(), #"{"include": "https://example.com/more.json", "comment": "x"}"#)
+        ),
+        (
+            .insecureWebSite,
+            file(
+                statement(),
+                statement(
+                    relation: #"["delegate_permission/common.get_login_creds"]"#,
+                    target: #"{"namespace": "web", "site": "http://example.com"}"#)),
+            file(
+                statement(),
+                statement(
+                    relation: #"["delegate_permission/common.get_login_creds"]"#,
+                    target: #"{"namespace": "web", "site": "HtTpS://example.com"}"#))
+        ),
     ]
 
     /// The SHA-256 of React Native's template debug.keystore (docs/association-files.md).

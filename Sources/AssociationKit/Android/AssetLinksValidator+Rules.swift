@@ -64,15 +64,20 @@ extension AssetLinksValidator {
                         continue
                     }
                     rule.exclude = flag
+                case "comments":
+                    // Google documents it and StatementService reads it as text (StatementParser.kt,
+                    // parseComponent); it plays no part in matching.
+                    continue
                 default:
                     report(
                         .malformedDynamicRules,
-                        "unknown rule key \"\(member.key)\" (rules have /, ?, # and exclude); Android discards all "
+                        "unknown rule key \"\(member.key)\" (rules have /, ?, #, exclude and comments); Android discards all "
                             + "dynamic rules",
                         at: child)
                     malformed = true
                 }
             }
+            lint(rule, element)
             rules.append(rule)
         }
         return malformed ? nil : rules

@@ -144,9 +144,11 @@ extension AssetLinksValidator {
         }
         let namesManifest = !relations.isEmpty && relations.allSatisfy { $0 == AssetLinks.queryWebAPK }
         if namesManifest && Self.isManifestURL(site) { return site }
-        let rest = site.hasPrefix("https://") ? site.dropFirst(8) : site.hasPrefix("http://") ? site.dropFirst(7) : nil
-        guard let rest, !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"),
-            HostName.normalize(String(rest)) != nil
+        // The scheme is case-insensitive (RFC 3986 §3.1): Google's compatibility tests accept HtTpS://.
+        let scheme = site.prefix { $0 != ":" }.lowercased()
+        let rest = scheme == "https" || scheme == "http" ? site.dropFirst(scheme.count).dropFirst(3) : nil
+        guard let rest, site.dropFirst(scheme.count).hasPrefix("://"), !rest.isEmpty, !rest.contains("/"),
+            !rest.contains("?"), !rest.contains("#"), Self.authorityProblem(rest) == nil
         else {
             let message =
                 namesManifest
@@ -157,6 +159,11 @@ extension AssetLinksValidator {
                         ? "; only a statement granting just \(AssetLinks.queryWebAPK) may name a manifest URL" : "")
             report(.invalidWebSite, message, at: value)
             return nil
+        }
+        if scheme == "http" {
+            report(
+                .insecureWebSite,
+                "Android verifies HTTPS sites only: \(site) is never verified; write https://\(rest)", at: value)
         }
         return site
     }

@@ -44,6 +44,7 @@ public struct AssetLinksValidator {
         for (index, element) in elements.enumerated() {
             if let statement = readStatement(element, index: index) { file.statements.append(statement) }
         }
+        reportLaterStatements(file)
         let grantsApp = file.statements.contains { statement in
             if case .androidApp? = statement.target { return statement.relations.contains(AssetLinks.handleAllURLs) }
             return false
@@ -77,6 +78,14 @@ public struct AssetLinksValidator {
         // The target is read after the relations, wherever it stands: they decide what a web
         // site may be.
         if let target { statement.target = readTarget(target, relations: statement.relations) }
+        if statement.include != nil, let field = value["target"] ?? value["relation"] {
+            report(
+                .includeWithStatementFields,
+                "an include statement holds nothing else: Google's parser rejects the whole statement list for a "
+                    + "\"target\" or \"relation\" beside \"include\" (an invalid field), while AOSP's follows the "
+                    + "include and drops them; write the grant as a statement of its own",
+                at: field)
+        }
         if statement.include == nil {
             if value["relation"] == nil {
                 report(.missingRelation, "a statement needs \"relation\": [\"\(AssetLinks.handleAllURLs)\"]", at: value)
@@ -138,13 +147,56 @@ public struct AssetLinksValidator {
             report(.assetLinksWrongType, "include must be a URL string, found \(value.typeName)", at: value)
             return nil
         }
-        if !include.hasPrefix("https://") || include.utf8.count <= 8 {
+        // The scheme is case-insensitive (RFC 3986 §3.1), as Google's compatibility tests read it.
+        guard include.lowercased().hasPrefix("https://") else {
             report(
                 .invalidInclude,
                 "include must be an https:// URL of another statement list (only HTTPS is followed, never a redirect)",
                 at: value)
+            return include
+        }
+        let rest = include.dropFirst(8)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let problem = Self.authorityProblem(authority) {
+            report(.invalidInclude, "include \"\(include)\": \(problem)", at: value)
         }
         return include
+    }
+
+    /// What is wrong with a URL's `host[:port]`, or nil: an empty or invalid host, or a port
+    /// that is not a number from 1 to 65535 (RFC 3986 §3.2.3; TCP has no other).
+    static func authorityProblem(_ authority: Substring) -> String? {
+        guard HostName.normalize(String(authority)) != nil else { return "\"\(authority)\" is not a host name" }
+        let afterBracket = authority.lastIndex(of: "]").map { authority[$0...] } ?? authority
+        guard let colon = afterBracket.lastIndex(of: ":") else { return nil }
+        let port = authority[authority.index(after: colon)...]
+        guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), let number = Int(port),
+            (1...65535).contains(number)
+        else { return "the port \"\(port)\" is not a number from 1 to 65535" }
+        return nil
+    }
+
+    /// A package granted `handle_all_urls` by several statements takes its dynamic rules from
+    /// the first; a later one with other rules (or none where the first has some) does not count.
+    mutating func reportLaterStatements(_ file: AssetLinks) {
+        var first: [String: AssetLinksStatement] = [:]
+        for statement in file.statements {
+            guard let package = statement.appLinksPackage else { continue }
+            guard let earlier = first[package] else {
+                first[package] = statement
+                continue
+            }
+            let rules = { (statement: AssetLinksStatement) in statement.dynamicRules?.map(\.sourceText) }
+            guard rules(earlier) != rules(statement) else { continue }
+            diagnostics.append(
+                Diagnostic(
+                    .laterStatementIgnored,
+                    "statements[\(earlier.index)] already grants \(AssetLinks.handleAllURLs) to \(package): Android "
+                        + "takes the package's dynamic rules from that first statement, so this one's "
+                        + (statement.dynamicRules == nil ? "lack of rules" : "rules")
+                        + " do not count; put its fingerprints in statements[\(earlier.index)] and keep one set of rules",
+                    at: statement.origin))
+        }
     }
 
     func sourceText(of value: JSONValue) -> String {

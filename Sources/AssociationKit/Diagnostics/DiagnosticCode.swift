@@ -89,6 +89,14 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case assetLinksWrongType = "ADL017"
     case noAppLinkStatement = "ADL018"
     case publicSigningKey = "ADL019"
+    case ruleNeverMatches = "ADL020"
+    case starStopsEarly = "ADL021"
+    case android15Differs = "ADL022"
+    case encodedRulePattern = "ADL023"
+    case wildcardRequiresPart = "ADL024"
+    case laterStatementIgnored = "ADL025"
+    case includeWithStatementFields = "ADL026"
+    case insecureWebSite = "ADL027"
     case expectationFailed = "EXP001"
     case malformedExpectation = "EXP002"
 
@@ -148,6 +156,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .patternStartsWithSeparator, .expensivePattern, .emptyVariable, .variableShadowsPredefined, .unusedVariable,
             .unknownRelation, .duplicateFingerprint, .unknownAssetLinksKey, .appStoreIDPrefix, .publicSigningKey,
             .signerExpiresSoon, .platformsDisagree:
+            .warning
+        case .ruleNeverMatches, .starStopsEarly, .android15Differs, .encodedRulePattern, .wildcardRequiresPart,
+            .laterStatementIgnored, .insecureWebSite:
             .warning
         case .webauthnDuplicateOrigin, .webauthnNoRegistrableDomain, .publicSuffixListUnavailable, .passkeyUnknownKey,
             .passkeyEndpointsEmpty:
@@ -242,6 +253,18 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
         case .noAppLinkStatement: "No statement grants handle_all_urls to an app: App Links will not verify."
         case .publicSigningKey:
             "The fingerprint of a publicly known signing key (a template's debug key): anyone can sign with it."
+        case .ruleNeverMatches: "A dynamic rule Android never matches: no part, or an empty pattern."
+        case .starStopsEarly:
+            "A `*` followed by a character that recurs later: on Android `*` stops at that character's first occurrence."
+        case .android15Differs:
+            "A dynamic rule Android 15's parser reads differently (`?*` before text, a dotted literal)."
+        case .encodedRulePattern: "A percent-encoded dynamic rule pattern: Android compares the decoded URL part."
+        case .wildcardRequiresPart:
+            "`\"#\": \"*\"` or a `?` item `\"*\"`: on Android it requires the fragment or parameter to be present."
+        case .laterStatementIgnored:
+            "A second statement for a package with other dynamic rules: Android takes the first statement's."
+        case .includeWithStatementFields: "An include statement with a target or relation: Google rejects the list."
+        case .insecureWebSite: "A web target with an http:// site: Android verifies HTTPS sites only."
         case .expectationFailed: "A URL in expectations.json gets another decision than the one promised."
         case .malformedExpectation: "An expectations.json entry that cannot be checked (shape, URL, decision)."
         case .signedFile:

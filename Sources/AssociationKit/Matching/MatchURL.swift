@@ -17,7 +17,21 @@ public final class MatchURL {
     let query: URLText
     let fragment: URLText
     let queryItems: [(name: URLText, value: URLText)]
+    /// Whether the URL has a `?` or a `#` at all: Android tells an empty part from none.
+    let hasQuery: Bool
+    let hasFragment: Bool
     private var pathSummaries: [PathSummary?] = [nil, nil, nil, nil]
+    private var androidCache: AndroidURIParts?
+
+    /// The parts as Android's rules compare them, decoded on first use.
+    var androidParts: AndroidURIParts {
+        if let androidCache { return androidCache }
+        let parts = AndroidURIParts(
+            path: rawPath.encoded, query: hasQuery ? query.encoded : nil, fragment: hasFragment ? fragment.encoded : nil
+        )
+        androidCache = parts
+        return parts
+    }
 
     /// The filter facts of the path in one form, computed on first use.
     func pathSummary(_ form: URLForm) -> PathSummary {
@@ -36,12 +50,12 @@ public final class MatchURL {
             throw InvalidURL(description: "\"\(string)\" is not an absolute URL (expected https://host/path)")
         }
         var end = bytes.count
-        var fragmentBytes: ArraySlice<UInt8> = []
+        var fragmentBytes: ArraySlice<UInt8>?
         if let hash = bytes[(colon + 3)...].firstIndex(of: UInt8(ascii: "#")) {
             fragmentBytes = bytes[(hash + 1)...]
             end = hash
         }
-        var queryBytes: ArraySlice<UInt8> = []
+        var queryBytes: ArraySlice<UInt8>?
         if let question = bytes[(colon + 3)..<end].firstIndex(of: UInt8(ascii: "?")) {
             queryBytes = bytes[(question + 1)..<end]
             end = question
@@ -54,20 +68,26 @@ public final class MatchURL {
         }
         self.init(
             string: string, scheme: String(decoding: bytes[..<colon], as: UTF8.self).lowercased(), host: host,
-            path: bytes[slash..<end], query: queryBytes, fragment: fragmentBytes)
+            path: bytes[slash..<end], query: queryBytes ?? [], fragment: fragmentBytes ?? [],
+            hasQuery: queryBytes != nil,
+            hasFragment: fragmentBytes != nil)
     }
 
     /// A request's path and query as they arrived, for `fallback.json`'s rules, which apply
     /// to every host of the site (no host, no string to build).
     public convenience init(requestPath path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>?) {
         let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        self.init(string: "", scheme: "https", host: "", path: path, query: query ?? none, fragment: none)
+        self.init(
+            string: "", scheme: "https", host: "", path: path, query: query ?? none, fragment: none,
+            hasQuery: query != nil, hasFragment: false)
     }
 
     init(
         string: String, scheme: String, host: String, path: some Collection<UInt8>, query: some Collection<UInt8>,
-        fragment: some Collection<UInt8>
+        fragment: some Collection<UInt8>, hasQuery: Bool, hasFragment: Bool
     ) {
+        self.hasQuery = hasQuery
+        self.hasFragment = hasFragment
         self.string = string
         self.scheme = scheme
         self.host = host
