@@ -6,7 +6,11 @@ extension ProbeReport {
     /// reason and rule.
     mutating func add(_ name: String, _ decided: Prober.Decided, by source: String, url: String) {
         guard case .decisions(let decisions) = decided else {
-            if case .missing(let reason) = decided { add(name, .warn, "no app opens \(url) by \(source): \(reason)") }
+            switch decided {
+            case .missing(let reason): add(name, .warn, "no app opens \(url) by \(source): \(reason)")
+            case .unknown(let reason): add(name, .note, "unknown whether an app opens \(url) by \(source): \(reason)")
+            case .decisions: break
+            }
             return
         }
         let opening = decisions.filter { $0.outcome == .match }.map(\.appID)

@@ -12,7 +12,7 @@ extension Prober {
         let asked = GoogleListResponse.query(google.url, domain: host)
         guard let url = HTTPSURL(asked) else {
             report.add("google", .fail, "not an https URL: \(google.url)")
-            return .missing("Google was not asked")
+            return .unknown("Google was not asked")
         }
         // Google's answer is only worth comparing when it comes from Google: the chain must verify.
         let result = google.client.fetch(
@@ -21,17 +21,17 @@ extension Prober {
         switch result {
         case .failure(let failure):
             report.add("google", .fail, "cannot ask Google: \(failure.message)")
-            return .missing("Google could not be asked")
+            return .unknown("Google could not be asked")
         case .success(let (_, answer)) where answer.status != 200:
             report.add("google", .fail, "cannot ask Google: HTTP \(answer.status)")
-            return .missing("Google could not be asked")
+            return .unknown("Google could not be asked")
         case .success(let (_, answer)):
             response = answer
         }
         switch GoogleListResponse(response.body) {
         case .unreadable(let problem):
             report.add("google", .fail, "cannot ask Google: \(problem)")
-            return .missing("Google could not be asked")
+            return .unknown("Google could not be asked")
         case .failing(let codes, let errors):
             // Android's verifier does not retry such a failure: the app stays unverified.
             report.add(

@@ -35,6 +35,8 @@ extension Prober {
     enum Decided {
         case decisions([MatchDecision])
         case missing(String)
+        /// Nothing is known of the copy: no decision, not even "none".
+        case unknown(String)
     }
 
     static func decided<Matcher>(
@@ -42,6 +44,7 @@ extension Prober {
     ) -> Decided {
         switch copy {
         case .missing(let reason): return .missing(reason)
+        case .unknown(let reason): return .unknown(reason)
         case .json(let bytes):
             guard let read = matcher(bytes) else { return .missing("the file cannot be read") }
             return .decisions(decide(read))

@@ -5,6 +5,8 @@ struct ServedFiles {
     enum Copy {
         case json([UInt8])
         case missing(String)
+        /// The copy could not be had (Google could not be asked): nothing is known of it.
+        case unknown(String)
     }
 
     var apple: Copy

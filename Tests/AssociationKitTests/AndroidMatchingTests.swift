@@ -70,4 +70,34 @@ struct AndroidMatchingTests {
         let same = try Self.decide(Self.withRules(#"{"/": "/x/*"}"#), "https://example.com/x/1")
         #expect(!same.reason.contains("Android 15"))
     }
+
+    @Test("the three statement lists Google's compatibility tests read otherwise than validate did, restated")
+    func googleCases() {
+        func codes(_ text: String) -> [DiagnosticCode] {
+            AssetLinksValidator.validate(Array(text.utf8)).diagnostics.map(\.code)
+        }
+        let web = { (site: String) in
+            AssetLinksTests.file(
+                AssetLinksTests.statement(),
+                AssetLinksTests.statement(
+                    relation: #"["delegate_permission/common.get_login_creds"]"#,
+                    target: #"{"namespace": "web", "site": "\#(site)"}"#))
+        }
+        #expect(
+            codes(
+                AssetLinksTests.file(
+                    AssetLinksTests.statement(),
+                    #"{"target": {"namespace": "web", "site": "https://a.example"}, "include": "https://a.example/x.json"}"#
+                )
+            ).contains(.includeWithStatementFields))
+        #expect(codes(web("HtTpS://target.example")).isEmpty)
+        #expect(codes(web("https://target.example:999999")).contains(.invalidWebSite))
+        #expect(codes(web("https://target.example:8443")).isEmpty)
+        #expect(
+            codes(AssetLinksTests.file(AssetLinksTests.statement(), #"{"include": "https://target.example:999999"}"#))
+                .contains(.invalidInclude))
+        #expect(
+            codes(AssetLinksTests.file(AssetLinksTests.statement(), #"{"include": "HTTPS://target.example/a.json"}"#))
+                .isEmpty)
+    }
 }

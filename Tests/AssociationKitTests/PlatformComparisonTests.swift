@@ -91,8 +91,9 @@ struct PlatformComparisonTests {
                 == "/0/relation_extensions/delegate_permission~1common.handle_all_urls/dynamic_app_link_components/1")
         #expect(account.message.contains("opens com.example.app on Android but stays on the web on iOS"))
         #expect(
-            account.message.contains(#"dynamic_app_link_components[1] is the first rule that matches, rule {"/": "*"}"#)
-        )
+            account.message.contains(
+                "dynamic_app_link_components[1] is the first rule that matches \(AssetLinksMatcher.readerNote), "
+                    + #"rule {"/": "*"}"#))
         #expect(account.message.contains(#"details[0].components[0] matches and excludes"#))
         #expect(account.message.contains(#"rule {"/": "/account/*", "exclude": true}"#))
         // Both open /help/x: Android by its first rule, Apple by `*`.

@@ -68,6 +68,17 @@ struct PasskeyCommandTests {
             ], in: folder.url)
         #expect(android.stdout.contains("pass  passkeys:example.com: assetlinks.json lets com.example.restaurant use"))
         #expect(android.status == 0, "\(android.stdout)")
+        // Signed with another key: the grant is not this app's, for links or for passkeys.
+        let other = "B4:31:1F:FD:8A:3C:09:72:1E:6F:C5:2A:4B:77:D0:93:6E:15:02:C8:9A:41:7B:E3:5D:88:06:F1:2C:9E:4A:70"
+        let wrong = try BinaryRunner.run(
+            [
+                "check-app", "--package", "com.example.restaurant", "--fingerprint", other, "--domain",
+                "example.com", "--sites", Self.sites,
+            ], in: folder.url)
+        #expect(wrong.stdout.contains("fail  android:example.com: "), "\(wrong.stdout)")
+        #expect(!wrong.stdout.contains("pass  passkeys:example.com: assetlinks.json"), "\(wrong.stdout)")
+        #expect(wrong.stdout.contains("fail  passkeys:example.com: assetlinks.json lets com.example.restaurant use"))
+        #expect(wrong.status != 0)
     }
 
     @Test("diff: origins added, removed and reordered; endpoints changed; formatting is no change")

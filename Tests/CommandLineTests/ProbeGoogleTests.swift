@@ -158,5 +158,12 @@ final class ProbeGoogleTests {
             failing.stdout.contains(
                 "warn  android by google: no app opens https://failing.test/buy/1 by Google's view: Google cannot "
                     + "verify the domain (ERROR_CODE_FETCH_ERROR)"), "\(failing.stdout)")
+        // Google could not be asked (HTTP 500): nothing is known, not "no app".
+        let broken = try probe("https://broken.test/buy/1")
+        #expect(
+            broken.stdout.contains(
+                "note  android by google: unknown whether an app opens https://broken.test/buy/1 by Google's view: "
+                    + "Google could not be asked"), "\(broken.stdout)")
+        #expect(!broken.stdout.contains("no app opens https://broken.test/buy/1 by Google's view"))
     }
 }

@@ -34,7 +34,7 @@ extension AppCheck {
                 } else {
                     report.add(name, .pass, "\(source) grants \(package) with \(expected ?? "?")")
                 }
-                passkeys(domain, package: package, android: file, into: &report)
+                passkeys(domain, package: package, fingerprint: expected, android: file, into: &report)
             }
         }
         return report

@@ -5,11 +5,21 @@ extension AppCheck {
     /// What `domain` needs for an app's passkeys besides its own platform's file
     /// (docs/association-files.md, "Passkeys"): the Android package granted the credentials
     /// when `package` is given, and the passkey files, checked when the site serves them.
-    func passkeys(_ domain: String, package: String? = nil, android: AssetLinks? = nil, into report: inout ProbeReport)
-    {
+    /// `fingerprint` is the app's, when known: a grant to the package signed otherwise is none.
+    func passkeys(
+        _ domain: String, package: String? = nil, fingerprint: String? = nil, android: AssetLinks? = nil,
+        into report: inout ProbeReport
+    ) {
         let name = "passkeys:\(domain)"
         if let package, let android {
-            if PasskeyAgreement.packagesSharingCredentials(android).contains(package) {
+            let printed = Self.credentialFingerprints(android, package: package)
+            if let fingerprint, !printed.isEmpty, !printed.contains(fingerprint) {
+                report.add(
+                    name, .fail,
+                    "assetlinks.json lets \(package) use \(domain)'s passkeys only when signed with "
+                        + "\(printed.joined(separator: ", ")), not \(fingerprint): Credential Manager will not offer "
+                        + "them in this app")
+            } else if PasskeyAgreement.packagesSharingCredentials(android).contains(package) {
                 report.add(
                     name, .pass,
                     "assetlinks.json lets \(package) use \(domain)'s passkeys (\(AssetLinks.getLoginCredentials) or "
@@ -34,6 +44,19 @@ extension AppCheck {
             report.add(
                 name, valid ? .pass : .fail,
                 valid ? "\(source) is valid" : "\(source) is invalid (run validate for the details)")
+        }
+    }
+
+    /// The fingerprints of the statements granting `package` the credentials (get_login_creds or
+    /// handle_all_urls), upper-case.
+    static func credentialFingerprints(_ file: AssetLinks, package: String) -> [String] {
+        file.statements.flatMap { statement -> [String] in
+            guard
+                statement.relations.contains(AssetLinks.getLoginCredentials)
+                    || statement.relations.contains(AssetLinks.handleAllURLs),
+                case .androidApp(package, let prints)? = statement.target
+            else { return [] }
+            return prints.map { $0.uppercased() }
         }
     }
 }

@@ -86,9 +86,8 @@ public struct AssetLinksMatcher: Sendable {
 
     /// Who reads the rules: said in every decision that rests on them.
     static let readerNote =
-        "(as AOSP's StatementService and PatternMatcher read the rules, path, query and fragment "
-        + "percent-decoded; on phones with Google Play services, Play services reads the file, and its "
-        + "parser is not public)"
+        "(as AOSP's StatementService and PatternMatcher read the rules; on phones with Google Play services, "
+        + "Play services reads the file with a parser that is not public)"
 
     static func manifestDecides(_ statementIndex: Int) -> String {
         "statements[\(statementIndex)] grants \(AssetLinks.handleAllURLs) without dynamic rules: the app's manifest "

@@ -55,15 +55,20 @@ extension AssetLinksValidator {
                     + "match. If it may be absent, leave it out: \(without(element, item: isItem ? part : nil))",
                 at: value)
         }
-        if let star = Self.starStoppingEarly(units) {
+        if let star = Self.starStoppingEarly(units, isPath: part == "/" && !isItem) {
             let stop = String(decoding: [units[star + 1]], as: UTF16.self)
             var deeper = units
             deeper.replaceSubrange(star...star, with: [AndroidPattern.star] + [units[star + 1], AndroidPattern.star])
+            let leading =
+                star == 0 && stop == "/" && part == "/" && !isItem
+                ? "; a path starts with \"/\", so here \"*\" matches nothing and the rule covers only paths "
+                    + "starting with \"\(String(decoding: units.dropFirst(), as: UTF16.self).prefix { $0 != "*" })\""
+                : ""
             report(
                 .starStopsEarly,
                 "on Android \"*\" followed by \"\(stop)\" stops at the first \"\(stop)\" of the URL (PatternMatcher's "
-                    + "glob never backtracks), so a URL with more \"\(stop)\" where \"*\" stands does not match; add "
-                    + "a rule per depth, such as "
+                    + "glob never backtracks), so a URL with more \"\(stop)\" where \"*\" stands does not match"
+                    + leading + "; add a rule per depth, such as "
                     + rewrite(element, value, String(decoding: deeper, as: UTF16.self)),
                 at: value)
         }
@@ -104,12 +109,16 @@ extension AssetLinksValidator {
     }
 
     /// The first `*` followed by a character that recurs later in the pattern: PatternMatcher's
-    /// `.*` stops at that character's first occurrence in the URL.
-    static func starStoppingEarly(_ units: [UInt16]) -> Int? {
+    /// `.*` stops at that character's first occurrence in the URL. In a path a `*` before `/`
+    /// reads as one segment, which is what it matches, so only a leading `*/` is reported: a
+    /// path starts with `/`, so there `*` matches nothing (`*/terms/*` is `/terms/*`).
+    static func starStoppingEarly(_ units: [UInt16], isPath: Bool) -> Int? {
         let question: UInt16 = 0x3F
+        let slash: UInt16 = 0x2F
         for index in units.indices.dropLast() where units[index] == AndroidPattern.star {
             let next = units[index + 1]
             guard next != AndroidPattern.star, next != question else { continue }
+            if isPath && next == slash && index > 0 { continue }
             if units[(index + 2)...].contains(next) { return index }
         }
         return nil
