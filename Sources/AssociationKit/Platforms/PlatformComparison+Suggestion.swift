@@ -35,7 +35,8 @@ extension PlatformComparison {
         for (detailsIndex, rule) in rules {
             let variables = rule.kind == .component ? variables : nil
             var members: [String] = []
-            if let path = rule.path.map({ PatternSample.relaxed($0, variables: variables) }), path != "*" {
+            if let path = rule.path.map({ android15Safe(PatternSample.relaxed($0, variables: variables)) }), path != "*"
+            {
                 // Android compares the path as written, which starts with `/`.
                 members.append(
                     "\"/\": " + JSONWriter.quoted(path.hasPrefix("/") || path.hasPrefix("*") ? path : "/" + path))
@@ -51,11 +52,14 @@ extension PlatformComparison {
             case .items(let items):
                 let pairs = items.map {
                     JSONWriter.quoted($0.name) + ": "
-                        + JSONWriter.quoted(PatternSample.relaxed($0.pattern.value, variables: variables))
+                        + JSONWriter.quoted(
+                            android15Safe(PatternSample.relaxed($0.pattern.value, variables: variables)))
                 }
                 if !pairs.isEmpty { members.append("\"?\": {" + pairs.joined(separator: ", ") + "}") }
             }
-            if let fragment = rule.fragment.map({ PatternSample.relaxed($0, variables: variables) }), fragment != "*" {
+            if let fragment = rule.fragment.map({ android15Safe(PatternSample.relaxed($0, variables: variables)) }),
+                fragment != "*"
+            {
                 members.append("\"#\": " + JSONWriter.quoted(fragment))
             }
             // A rule needs a pattern: `*` for Apple's rule without one.
@@ -65,6 +69,19 @@ extension PlatformComparison {
             if !components.contains(component) { components.append(component) }
         }
         return (components, leftOut)
+    }
+
+    /// `?*` with text after it as `*`: Android 15's parser makes such a `?*` a greedy glob that
+    /// never matches (ADL022), and `*` reads the same on every version, also accepting nothing.
+    static func android15Safe(_ pattern: String) -> String {
+        var scalars = Array(pattern.unicodeScalars)
+        var index = 0
+        while index + 2 < scalars.count {
+            if scalars[index] == "?" && scalars[index + 1] == "*" { scalars.remove(at: index) } else { index += 1 }
+        }
+        var out = ""
+        out.unicodeScalars.append(contentsOf: scalars)
+        return out
     }
 
     /// `details[0].components[1]` (or `paths[1]`).
