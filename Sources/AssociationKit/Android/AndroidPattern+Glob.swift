@@ -3,13 +3,13 @@ extension AndroidPattern {
     static let dot: UInt16 = 0x2E
     static let backslash: UInt16 = 0x5C
 
-    /// PATTERN_SIMPLE_GLOB, as `matchGlobPattern` in PatternMatcher.java decides it (read there,
-    /// written here in our own terms). One pass, never backtracking:
-    /// - `.` matches any one character, escaped or not (the escape only keeps `\.*` from being
-    ///   the `.*` wildcard);
+    /// PATTERN_SIMPLE_GLOB, as `matchGlobPattern` in PatternMatcher.java decides it (line 229 at
+    /// 01a7983; read there, written here in our own terms). One pass, never backtracking:
+    /// - `.` matches any one character, escaped or not (line 288; the escape only keeps `\.*`
+    ///   from being the `.*` wildcard);
     /// - `c*` consumes a run of `c`;
     /// - `.*` consumes up to the first occurrence of the pattern's next character and takes that
-    ///   character too, so `.*/b` cannot match `/a/x/b` (it stops at the first `/`), and a `.`
+    ///   character too (lines 262–267), so `.*/b` cannot match `/a/x/b` (it stops at the first `/`), and a `.`
     ///   after `.*` is looked for literally;
     /// - `.*` at the end matches the rest, even nothing.
     static func matchGlob(_ pattern: [UInt16], _ subject: [UInt16]) -> Bool {

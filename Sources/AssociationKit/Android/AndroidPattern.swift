@@ -1,7 +1,8 @@
 /// A pattern as Android's `android.os.PatternMatcher` holds it: a type and the pattern's text,
 /// compared with a URI part the way Java compares strings, by UTF-16 code units
 /// (docs/association-files.md, "Android's matching"). The types and what each compares follow
-/// `matchPattern` in AOSP's core/java/android/os/PatternMatcher.java (platform_frameworks_base).
+/// `matchPattern` in AOSP's core/java/android/os/PatternMatcher.java (aosp-mirror/platform_frameworks_base
+/// at 01a7983, line 213).
 struct AndroidPattern: Sendable, Equatable {
     enum Kind: String, Sendable {
         /// PATTERN_LITERAL: the whole part equals the text.

@@ -1,6 +1,8 @@
 /// One dynamic rule as the platform holds it: a `UriRelativeFilterGroup`
-/// (core/java/android/content/UriRelativeFilterGroup.java), allow or block, of one
-/// `UriRelativeFilter` per part the rule names (core/java/android/content/UriRelativeFilter.java):
+/// (core/java/android/content/UriRelativeFilterGroup.java, `matchData` at line 152 of 01a7983),
+/// allow or block, of one `UriRelativeFilter` per part the rule names
+/// (core/java/android/content/UriRelativeFilter.java, `matchData` and `matchQuery` at lines 136
+/// and 150 of 1d47c3a):
 /// `/` on the path, `#` on the fragment, and one query filter per `?` item on the text
 /// `name=pattern`, each a PatternMatcher from `DalExpressionParser`.
 /// A class so that walking a statement's rules per URL moves one reference.

@@ -2,7 +2,7 @@
 /// and `getFragment()`, which are **percent-decoded** (UTF-8, U+FFFD for bytes that are not),
 /// in UTF-16 as Java holds them; nil for a part the URL does not have. The query's parameters
 /// are split as `UriRelativeFilter.matchQuery` splits the decoded query
-/// (core/java/android/content/UriRelativeFilter.java): on `&`, or on `;` when `&` leaves one piece.
+/// (core/java/android/content/UriRelativeFilter.java, line 150 at 1d47c3a): on `&`, or on `;` when `&` leaves one piece.
 struct AndroidURIParts {
     let path: [UInt16]
     let query: [UInt16]?

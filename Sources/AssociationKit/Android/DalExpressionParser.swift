@@ -1,6 +1,7 @@
 /// How StatementService turns a dynamic rule's expression (`*` any run, `?` one character) into
 /// a PatternMatcher type and pattern: `parseMatchingExpression` in AOSP's
-/// packages/StatementService/Parser/src/com/android/statementservice/parser/DalComponentParser.kt.
+/// packages/StatementService/Parser/src/com/android/statementservice/parser/DalComponentParser.kt
+/// (line 40 in the newest version, 41 in the two before).
 /// Three versions of it exist (docs/association-files.md, "Android's matching"); the server
 /// matches with the newest and warns where Android 15's read a rule differently.
 enum DalExpressionParser {
