@@ -14,7 +14,8 @@ extension PlatformComparison {
                 " (left out: \(leftOut.map(place).joined(separator: ", ")), whose whole-query pattern Android "
                 + "cannot write)"
         }
-        return site.statements.filter { $0.dynamicRules == nil }.map { statement in
+        // An empty list leaves the paths to the manifest as no list does (docs/association-files.md, "Android's matching").
+        return site.statements.filter { $0.dynamicRules?.isEmpty ?? true }.map { statement in
             Diagnostic(
                 .noDynamicRules,
                 "apple-app-site-association keeps URLs on the web (\(excluded)\(more)), but "

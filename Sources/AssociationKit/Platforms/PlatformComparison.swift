@@ -68,7 +68,7 @@ public enum PlatformComparison {
     }
 
     static func disagreements(_ site: Site, apple: AssociationMatcher, android: AssetLinksMatcher) -> [Diagnostic] {
-        guard site.statements.contains(where: { $0.dynamicRules != nil }) else { return [] }
+        guard site.statements.contains(where: { !($0.dynamicRules?.isEmpty ?? true) }) else { return [] }
         var reported: Set<[Int]> = []
         var diagnostics: [Diagnostic] = []
         for url in samples(site) {
@@ -117,7 +117,7 @@ public enum PlatformComparison {
         // At Android's deciding rule, else at the statement whose rules matched nothing.
         let statement =
             site.statement(android.detailsIndex)
-            ?? site.statements.first { $0.dynamicRules != nil && $0.appLinksPackage == android.appID }
+            ?? site.statements.first { !($0.dynamicRules?.isEmpty ?? true) && $0.appLinksPackage == android.appID }
         guard let statement else { return Diagnostic(.platformsDisagree, message, at: .start, pointer: "") }
         let statementPointer = JSONPointer.appending(statement.index, to: "")
         if let ruleIndex = android.ruleIndex, let rule = statement.dynamicRules?.first(where: { $0.index == ruleIndex })
