@@ -29,6 +29,7 @@ struct AndroidMatchingTests {
         (#"{"?": {"dl": "*"}}"#, "https://example.com/a?x=1;dl=2", .match),
         (#"{"?": {"dl": "a b"}}"#, "https://example.com/a?dl=a%20b", .match),
         (#"{}"#, "https://example.com/a", .noMatch),
+        (#"{"exclude": true}"#, "https://example.com/a", .noMatch),
         (#"{"exclude": true}, {"/": "*"}"#, "https://example.com/a", .match),
         ("", "https://example.com/a", .unknown),
         (##"{"#": "*"}"##, "https://example.com/a", .noMatch),

@@ -85,4 +85,20 @@ struct AndroidRuleLintTests {
                 .laterStatementIgnored))
         #expect(!codes(AssetLinksTests.statement(), AssetLinksTests.statement()).contains(.laterStatementIgnored))
     }
+
+    @Test("a long hostile pattern is checked and matched in one pass")
+    func hostile() throws {
+        // 20,000 stars, each followed by a character that never recurs.
+        var pattern = "/"
+        for offset in 0..<20_000 { pattern += "*" + String(UnicodeScalar(0x4E00 + UInt32(offset))!) }
+        let file = AssetLinksTests.file(
+            AssetLinksTests.statement(extra: AssetLinksTests.rules(#"{"/": "\#(pattern)"}"#)))
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            let parsed = try #require(AssetLinksValidator.validate(Array(file.utf8)).file)
+            let url = try MatchURL("https://example.com/" + String(repeating: "x", count: 50_000))
+            #expect(AssetLinksMatcher(file: parsed).decide(url, package: "com.example.app").outcome == .noMatch)
+        }
+        #expect(elapsed < .seconds(5), "\(elapsed)")
+    }
 }

@@ -115,11 +115,14 @@ extension AssetLinksValidator {
     static func starStoppingEarly(_ units: [UInt16], isPath: Bool) -> Int? {
         let question: UInt16 = 0x3F
         let slash: UInt16 = 0x2F
+        // Each character's last position, so a long hostile pattern costs one pass.
+        var last: [UInt16: Int] = [:]
+        for (index, unit) in units.enumerated() { last[unit] = index }
         for index in units.indices.dropLast() where units[index] == AndroidPattern.star {
             let next = units[index + 1]
             guard next != AndroidPattern.star, next != question else { continue }
             if isPath && next == slash && index > 0 { continue }
-            if units[(index + 2)...].contains(next) { return index }
+            if let position = last[next], position > index + 1 { return index }
         }
         return nil
     }
