@@ -114,6 +114,20 @@ struct AndroidParserVectorTests {
         for text in failing { #expect(!parsed.matches(Array(text.utf16)), "\(expression) should not match \(text)") }
     }
 
+    @Test("the same vectors through the matcher `match` uses, as a fragment rule", arguments: newest)
+    func throughTheMatcher(_ vector: (String, Kind, String, [String], [String])) throws {
+        let (expression, _, _, matching, failing) = vector
+        let rule = "{\"#\": \(JSONWriter.quoted(expression))}"
+        let file = AssetLinksTests.file(AssetLinksTests.statement(extra: AssetLinksTests.rules(rule)))
+        let matcher = AssetLinksMatcher(file: try #require(AssetLinksValidator.validate(Array(file.utf8)).file))
+        for (texts, outcome) in [(matching, MatchDecision.Outcome.match), (failing, .noMatch)] {
+            for text in texts {
+                let decision = matcher.decide(try MatchURL("https://example.com/#" + text), package: "com.example.app")
+                #expect(decision.outcome == outcome, "\(expression) on #\(text): \(decision.reason)")
+            }
+        }
+    }
+
     @Test("Android 15's parsers: type and pattern")
     func android15Vectors() {
         for (version, table) in [
