@@ -33,11 +33,11 @@ final class AndroidRule: Sendable {
 
     /// Every filter of the group matches: the path and the fragment whole, and each query
     /// filter some one parameter (`UriRelativeFilter.matchData` and `matchQuery`).
-    func matches(_ parts: AndroidURIParts) -> Bool {
+    func matches(_ url: MatchURL) -> Bool {
         guard hasFilter else { return false }
-        if let path, !path.matches(parts.path) { return false }
-        if let fragment, !fragment.matches(parts.fragment) { return false }
-        for filter in query where !parts.parameters.contains(where: { filter.matches($0) }) { return false }
+        if let path, !path.matches(url.androidPath) { return false }
+        if let fragment, !fragment.matches(url.androidFragment) { return false }
+        for filter in query where !url.androidParameters.contains(where: { filter.matches($0) }) { return false }
         return true
     }
 }

@@ -1,26 +1,11 @@
 /// A URL's parts as Android's rules see them: `android.net.Uri`'s `getPath()`, `getQuery()`
 /// and `getFragment()`, which are **percent-decoded** (UTF-8, U+FFFD for bytes that are not),
-/// in UTF-16 as Java holds them; nil for a part the URL does not have. The query's parameters
-/// are split as `UriRelativeFilter.matchQuery` splits the decoded query
-/// (core/java/android/content/UriRelativeFilter.java, line 150 at 1d47c3a): on `&`, or on `;` when `&` leaves one piece.
-struct AndroidURIParts {
-    let path: [UInt16]
-    let query: [UInt16]?
-    let fragment: [UInt16]?
-    let parameters: [[UInt16]]
-
-    init(path: [UInt32], query: [UInt32]?, fragment: [UInt32]?) {
-        self.path = Self.decoded(path)
-        self.query = query.map(Self.decoded)
-        self.fragment = fragment.map(Self.decoded)
-        guard let query = self.query else {
-            parameters = []
-            return
-        }
-        let byAmpersand = Self.javaSplit(query, on: 0x26)
-        parameters = byAmpersand.count == 1 ? Self.javaSplit(query, on: 0x3B) : byAmpersand
-    }
-
+/// in UTF-16 as Java holds them; a part the URL does not have is nil (`MatchURL.androidPath`,
+/// `androidFragment`, `androidParameters`). The query's parameters are split as
+/// `UriRelativeFilter.matchQuery` splits the decoded query
+/// (core/java/android/content/UriRelativeFilter.java, line 150 at 1d47c3a): on `&`, or on `;`
+/// when `&` leaves one piece.
+enum AndroidURIParts {
     static func decoded(_ scalars: [UInt32]) -> [UInt16] {
         var units: [UInt16] = []
         units.reserveCapacity(scalars.count)
@@ -29,6 +14,12 @@ struct AndroidURIParts {
             units.append(contentsOf: unicode.utf16)
         }
         return units
+    }
+
+    /// The decoded query's parameters.
+    static func parameters(_ query: [UInt16]) -> [[UInt16]] {
+        let byAmpersand = javaSplit(query, on: 0x26)
+        return byAmpersand.count == 1 ? javaSplit(query, on: 0x3B) : byAmpersand
     }
 
     /// Java's `String.split` with a one-character separator: the whole text when the separator

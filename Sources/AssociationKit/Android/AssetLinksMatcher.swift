@@ -52,16 +52,15 @@ public struct AssetLinksMatcher: Sendable {
                 appID: package, outcome: .unknown, detailsIndex: entry.statementIndex, ruleIndex: nil,
                 ruleKind: nil, rule: nil, reason: Self.manifestDecides(entry.statementIndex))
         }
-        let parts = url.androidParts
         var decision =
-            rules.first(where: { $0.matches(parts) })?.decision
+            rules.first(where: { $0.matches(url) })?.decision
             ?? noMatch(
                 package,
                 "no dynamic rule of statements[\(entry.statementIndex)], the first granting "
                     + "\(AssetLinks.handleAllURLs) to \(package), matches the URL")
         decision.appID = package
         decision.reason += " " + Self.readerNote
-        let android15 = entry.android15Rules?.first(where: { $0.matches(parts) })
+        let android15 = entry.android15Rules?.first(where: { $0.matches(url) })
         let android15Outcome = android15?.decision.outcome ?? .noMatch
         if android15Outcome != decision.outcome {
             decision.reason +=
@@ -76,8 +75,7 @@ public struct AssetLinksMatcher: Sendable {
     public func outcome(_ url: MatchURL, package: String) -> MatchDecision.Outcome {
         guard let entry = entries.first(where: { $0.packageName == package }) else { return .noMatch }
         guard let rules = entry.rules else { return .unknown }
-        let parts = url.androidParts
-        return rules.first(where: { $0.matches(parts) })?.decision.outcome ?? .noMatch
+        return rules.first(where: { $0.matches(url) })?.decision.outcome ?? .noMatch
     }
 
     public func decideAll(_ url: MatchURL, domain: String? = nil) -> [MatchDecision] {

@@ -21,16 +21,31 @@ public final class MatchURL {
     let hasQuery: Bool
     let hasFragment: Bool
     private var pathSummaries: [PathSummary?] = [nil, nil, nil, nil]
-    private var androidCache: AndroidURIParts?
+    private var androidPathCache: [UInt16]?
+    private var androidFragmentCache: [UInt16]??
+    private var androidParametersCache: [[UInt16]]?
 
-    /// The parts as Android's rules compare them, decoded on first use.
-    var androidParts: AndroidURIParts {
-        if let androidCache { return androidCache }
-        let parts = AndroidURIParts(
-            path: rawPath.encoded, query: hasQuery ? query.encoded : nil, fragment: hasFragment ? fragment.encoded : nil
-        )
-        androidCache = parts
-        return parts
+    /// The parts as Android's rules compare them (`AndroidURIParts`), each decoded on first use,
+    /// so a request decided by path rules decodes only its path.
+    var androidPath: [UInt16] {
+        if let androidPathCache { return androidPathCache }
+        let path = AndroidURIParts.decoded(rawPath.encoded)
+        androidPathCache = path
+        return path
+    }
+
+    var androidFragment: [UInt16]? {
+        if let androidFragmentCache { return androidFragmentCache }
+        let decoded = hasFragment ? AndroidURIParts.decoded(fragment.encoded) : nil
+        androidFragmentCache = .some(decoded)
+        return decoded
+    }
+
+    var androidParameters: [[UInt16]] {
+        if let androidParametersCache { return androidParametersCache }
+        let parameters = hasQuery ? AndroidURIParts.parameters(AndroidURIParts.decoded(query.encoded)) : []
+        androidParametersCache = parameters
+        return parameters
     }
 
     /// The filter facts of the path in one form, computed on first use.
