@@ -134,9 +134,11 @@ extension ServerBuilder {
         adminSettings.descriptorRole = .admin
         adminSettings.maxConnections = .max
         do {
-            let control = try LoopControl(onFailure: {
-                logger.error("the admin listener's loop failed; serving goes on without it")
-            })
+            let control = try LoopControl(
+                onFailure: { logger.error("the admin listener's loop failed; serving goes on without it") },
+                onListenerLost: { reason in
+                    logger.error("admin listener: \(reason); serving goes on without it until a restart")
+                })
             nonisolated(unsafe) let loop = try EventLoop(
                 listener: listener, control: control, snapshots: state.snapshots.serving,
                 handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)
