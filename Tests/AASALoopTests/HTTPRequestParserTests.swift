@@ -215,6 +215,11 @@ struct HTTPRequestParserTests {
         #expect(options.head.isAsteriskForm && options.head.method == .other)
     }
 
+    @Test("the head stays under 256 bytes, where memcpy takes its short path (HTTPRequestHead's field order)")
+    func headSize() {
+        #expect(MemoryLayout<HTTPRequestHead>.size < 256, "\(MemoryLayout<HTTPRequestHead>.size) bytes")
+    }
+
     @Test("bare LF line endings are accepted (RFC 9112 §2.2)")
     func bareLineFeeds() {
         let (result, head) = Self.parseHead("GET / HTTP/1.1\nHost: a\n\n")
