@@ -54,6 +54,18 @@ struct InheritedSocketTests {
         #expect(try SocketAddress(parsing: "[::1]:80").isSameHost(as: try SocketAddress(parsing: "[::1]:81")))
     }
 
+    @Test(
+        "a scope admits its own host, and a wildcard scope any address of its family",
+        arguments: [
+            ("127.0.0.1:80", "127.0.0.1:5", true), ("127.0.0.1:80", "[::ffff:127.0.0.1]:5", true),
+            ("127.0.0.1:80", "127.0.0.2:5", false), ("0.0.0.0:80", "[::ffff:10.0.0.1]:5", true),
+            ("0.0.0.0:80", "192.0.2.1:5", true), ("0.0.0.0:80", "[::1]:5", false), ("[::]:80", "[::1]:5", true),
+            ("[::]:80", "127.0.0.1:5", false), ("[::1]:80", "[::1]:5", true), ("[::1]:80", "127.0.0.1:5", false),
+        ])
+    func admits(_ scope: String, _ local: String, _ admitted: Bool) throws {
+        #expect(try SocketAddress(parsing: scope).admits(try SocketAddress(parsing: local)) == admitted)
+    }
+
     @Test("the unit is named by the socket's name when that is the default, the unit's")
     func unitName() {
         let address = SocketAddress.loopback(port: 80)

@@ -37,7 +37,7 @@ extension EventLoop {
             guard case .processed(let fd) = result else { return }
             // Only with a wider passed socket: one getsockname(2) per connection.
             if let scope = secure ? secureListenerScope : listenerScope,
-                (try? Posix.localAddress(fd))?.isSameHost(as: scope) != true
+                (try? Posix.localAddress(fd)).map(scope.admits) != true
             {
                 Posix.close(fd)
                 continue

@@ -81,6 +81,14 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         ipv4Bytes.map { $0 == other.ipv4Bytes } ?? (bytes == other.bytes)
     }
 
+    /// Whether a connection that arrived on the local address `local` is one this listening
+    /// address takes: the same host, or, for a wildcard, any address of its family (an
+    /// IPv4-mapped IPv6 address counting as IPv4).
+    public func admits(_ local: SocketAddress) -> Bool {
+        guard isWildcard else { return isSameHost(as: local) }
+        return family == .ipv4 ? local.ipv4Bytes != nil : local.family == .ipv6 && local.ipv4Bytes == nil
+    }
+
     /// The four bytes of an IPv4 address, or of an IPv4-mapped IPv6 one; nil for other IPv6.
     private var ipv4Bytes: ArraySlice<UInt8>? {
         if family == .ipv4 { return bytes[...] }
