@@ -177,6 +177,9 @@ public struct FileCheck: Sendable {
         case .linkRefused(let reason):
             (readError, readProblem) = (reason, .linkNotFollowed)
             return
+        case .changing:
+            readError = FileRead.changingReason
+            return
         case .failed(let error, _):
             readError = "cannot read the file: " + error.callAndErrno
             return

@@ -27,6 +27,7 @@ public enum PublicSuffixListFile {
         case .tooLarge(let status): reason = "is \(status.size) bytes, not the list"
         case .notRegular: reason = "is not a regular file"
         case .linkRefused(let why): reason = why
+        case .changing: reason = "kept changing while it was read"
         case .failed(let error, _): reason = "cannot be read: " + error.callAndErrno
         }
         return .failure(PublicSuffixList.Unavailable(reason: "the Public Suffix List \(path) \(reason); \(fix)"))

@@ -11,6 +11,10 @@ public enum FileRead: Sendable {
     /// A symbolic link that is not followed (leading outside the folder, absolute, or one of
     /// too many): why, in a sentence.
     case linkRefused(String)
+    /// A regular file that changed while it was read, each of `FileStatus.changeAttempts`
+    /// times (rewritten in place, not replaced by a rename): its last status; the bytes, maybe
+    /// from two versions, are not kept.
+    case changing(FileStatus)
     /// open(2), fstat(2) or read(2) failed: which call and errno; the status when fstat(2)
     /// succeeded.
     case failed(SystemError, FileStatus?)
@@ -18,9 +22,16 @@ public enum FileRead: Sendable {
     /// The status of the opened file, when it was opened.
     public var status: FileStatus? {
         switch self {
-        case .regular(let status, _), .tooLarge(let status), .notRegular(let status): status
+        case .regular(let status, _), .tooLarge(let status), .notRegular(let status), .changing(let status): status
         case .failed(_, let status): status
         case .linkRefused: nil
         }
     }
+}
+
+extension FileRead {
+    /// Why a file that changed while it was read was not used, for a load's message.
+    public static let changingReason =
+        "it changed while it was read, \(FileStatus.changeAttempts) times (written in place); write the new "
+        + "version to another file in the same folder and rename it over this one"
 }

@@ -86,19 +86,73 @@ public struct FileStatus: Sendable, Hashable {
         return read(descriptor: fd, limit: limit)
     }
 
+    /// Reads of a file that changed while it was read, at most, before the read gives up
+    /// (`FileRead.changing`).
+    static let changeAttempts = 4
+
+    /// How long a file must have gone unchanged before it is read (nanoseconds). write(2)
+    /// updates the times before it copies its bytes, and a writer rewriting a file in place
+    /// in several writes leaves a mix of two versions on disk between them; a file changed
+    /// less than this long ago may be such a mix, so the read waits until it is this old.
+    static let settleNanoseconds: Int64 = 100_000_000
+
     /// The file open on `fd`: fstat(2) decides whether it is a regular file of at most `limit`
     /// bytes, and only then are up to `limit` bytes read from the same descriptor, so the
-    /// status is that of the bytes read, whatever happened to the path meanwhile.
+    /// status is that of the bytes read, whatever happened to the path meanwhile. A file
+    /// changed within `settleNanoseconds` is read once it has been left alone that long, and
+    /// one whose size, modification or change time differ after the read (rewritten in
+    /// place meanwhile) is read again from its start: bytes from two versions are not passed
+    /// on as one file. One that keeps changing is `.changing` after `changeAttempts` tries.
     package static func read(descriptor fd: Int32, limit: Int) -> FileRead {
-        let status: FileStatus
-        do throws(SystemError) {
-            status = FileStatus(try Posix.status(fd))
-        } catch {
-            return .failed(error, nil)
+        var last: FileStatus?
+        for attempt in 0..<changeAttempts {
+            if attempt > 0 {
+                do throws(SystemError) { try Posix.rewind(fd) } catch { return .failed(error, last) }
+            }
+            let before: FileStatus
+            do throws(SystemError) {
+                before = FileStatus(try Posix.status(fd))
+            } catch {
+                return .failed(error, last)
+            }
+            last = before
+            guard before.kind == .regular else { return .notRegular(before) }
+            guard before.size <= limit else { return .tooLarge(before) }
+            let age = WallClock.nanoseconds() &- before.changedNanoseconds
+            if age >= 0 && age < settleNanoseconds {
+                // Changed just now: wait until it has been left alone long enough, then look again.
+                pause(nanoseconds: settleNanoseconds - age)
+                guard let settled = try? FileStatus(Posix.status(fd)), settled.isSameVersion(as: before) else {
+                    continue
+                }
+            }
+            let bytes: [UInt8]
+            switch readBytes(fd, expected: before.size, limit: limit) {
+            case .success(let read): bytes = read
+            case .failure(let error): return .failed(error, before)
+            }
+            let after: FileStatus
+            do throws(SystemError) {
+                after = FileStatus(try Posix.status(fd))
+            } catch {
+                return .failed(error, before)
+            }
+            last = after
+            if after.isSameVersion(as: before) { return .regular(after, bytes: bytes) }
         }
-        guard status.kind == .regular else { return .notRegular(status) }
-        guard status.size <= limit else { return .tooLarge(status) }
-        var bytes = [UInt8](repeating: 0, count: max(1, min(limit, status.size + 1)))
+        guard let last else { return .failed(SystemError("read", errno: EAGAIN), nil) }
+        return .changing(last)
+    }
+
+    /// The same file with the same size and times: no write between the two statuses.
+    func isSameVersion(as other: FileStatus) -> Bool {
+        size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+            && changedNanoseconds == other.changedNanoseconds && inode == other.inode && device == other.device
+    }
+
+    /// Up to `limit` bytes from the descriptor's offset, in a buffer sized for `expected`.
+    private static func readBytes(_ fd: Int32, expected: Int, limit: Int) -> Result<[UInt8], SystemError> {
+        var bytes = [UInt8](repeating: 0, count: max(1, min(limit, expected + 1)))
         var filled = 0
         reading: while true {
             if filled == bytes.count {
@@ -114,14 +168,21 @@ public struct FileStatus: Sendable, Hashable {
             case .success(.processed(0)): break reading
             case .success(.processed(let count)): filled += count
             // A regular file never blocks (read(2)); a descriptor that does is not one to wait on.
-            case .success(.wouldBlock): return .failed(SystemError("read", errno: EAGAIN), status)
-            case .failure(let error): return .failed(error, status)
+            case .success(.wouldBlock): return .failure(SystemError("read", errno: EAGAIN))
+            case .failure(let error): return .failure(error)
             }
             // A short read of a regular file is its end (read(2)): no call just to see EOF.
             if filled < bytes.count { break }
         }
         bytes.removeSubrange(filled...)
-        return .regular(status, bytes: bytes)
+        return .success(bytes)
+    }
+
+    /// nanosleep(2), resumed after a signal.
+    private static func pause(nanoseconds: Int64) {
+        var left = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var rest = timespec()
+        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
     }
 
     /// One name in a folder, with its type when readdir(3) knows it (`d_type`; nil for

@@ -14,6 +14,11 @@ extension Posix {
         try checkNonBlocking("read") { readDescriptor(fd, buffer.baseAddress, buffer.count) }
     }
 
+    /// lseek(2) back to the start of a file, to read it again.
+    package static func rewind(_ fd: Int32) throws(SystemError) {
+        _ = try check("lseek") { Int(lseek(fd, 0, SEEK_SET)) }
+    }
+
     /// write(2) of as much of `buffer` as the descriptor takes.
     package static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
         try checkNonBlocking("write") { writeDescriptor(fd, buffer.baseAddress, buffer.count) }

@@ -49,6 +49,35 @@ struct HTTPRequestParserTests {
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", status: .badRequest),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", status: .contentTooLarge),
         Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", status: .notImplemented),
+        // RFC 9112 §6.3: chunked not last, twice, or no coding at all: the length is unknown.
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", status: .badRequest),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", status: .badRequest),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n",
+            status: .badRequest),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n",
+            status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: \r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked;x=1\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", status: .badRequest),
+        // A coding before chunked is framed (chunked is last), just not one the server takes.
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, CHUNKED\r\n\r\n", status: .notImplemented),
+        Rejected(
+            request: "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n",
+            status: .notImplemented),
+        // Raw bytes above 0x7F in the target (RFC 9112 §3, RFC 3986 §2: clients percent-encode).
+        Rejected(request: "GET /caf\u{E9} HTTP/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
+        Rejected(
+            request: "GET /.well-known/apple-app-site-association\u{80} HTTP/1.1\r\nHost: a\r\n\r\n",
+            status: .badRequest),
+        // The asterisk-form is for OPTIONS only (RFC 9112 §3.2.4); a target that is all fragment is none.
+        Rejected(request: "GET * HTTP/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
+        Rejected(request: "GET #frag HTTP/1.1\r\nHost: a\r\n\r\n", status: .badRequest),
         Rejected(request: "GET / HTTP/2.0\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
         Rejected(request: "GET / HTTP/3.1\r\nHost: a\r\n\r\n", status: .httpVersionNotSupported),
         Rejected(request: "GET / HTTP/1.x\r\nHost: a\r\n\r\n", status: .badRequest),
@@ -164,6 +193,31 @@ struct HTTPRequestParserTests {
             #expect(matches(#""a""#) && matches(#""b""#) && matches(#""c""#))
             #expect(!matches(#""d""#))
         }
+    }
+
+    @Test("a fragment is dropped from the target (RFC 9112 §3.2); OPTIONS * is the asterisk-form")
+    func fragmentAndAsterisk() {
+        let text = "GET /.well-known/apple-app-site-association?q=1#frag HTTP/1.1\r\nHost: a\r\n\r\n"
+        let (result, head) = Self.parseHead(text)
+        guard case .complete = result else {
+            Issue.record("not parsed: \(result)")
+            return
+        }
+        let bytes = Array(text.utf8)
+        #expect(
+            String(decoding: bytes[head.targetRange], as: UTF8.self) == "/.well-known/apple-app-site-association?q=1")
+        #expect(!head.isAsteriskForm)
+        let options = Self.parseHead("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n")
+        guard case .complete = options.result else {
+            Issue.record("OPTIONS * not parsed: \(options.result)")
+            return
+        }
+        #expect(options.head.isAsteriskForm && options.head.method == .other)
+    }
+
+    @Test("the head stays under 256 bytes, where memcpy takes its short path (HTTPRequestHead's field order)")
+    func headSize() {
+        #expect(MemoryLayout<HTTPRequestHead>.size < 256, "\(MemoryLayout<HTTPRequestHead>.size) bytes")
     }
 
     @Test("bare LF line endings are accepted (RFC 9112 §2.2)")
@@ -287,7 +341,7 @@ struct RequestConditionsTests {
 struct ByteClassesTests {
     @Test("every byte value at every position of a 19-byte run agrees with the byte-by-byte rule")
     func agreesWithBytewiseRules() {
-        let visible = { (byte: UInt8) in byte > 0x20 && byte != 0x7F }
+        let visible = { (byte: UInt8) in byte > 0x20 && byte < 0x7F }
         let fieldValue = { (byte: UInt8) in (byte >= 0x20 || byte == 0x09) && byte != 0x7F }
         for filler in [UInt8(ascii: "a"), 0x80, 0xFF] {
             for byte in UInt8.min...UInt8.max {
@@ -297,7 +351,9 @@ struct ByteClassesTests {
                     bytes.withUnsafeBufferPointer { buffer in
                         // Offset by one: unaligned words, and a neighbour outside the range.
                         let range = 1..<20
-                        #expect(ByteClasses.isVisible(buffer, range) == visible(byte), "\(byte) at \(position)")
+                        #expect(
+                            ByteClasses.isVisible(buffer, range) == (visible(byte) && visible(filler)),
+                            "\(byte) at \(position)")
                         #expect(ByteClasses.isFieldValue(buffer, range) == fieldValue(byte), "\(byte) at \(position)")
                     }
                 }

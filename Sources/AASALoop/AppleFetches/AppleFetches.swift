@@ -5,8 +5,10 @@ import Synchronization
 /// What Apple's fetcher itself fetched (docs/usage.md, "Apple's CDN"): every request whose
 /// User-Agent contains `--apple-fetcher-agent`, recorded by the loops (rare, so a lock is
 /// fine): per site the last fetch, for a wildcard site the hosts asked (the last 1,000),
-/// counts by status, and fetches for hosts no site serves, which are warned about once per
-/// host (the app lists a domain pointed here that has no site folder).
+/// counts by status, and fetches for hosts no site serves (the app lists a domain pointed here
+/// that has no site folder), each counted and warned about at most once a minute, the warning
+/// saying how many went unsaid since the last one: anyone can send Apple's User-Agent with
+/// made-up hosts, and neither a flood of lines nor a warning silenced for good may come of it.
 public final class AppleFetches: Sendable {
     public struct Fetch: Sendable, Equatable {
         /// Seconds since the epoch.
@@ -25,14 +27,19 @@ public final class AppleFetches: Sendable {
         var hosts: [String: RecentHosts] = [:]
         var byStatus: [Int: Int] = [:]
         var unknownHosts = 0
-        var warned: Set<String> = []
+        /// When the last warning about an unknown host was logged (seconds since the epoch).
+        var lastWarning: Int?
+        /// Fetches for unknown hosts since then, not warned about.
+        var unwarned = 0
     }
 
     static let unknownHostMessage =
         "apple fetcher asked for a host no site serves: an app lists a domain pointed here without a site folder"
 
-    /// Hosts kept per wildcard site, and unknown hosts warned about, at most.
+    /// Hosts kept per wildcard site, at most.
     static let hostLimit = 1000
+    /// Seconds between two warnings about unknown hosts, at least.
+    static let warningInterval = 60
 
     private let books = Mutex(Books())
     let logger: Logger?
@@ -43,24 +50,29 @@ public final class AppleFetches: Sendable {
 
     /// One fetch: `site` is the folder that answered (nil: no site serves `host`).
     func record(site: String?, host: String, status: Int, etag: String?, verified: Bool = false, now: Int) {
-        let warn = books.withLock { books -> Bool in
+        // The fetches not warned about before this one, when this one is warned about.
+        let warnAfter = books.withLock { books -> Int? in
             books.byStatus[status, default: 0] += 1
             guard let site else {
                 books.unknownHosts += 1
-                guard books.warned.count < Self.hostLimit else { return false }
-                return books.warned.insert(host).inserted
+                if let last = books.lastWarning, now >= last, now - last < Self.warningInterval {
+                    books.unwarned += 1
+                    return nil
+                }
+                defer { (books.lastWarning, books.unwarned) = (now, 0) }
+                return books.unwarned
             }
             books.last[site] = Fetch(at: now, host: host, status: status, etag: etag, verified: verified)
             if site.hasPrefix("*.") {
                 // In place: no copy of the site's hosts.
                 books.hosts[site, default: RecentHosts(limit: Self.hostLimit)].note(host, at: now)
             }
-            return false
+            return nil
         }
-        if warn {
-            logger?.warning(
-                "\(Self.unknownHostMessage)",
-                metadata: ["host": .string(host), "status": .stringConvertible(status)])
+        if let unwarned = warnAfter {
+            var metadata: Logger.Metadata = ["host": .string(host), "status": .stringConvertible(status)]
+            if unwarned > 0 { metadata["not_logged_since_last"] = .stringConvertible(unwarned) }
+            logger?.warning("\(Self.unknownHostMessage)", metadata: metadata)
         }
     }
 

@@ -17,12 +17,13 @@ enum ByteClasses {
         hasByte(below: 1, in: word ^ (ones &* byte))
     }
 
-    /// A request-target's bytes (RFC 9112 §3.2): no control characters, space or DEL;
-    /// bytes above 0x7F pass (as nginx lets them).
+    /// A request-target's bytes (RFC 9112 §3.2, RFC 3986 §2): visible ASCII only, no control
+    /// characters, space, DEL or bytes above 0x7F; a client percent-encodes anything else (every
+    /// browser does), and raw UTF-8 in a path is a way to reach a route by bytes no one wrote.
     static func isVisible(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         allSatisfy(
-            buffer, range, wordFails: { hasByte(below: 0x21, in: $0) || hasByte(0x7F, in: $0) },
-            byteIsAllowed: { $0 > 0x20 && $0 != 0x7F })
+            buffer, range, wordFails: { $0 & highBits != 0 || hasByte(below: 0x21, in: $0) || hasByte(0x7F, in: $0) },
+            byteIsAllowed: { $0 > 0x20 && $0 < 0x7F })
     }
 
     /// A field value's bytes (RFC 9110 §5.5): horizontal tab, visible characters, space and

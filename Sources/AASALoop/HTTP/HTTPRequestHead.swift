@@ -14,7 +14,9 @@ package struct HTTPRequestHead {
     var isHTTP11 = false
     var connectionClose = false
     var connectionKeepAlive = false
-    var hasTransferEncoding = false
+    /// `OPTIONS *` (RFC 9112 §3.2.4): the loop answers it, no handler.
+    var isAsteriskForm = false
+    var transferEncoding = TransferCodings()
     var acceptEncoding = AcceptEncoding()
     var methodRange = 0..<0
     package var targetRange = 0..<0

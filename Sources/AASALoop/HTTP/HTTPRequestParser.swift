@@ -127,12 +127,21 @@ struct HTTPRequestParser {
         else { return false }
         let methodRange = range.lowerBound..<firstSpace
         guard methodRange.allSatisfy({ HTTPToken.isTokenCharacter(buffer[$0]) }) else { return false }
-        let targetRange = (firstSpace + 1)..<secondSpace
-        guard ByteClasses.isVisible(buffer, targetRange) else { return false }
+        guard ByteClasses.isVisible(buffer, (firstSpace + 1)..<secondSpace) else { return false }
+        // A fragment is the client's own (RFC 9112 §3.2 has none in a request-target, RFC 3986
+        // §3.5): one sent anyway is dropped here, so the path is what routing sees.
+        let targetEnd = Self.first(UInt8(ascii: "#"), in: buffer, (firstSpace + 1)..<secondSpace) ?? secondSpace
+        let targetRange = (firstSpace + 1)..<targetEnd
+        guard !targetRange.isEmpty else { return false }
         let versionRange = (secondSpace + 1)..<range.upperBound
         head.method =
             HTTPToken.equals(buffer, methodRange, "GET")
             ? .get : HTTPToken.equals(buffer, methodRange, "HEAD") ? .head : .other
+        // The asterisk-form names the server itself, for OPTIONS only (RFC 9112 §3.2.4).
+        if targetRange.count == 1 && buffer[targetRange.lowerBound] == UInt8(ascii: "*") {
+            guard HTTPToken.equals(buffer, methodRange, "OPTIONS") else { return false }
+            head.isAsteriskForm = true
+        }
         head.methodRange = methodRange
         head.targetRange = targetRange
         head.isHTTP11 = Self.isHTTP11(buffer, versionRange)
@@ -209,7 +218,7 @@ struct HTTPRequestParser {
             if let existing = head.contentLength, existing != length { return false }
             head.contentLength = length
         case 17 where HTTPToken.equalsIgnoringCase(buffer, name, "transfer-encoding"):
-            head.hasTransferEncoding = true
+            head.transferEncoding.read(buffer, value)
         default:
             break
         }
@@ -220,10 +229,16 @@ struct HTTPRequestParser {
     private func validate(_ head: HTTPRequestHead) -> HTTPStatus? {
         // RFC 9112 §3.2: HTTP/1.1 requires exactly one Host; more than one is always an error.
         if head.hostCount > 1 || (head.isHTTP11 && head.hostCount == 0) { return .badRequest }
-        // RFC 9112 §6.1: both framing headers at once is a smuggling vector.
-        if head.hasTransferEncoding && head.contentLength != nil { return .badRequest }
-        // Association files take no body; a body cannot be skipped safely, so refuse it.
-        if head.hasTransferEncoding { return .notImplemented }
+        if head.transferEncoding.isPresent {
+            // RFC 9112 §6.1: both framing headers at once is a smuggling vector; so is a 1.0
+            // request with Transfer-Encoding, whose framing is faulty. RFC 9112 §6.3: chunked
+            // not last (or twice) leaves the body's length unknown: 400 and close.
+            if head.contentLength != nil || !head.isHTTP11 || !head.transferEncoding.isChunkedOnce {
+                return .badRequest
+            }
+            // Association files take no body; a chunked one cannot be skipped safely, so refuse it.
+            return .notImplemented
+        }
         if let length = head.contentLength, length > 0 { return .contentTooLarge }
         return nil
     }

@@ -25,15 +25,40 @@ extension EventLoop {
                     acceptPausedUntil = now + 100_000_000
                     stopAccepting()
                     return
+                case EINVAL, ENOTSOCK, EOPNOTSUPP:
+                    // Not listening any more, for good: a passed socket that another holder
+                    // shut down (shutdown(2) makes accept EINVAL).
+                    loseListener(secure: secure, error)
+                    return
                 default:
                     return
                 }
             }
             guard case .processed(let fd) = result else { return }
+            // Only with a wider passed socket: one getsockname(2) per connection.
+            if let scope = secure ? secureListenerScope : listenerScope,
+                (try? Posix.localAddress(fd)).map(scope.admits) != true
+            {
+                Posix.close(fd)
+                continue
+            }
             makeRoom(secure: secure)
             adopt(fd, peer: peer, secure: secure, now: now)
         }
         acceptAgain = true
+    }
+
+    /// Drops a listener that will never accept again: out of the epoll set (it would report
+    /// its hang-up at every wait) and closed; counted (`/readyz` fails, `/metrics` shows it)
+    /// and reported to the server, which logs it once.
+    func loseListener(secure: Bool, _ error: SystemError) {
+        let fd = secure ? secureListener : listener
+        guard fd >= 0 else { return }
+        if listenersRegistered { epoll.remove(fd) }
+        Posix.close(fd)
+        if secure { secureListener = -1 } else { listener = -1 }
+        statistics.noteListenerLost()
+        control.listenerLost("the \(secure ? "HTTPS" : "HTTP") listener stopped accepting (\(error))")
     }
 
     func adopt(_ fd: Int32, peer: sockaddr_storage, secure: Bool, now: UInt64) {

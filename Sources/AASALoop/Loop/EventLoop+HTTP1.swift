@@ -50,7 +50,12 @@ extension EventLoop {
         let started = logging ? MonotonicClock.now() : 0
         let keepAlive = head.wantsKeepAlive && stopDeadline == nil
         writer.connectionHeader = ConnectionHeader(keepAlive: keepAlive, isHTTP11: head.isHTTP11)
-        let outcome = handler.respond(to: head, in: buffer, from: RequestClient(connection), writer: writer)
+        // `OPTIONS *` asks what the server as a whole allows (RFC 9112 §3.2.4): the loop
+        // answers it, as the server has no options beyond GET and HEAD (405 with Allow).
+        let outcome =
+            head.isAsteriskForm
+            ? writer.error(.methodNotAllowed, for: head)
+            : handler.respond(to: head, in: buffer, from: RequestClient(connection), writer: writer)
         finish(outcome, on: connection, keepAlive: keepAlive)
         if logging { log(outcome, head, buffer, on: connection, started: started) }
     }

@@ -23,6 +23,10 @@ package final class EventLoop<Handler: RequestHandler> {
     var listener: Int32
     /// The HTTPS listener, or -1.
     var secureListener: Int32
+    /// The configured address a listener answers when its socket (one systemd passed) is
+    /// wider: a connection that arrived on another address is closed at accept (`InheritedSocket.scope`).
+    package var listenerScope: SocketAddress?
+    package var secureListenerScope: SocketAddress?
     /// `snapshot`'s certificates, read in handshakes (its site table is the handler's).
     var certificates: CertificateStore?
     /// What the loop hands each request to (the sites' or the admin listener's).

@@ -10,6 +10,8 @@ public final class LoopControl: Sendable {
     private let failed = Mutex<String?>(nil)
     /// Called after a failure is recorded: the server wakes its main thread with it.
     private let onFailure: @Sendable () -> Void
+    /// Called when a listener of the loop stops accepting for good (`EventLoop.loseListener`).
+    private let onListenerLost: @Sendable (String) -> Void
 
     /// Set when the loop stopped on an error it cannot go on from.
     package var failure: String? { failed.withLock { $0 } }
@@ -21,9 +23,17 @@ public final class LoopControl: Sendable {
         onFailure()
     }
 
-    package init(onFailure: @escaping @Sendable () -> Void = {}) throws(SystemError) {
+    package init(
+        onFailure: @escaping @Sendable () -> Void = {}, onListenerLost: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(SystemError) {
         wakeUp = try WakeUpEvent()
         self.onFailure = onFailure
+        self.onListenerLost = onListenerLost
+    }
+
+    /// A listener stopped accepting for good; the loop goes on with its connections.
+    func listenerLost(_ reason: String) {
+        onListenerLost(reason)
     }
 
     /// Asks the loop to stop accepting, finish the responses in flight, and return.

@@ -67,8 +67,17 @@ public final class LoopStatistics: Sendable {
     }
 
     private let totals = Mutex(Totals())
+    private let lost = Atomic<Int>(0)
 
     public init() {}
+
+    /// Listeners of this loop that stopped accepting for good (`EventLoop.loseListener`): a
+    /// server with one is not ready, whatever it serves on its open connections.
+    public var listenersLost: Int { lost.load(ordering: .relaxed) }
+
+    func noteListenerLost() {
+        lost.add(1, ordering: .relaxed)
+    }
 
     /// Called by the loop with what it counted since the last call.
     func fold(_ delta: inout Totals, openConnections: Int, handshakesInProgress: Int) {

@@ -20,6 +20,11 @@ struct AdminRoutes: Sendable {
         case "/healthz":
             return AdminResponse(status: .ok, text: "ok\n")
         case "/readyz":
+            // A listener that stopped accepting (a passed socket shut down by another holder)
+            // takes no new client: the process lives on, but must not be sent traffic.
+            if state.statistics.contains(where: { $0.listenersLost > 0 }) {
+                return AdminResponse(status: .serviceUnavailable, text: "a listener stopped accepting\n")
+            }
             let snapshot = state.snapshots.current
             return snapshot.table.count > 0 || snapshot.counts.files == 0
                 ? AdminResponse(status: .ok, text: "ready\n")

@@ -49,6 +49,10 @@ enum MetricsReport {
             "Times a loop stopped accepting at the connection cap with nothing idle to close.", totals.acceptsDeferred,
             into: &text)
 
+        gauge(
+            "aasa_listeners_lost", "Loops' listeners that stopped accepting for good (/readyz fails while above 0).",
+            state.statistics.reduce(0) { $0 + $1.listenersLost }, into: &text)
+
         let reloads = state.reloads
         text.family("aasa_reloads_total", type: .counter, help: "Reloads, by result.")
         text.sample("aasa_reloads_total", [("result", "ok")], Double(reloads.succeeded))

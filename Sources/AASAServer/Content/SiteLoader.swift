@@ -256,6 +256,7 @@ public enum SiteLoader {
         case .tooLarge(let status): reason = "larger than \(SiteSettings.readLimit) bytes (\(status.size))"
         case .notRegular: reason = "not a regular file"
         case .linkRefused(let why): reason = why
+        case .changing: reason = FileRead.changingReason
         case .failed(let error, _): reason = "cannot read the file: " + error.callAndErrno
         }
         var kept = previous?.settings ?? SiteSettings()

@@ -1,10 +1,14 @@
 import AASATransport
 
 /// The sockets systemd passed (`SocketActivation`), each matched to the configured listener
-/// with its address: that listener serves from it instead of binding. A configured listener
-/// without one binds as usual. A passed socket no listener has is closed with a warning
-/// (`unmatched`): an upgrade brings the package's socket unit to a server whose config file
-/// another release let the operator change, and it must start all the same.
+/// whose address it covers (`InheritedSocket.covers`: the same address, or a wildcard on the
+/// same port): that listener serves from it instead of binding, and a socket wider than its
+/// listener's address answers only that address (`InheritedSocket.scope`). A configured
+/// listener without one binds as usual. A passed socket no listener has is closed with a
+/// warning (`unmatched`): an upgrade brings the package's socket unit to a server whose config
+/// file another release let the operator change, and it must start all the same. A passed
+/// socket on a listener's port that does not cover its address is refused (`conflicting`): the
+/// listener could not bind beside it, and the refusal names the socket unit.
 public struct InheritedListeners: Sendable {
     public var http: InheritedSocket?
     public var https: InheritedSocket?
@@ -21,17 +25,27 @@ public struct InheritedListeners: Sendable {
         let listeners: [(kind: String, address: SocketAddress?)] = [
             ("http", configuration.http), ("https", configuration.https), ("admin", configuration.admin),
         ]
-        for socket in sockets {
-            guard let kind = listeners.first(where: { $0.address == socket.address })?.kind else {
-                unmatched.append(
-                    .unmatched(
-                        socket,
-                        configured: listeners.compactMap { entry in entry.address.map { "\(entry.kind) \($0)" } }))
+        let configured = listeners.compactMap { entry in entry.address.map { "\(entry.kind) \($0)" } }
+        for var socket in sockets {
+            // The listener with the socket's own address first, then one it covers.
+            let covered = listeners.filter { $0.address.map(socket.covers) ?? false }
+            guard let (kind, address) = covered.first(where: { $0.address == socket.address }) ?? covered.first,
+                let address
+            else {
+                if let other = listeners.first(where: { $0.address.map(socket.conflicts) ?? false }) {
+                    throw .conflicting(socket, configured: "\(other.kind) \(other.address.map { "\($0)" } ?? "")")
+                }
+                unmatched.append(.unmatched(socket, configured: configured))
                 continue
+            }
+            // A wildcard socket around two listeners' addresses: neither could bind beside it.
+            if let second = covered.first(where: { $0.kind != kind }) {
+                throw .conflicting(socket, configured: "\(second.kind) \(second.address.map { "\($0)" } ?? "")")
             }
             if socket.name != kind && listeners.contains(where: { $0.kind == socket.name }) {
                 throw .misnamed(socket, listener: kind)
             }
+            if address != socket.address { socket.scope = address }
             let slot: WritableKeyPath<InheritedListeners, InheritedSocket?> =
                 kind == "http" ? \.http : kind == "https" ? \.https : \.admin
             guard self[keyPath: slot] == nil else { throw .duplicate(socket, listener: kind) }

@@ -49,10 +49,12 @@ extension ServerBuilder {
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots.serving) }
         var controls: [LoopControl] = []
         var bodies: [@Sendable () -> Void] = []
+        let lossLog = ListenerLossLog(logger: logger)
+        let logger = logger
         do {
             for index in 0..<count {
                 // The main thread waits in sigwait: SIGTERM wakes it to stop the server.
-                let control = try LoopControl(onFailure: { kill(getpid(), SIGTERM) })
+                let control = try LoopControl(onFailure: { kill(getpid(), SIGTERM) }, onListenerLost: lossLog.note)
                 controls.append(control)
                 var own = loopSettings
                 own.maxConnections = LoopSettings.share(of: settings.maxConnections, loop: index, loops: count)
@@ -64,6 +66,8 @@ extension ServerBuilder {
                     handler: SiteHandler(
                         acme: acme, appleFetches: state.appleFetches, appleFetcherAgent: loopSettings.appleFetcherAgent),
                     handshakeHooks: acme, settings: own, statistics: state.statistics[index])
+                loop.listenerScope = inherited.http?.scope
+                loop.secureListenerScope = inherited.https?.scope
                 bodies.append { loop.serveSites() }
             }
         } catch {
@@ -73,7 +77,6 @@ extension ServerBuilder {
         let admin = adminLoop(state: state, inherited: inherited, settings: loopSettings)
         // Every loop's epoll set and eventfd are open: what is open now is the server's own.
         descriptors.measureBase()
-        let logger = logger
         let controlled = controls
         let sites = ThreadGroup(
             name: "aasa-loop", bodies: bodies, stop: { for control in controlled { control.stop() } },
@@ -93,6 +96,8 @@ extension ServerBuilder {
                         "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
                     ]
                     if let socket { metadata["systemd_fd"] = .stringConvertible(socket.fd) }
+                    // A wider socket (0.0.0.0:80 for 127.0.0.1:80) answers the listener's address only.
+                    if let socket, socket.scope != nil { metadata["systemd_address"] = "\(socket.address)" }
                     logger.info("listening on \(scheme)://\(address.with(port: port))", metadata: metadata)
                 }
             })
@@ -129,12 +134,15 @@ extension ServerBuilder {
         adminSettings.descriptorRole = .admin
         adminSettings.maxConnections = .max
         do {
-            let control = try LoopControl(onFailure: {
-                logger.error("the admin listener's loop failed; serving goes on without it")
-            })
+            let control = try LoopControl(
+                onFailure: { logger.error("the admin listener's loop failed; serving goes on without it") },
+                onListenerLost: { reason in
+                    logger.error("admin listener: \(reason); serving goes on without it until a restart")
+                })
             nonisolated(unsafe) let loop = try EventLoop(
                 listener: listener, control: control, snapshots: state.snapshots.serving,
                 handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)
+            loop.listenerScope = inherited.admin?.scope
             return ThreadGroup(
                 name: "aasa-admin", bodies: [{ loop.run() }], stop: control.stop,
                 announce: {

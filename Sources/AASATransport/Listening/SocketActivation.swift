@@ -52,8 +52,9 @@ public enum SocketActivation {
     /// TCP socket (SO_DOMAIN, SO_TYPE, SO_PROTOCOL, SO_ACCEPTCONN: socket(7)); ENOTSOCK is nil.
     private static func inspect(_ fd: Int32, name: String) throws(SystemError) -> InheritedSocket? {
         _ = try Posix.check("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let domain: Int32
         do {
-            let domain = try Posix.option(fd, level: SOL_SOCKET, name: SO_DOMAIN)
+            domain = try Posix.option(fd, level: SOL_SOCKET, name: SO_DOMAIN)
             guard domain == AF_INET || domain == AF_INET6,
                 try Posix.option(fd, level: SOL_SOCKET, name: SO_TYPE) == Int32(SOCK_STREAM.rawValue),
                 try Posix.option(fd, level: SOL_SOCKET, name: SO_PROTOCOL) == Int32(IPPROTO_TCP),
@@ -62,7 +63,10 @@ public enum SocketActivation {
         } catch  where error.errno == ENOTSOCK {
             return nil
         }
-        return InheritedSocket(fd: fd, name: name, address: try Posix.localAddress(fd))
+        // systemd sets IPV6_V6ONLY only with BindIPv6Only=ipv6-only (systemd.socket(5)).
+        let v6Only =
+            domain == AF_INET6 ? try Posix.option(fd, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY) != 0 : true
+        return InheritedSocket(fd: fd, name: name, address: try Posix.localAddress(fd), v6Only: v6Only)
     }
 
     /// A decimal count: digits only, as sd_listen_fds(3) reads them.

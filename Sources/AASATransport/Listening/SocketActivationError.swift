@@ -22,6 +22,10 @@ public enum SocketActivationError: Error, CustomStringConvertible, Sendable {
     case misnamed(InheritedSocket, listener: String)
     /// Two passed sockets for the same listener.
     case duplicate(InheritedSocket, listener: String)
+    /// A passed socket on a configured listener's port that does not cover its address (or
+    /// covers a second listener's): the listener could not bind beside it, as the socket unit
+    /// holds the port (`configured`: `http 0.0.0.0:80`).
+    case conflicting(InheritedSocket, configured: String)
 
     public var description: String {
         let advice = "the socket unit's ListenStream= must name the addresses of --http, --https and --admin"
@@ -44,6 +48,10 @@ public enum SocketActivationError: Error, CustomStringConvertible, Sendable {
             return "systemd passed \(socket), named \(socket.name) but bound to the \(listener) listener's address"
         case .duplicate(let socket, let listener):
             return "systemd passed \(socket), a second socket for the \(listener) listener"
+        case .conflicting(let socket, let configured):
+            return "systemd passed \(socket), which holds the port of the listener \(configured) without covering "
+                + "its address, so the listener cannot bind; change \(socket.unit) (its ListenStream= must be "
+                + "the listener's address, or 0.0.0.0:PORT or [::]:PORT around it) or the listener's address"
         }
     }
 }

@@ -72,6 +72,30 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         family == .ipv4 ? bytes[0] == 127 : bytes == [UInt8](repeating: 0, count: 15) + [1]
     }
 
+    /// `0.0.0.0` or `::`: every address of its family (ip(7) INADDR_ANY, ipv6(7) in6addr_any).
+    public var isWildcard: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    /// Whether `other` is the same host, an IPv4 address and its IPv4-mapped IPv6 form
+    /// (`::ffff:127.0.0.1`, how a dual-stack socket sees IPv4) alike; ports are not compared.
+    public func isSameHost(as other: SocketAddress) -> Bool {
+        ipv4Bytes.map { $0 == other.ipv4Bytes } ?? (bytes == other.bytes)
+    }
+
+    /// Whether a connection that arrived on the local address `local` is one this listening
+    /// address takes: the same host, or, for a wildcard, any address of its family (an
+    /// IPv4-mapped IPv6 address counting as IPv4).
+    public func admits(_ local: SocketAddress) -> Bool {
+        guard isWildcard else { return isSameHost(as: local) }
+        return family == .ipv4 ? local.ipv4Bytes != nil : local.family == .ipv6 && local.ipv4Bytes == nil
+    }
+
+    /// The four bytes of an IPv4 address, or of an IPv4-mapped IPv6 one; nil for other IPv6.
+    private var ipv4Bytes: ArraySlice<UInt8>? {
+        if family == .ipv4 { return bytes[...] }
+        let mapped = [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF]
+        return bytes.starts(with: mapped) ? bytes[12...] : nil
+    }
+
     /// The address alone, as inet_ntop(3) writes it.
     public var host: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
