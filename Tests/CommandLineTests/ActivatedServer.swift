@@ -6,7 +6,7 @@ import TestSupport
 /// (sd_listen_fds(3)): the test's listening socket as descriptor 3, `LISTEN_FDS=1`,
 /// `LISTEN_FDNAMES` and `LISTEN_PID`, which the shell that execs the server sets to its own
 /// pid, the server's. posix_spawn(3) rather than Foundation's Process, which passes no
-/// descriptor but the standard ones.
+/// descriptor but the standard ones; descriptors above 3 are closed in the child.
 final class ActivatedServer {
     let pid: pid_t
     private let logs: TemporaryFolder
@@ -30,6 +30,13 @@ final class ActivatedServer {
         posix_spawn_file_actions_addopen(&actions, 1, stdoutFile, O_WRONLY | O_APPEND, 0)
         posix_spawn_file_actions_addopen(&actions, 2, stderrFile, O_WRONLY | O_APPEND, 0)
         posix_spawn_file_actions_adddup2(&actions, socket, 3)
+        // Nothing else the test process holds reaches the server: a pipe another test has open
+        // (curl's output) would stay open in it and keep that reader waiting. glibc 2.34+ has
+        // posix_spawn_file_actions_addclosefrom_np(3), which Swift's Glibc module does not show.
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 4)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
