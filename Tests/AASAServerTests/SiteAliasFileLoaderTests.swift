@@ -56,4 +56,21 @@ final class SiteAliasFileLoaderTests {
             configuration(), previous: last, changes: ChangeSet(sites: ["go.example.com"], certificates: false))
         #expect(try #require(fourth.snapshot).table.content(named: "go.example.com") != nil)
     }
+
+    @Test(
+        "a folder's aliases split into certificates of at most 100 names; one under a wildcard is in none",
+        arguments: [(0, [1]), (99, [100]), (150, [100, 51]), (250, [100, 100, 51])])
+    func plansSplit(_ count: Int, _ sizes: [Int]) throws {
+        try write("sites/example.com/apple-app-site-association", Self.good)
+        try write("sites/*.staging.example.com/apple-app-site-association", Self.good)
+        let names = (0..<count).map { "\"a\($0).example.org\"" } + ["\"pr-1.staging.example.com\""]
+        try write("sites/example.com/site.json", "{\"aliases\": [\(names.joined(separator: ", "))]}")
+        let snapshot = try #require(SnapshotLoader.load(configuration(), previous: nil).snapshot)
+        let plans = snapshot.certificatePlans(acmeFolder: folder.appendingPathComponent("acme").path)
+        // Plans come sorted by their first name: the folder's holds it and the first 99 aliases.
+        #expect(plans.map(\.names.count).sorted(by: >) == sizes)
+        #expect(plans.first { $0.primary == "example.com" }?.names.count == sizes[0])
+        #expect(plans.allSatisfy { !$0.names.contains("pr-1.staging.example.com") })
+        #expect(Set(plans.flatMap(\.names)).count == count + 1)
+    }
 }
