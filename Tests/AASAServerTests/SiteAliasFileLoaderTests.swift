@@ -73,4 +73,21 @@ final class SiteAliasFileLoaderTests {
         #expect(plans.allSatisfy { !$0.names.contains("pr-1.staging.example.com") })
         #expect(Set(plans.flatMap(\.names)).count == count + 1)
     }
+
+    @Test("a wildcard folder added later takes back a name a tenant's site.json claimed under it")
+    func wildcardLater() throws {
+        try write("sites/tenant.example/apple-app-site-association", Self.good)
+        try write("sites/tenant.example/site.json", #"{"aliases": ["pr-1.victim.example"]}"#)
+        let first = try #require(SnapshotLoader.load(configuration(), previous: nil).snapshot)
+        #expect(first.catalog.aliases["pr-1.victim.example"] == "tenant.example")
+
+        try write(
+            "sites/*.victim.example/apple-app-site-association", Self.good.replacingOccurrences(of: "/a/", with: "/v/"))
+        let second = SnapshotLoader.load(
+            configuration(), previous: first, changes: ChangeSet(sites: ["*.victim.example"], certificates: false))
+        let next = try #require(second.snapshot)
+        #expect(next.catalog.aliases["pr-1.victim.example"] == nil)
+        #expect(next.table.site(forHost: "pr-1.victim.example") === next.table.content(named: "*.victim.example"))
+        #expect(second.problems.contains { $0.code == "SITE014" && $0.site == "tenant.example" })
+    }
 }
