@@ -65,6 +65,8 @@ public final class ACMEManager: Sendable {
         var results: [String: Int] = [:]
         /// The last on-demand names refused, newest last (`recentRefusals` of them).
         var refused: [(name: String, refusal: Refusal)] = []
+        /// The plans were set once (start-up); later new plans with aliases settle first.
+        var planned = false
         var stopping = false
     }
 
@@ -184,6 +186,8 @@ public final class ACMEManager: Sendable {
     ) {
         let wanted = Dictionary(plans.map { ($0.primary, $0) }, uniquingKeysWith: { first, _ in first })
         books.withLock { books in
+            let startUp = !books.planned
+            books.planned = true
             // A plan gone from the sites goes. An on-demand name is no plan until its
             // certificate is loaded, so its job stays while it waits, orders or was just issued.
             for (primary, job) in books.jobs where wanted[primary] == nil && job.state != .ordering {
@@ -220,10 +224,10 @@ public final class ACMEManager: Sendable {
                     job.state = .scheduled
                     job.dueAt = now
                 }
-                // Aliases changed and not covered: wait for the edits to settle (one order a burst).
-                if let previous, previous.plan.names != plan.names, covering == nil, plan.aliases,
-                    job.state == .scheduled
-                {
+                // Aliases changed (or a plan of aliases appeared after start-up) and not covered:
+                // wait for the edits to settle, so a burst of them is one order.
+                let changed = previous.map { $0.plan.names != plan.names } ?? !startUp
+                if changed, covering == nil, plan.aliases, job.state == .scheduled {
                     job.dueAt = max(job.dueAt, now + ACMESettings.aliasSettle)
                 }
                 books.jobs[primary] = job

@@ -92,5 +92,13 @@ struct ACMEAliasPlanTests {
         #expect(manager.managed(now: now)[0].nextAttempt == now + 1 + ACMESettings.aliasSettle)
         manager.update(plans: [second], certificates: [], now: now + 2)
         #expect(manager.managed(now: now)[0].nextAttempt == now + 1 + ACMESettings.aliasSettle)
+        // A plan of aliases that appears after start-up (a folder's 100th alias) settles too;
+        // a folder without aliases does not.
+        let chunk = CertificatePlan(names: ["z.example.com"], onDemand: false, aliases: true)
+        let plain = CertificatePlan(names: ["plain.example.com"], onDemand: false)
+        manager.update(plans: [second, chunk, plain], certificates: [], now: now + 3)
+        let due = Dictionary(uniqueKeysWithValues: manager.managed(now: now).map { ($0.names[0], $0.nextAttempt) })
+        #expect(due["z.example.com"] == now + 3 + ACMESettings.aliasSettle)
+        #expect(due["plain.example.com"] == now + 3)
     }
 }
