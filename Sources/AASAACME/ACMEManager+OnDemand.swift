@@ -29,7 +29,8 @@ extension ACMEManager {
     /// answered for it yet (the handshake goes on without it now). Runs on an event loop: no
     /// I/O here; the ask runs on its own thread, the budget file is written by the worker that
     /// takes the order.
-    public func certificateWanted(for name: String, now: Int = Int(time(nil))) -> Bool {
+    /// `source` is the client's address (`ClientSource.key`): the ask shares its turns by it.
+    public func certificateWanted(for name: String, source: UInt64 = 0, now: Int = Int(time(nil))) -> Bool {
         guard settings.onDemand, CertificatePlan.isOrderable(name) else { return false }
         guard settings.onDemandNames.isEmpty || settings.onDemandNames.contains(where: { $0.matches(name) }) else {
             books.withLock { Self.refuse(&$0, name, .names) }
@@ -42,7 +43,7 @@ extension ACMEManager {
                 books.withLock { Self.refuse(&$0, name, .ask) }
                 return false
             case .unknown:
-                asker.ask(name)
+                asker.ask(name, source: source)
                 return false
             }
         }

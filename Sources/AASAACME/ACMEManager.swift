@@ -44,6 +44,10 @@ public final class ACMEManager: Sendable {
         var orderedAt: Int?
         /// The renewal the CA asked for was put off to the end of the renewal floor.
         var deferred = false
+        /// A held certificate covers every name of the plan (the last update found one).
+        var covered = false
+        /// The names an alias-driven order was last charged to the budget for.
+        var chargedNames: [String]?
     }
 
     /// What a worker takes: an order, or a renewal-information check.
@@ -61,6 +65,8 @@ public final class ACMEManager: Sendable {
         var results: [String: Int] = [:]
         /// The last on-demand names refused, newest last (`recentRefusals` of them).
         var refused: [(name: String, refusal: Refusal)] = []
+        /// The plans were set once (start-up); later new plans with aliases settle first.
+        var planned = false
         var stopping = false
     }
 
@@ -180,6 +186,8 @@ public final class ACMEManager: Sendable {
     ) {
         let wanted = Dictionary(plans.map { ($0.primary, $0) }, uniquingKeysWith: { first, _ in first })
         books.withLock { books in
+            let startUp = !books.planned
+            books.planned = true
             // A plan gone from the sites goes. An on-demand name is no plan until its
             // certificate is loaded, so its job stays while it waits, orders or was just issued.
             for (primary, job) in books.jobs where wanted[primary] == nil && job.state != .ordering {
@@ -191,10 +199,10 @@ public final class ACMEManager: Sendable {
                     plan.names.allSatisfy { CertificateStore.covers(certificate.names, $0) }
                         && certificate.notAfter > now
                 }.max { $0.notAfter < $1.notAfter }
-                var job =
-                    books.jobs[primary]
-                    ?? Job(plan: plan, state: .scheduled, dueAt: now, renewal: covering != nil)
+                let previous = books.jobs[primary]
+                var job = previous ?? Job(plan: plan, state: .scheduled, dueAt: now, renewal: covering != nil)
                 job.plan = plan
+                job.covered = covering != nil
                 if let covering {
                     hold(&job, covering, now: now)
                     let renewAt = job.renewAt ?? job.held?.thirdLeft ?? now
@@ -215,6 +223,12 @@ public final class ACMEManager: Sendable {
                     // Gone from the folder, or issued but never loaded: order again.
                     job.state = .scheduled
                     job.dueAt = now
+                }
+                // Aliases changed (or a plan of aliases appeared after start-up) and not covered:
+                // wait for the edits to settle, so a burst of them is one order.
+                let changed = previous.map { $0.plan.names != plan.names } ?? !startUp
+                if changed, covering == nil, plan.aliases, job.state == .scheduled {
+                    job.dueAt = max(job.dueAt, now + ACMESettings.aliasSettle)
                 }
                 books.jobs[primary] = job
             }
@@ -300,6 +314,10 @@ public final class ACMEManager: Sendable {
         // `replaces` names a certificate of this CA only, and only when its renewalInfo answered.
         let replaces = job.renewal && job.windowIssuer == index ? job.held?.certID : nil
         if job.plan.onDemand && !job.renewal { saveBudget() }
+        if job.plan.aliases && !job.covered && job.chargedNames != job.plan.names {
+            guard chargeAliasOrder(primary, job.plan.names) else { return }
+            saveBudget()
+        }
         guard let lock = storage.lock(primary) else {
             // Another replica is ordering it: its certificate arrives through the folder.
             logger.info("acme: another process holds the lock for \(primary); waiting for its certificate")

@@ -82,6 +82,14 @@ public struct ACMESettings: Sendable, Equatable {
     public static let onDemandFailures = 3
     public static let onDemandCoolDown = 3600
 
+    /// Seconds a plan whose aliases changed waits without a further change before it is
+    /// ordered (docs/acme.md, "Aliases and the budget"): a burst of `site.json` edits makes one
+    /// order, not one per edit.
+    public static let aliasSettle = 10
+    /// Seconds before an alias-driven order whose registered domain's budget is spent is
+    /// looked at again.
+    public static let aliasBudgetRetry = 3600
+
     /// The least time between two certificates for one name (docs/acme.md, "Renewal floor"):
     /// renewal information that calls a certificate due sooner (a CA's bug or incident calling
     /// every certificate due) is followed when the floor ends, so the server never orders the

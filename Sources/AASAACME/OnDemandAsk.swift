@@ -7,10 +7,11 @@ import Logging
 import Synchronization
 
 /// Caddy's `ask` for on-demand names (docs/acme.md, "On-demand names"): `GET URL?domain=NAME`
-/// on a thread of its own, a 2xx answer allows the name, anything else or no answer within
-/// `timeout` refuses it; each answer is remembered for `remembered` seconds. A handshake never
-/// waits for it: `verdict` only reads what is remembered, and a name not asked yet is queued
-/// (at most `longestQueue` at once) while its handshake goes on without a certificate.
+/// on threads of its own (`askers` at once), a 2xx answer allows the name, anything else or no
+/// answer within `timeout` refuses it; each answer is remembered for `remembered` seconds. A
+/// handshake never waits for it: `verdict` only reads what is remembered, and a name not asked
+/// yet waits in an `AskQueue`, shared out between the clients that sent the names, while its
+/// handshake goes on without a certificate (docs/security.md, "The on-demand ask under a flood").
 public final class OnDemandAsk: Sendable {
     public enum Verdict: Sendable, Equatable {
         case allowed, refused, unknown
@@ -36,19 +37,20 @@ public final class OnDemandAsk: Sendable {
 
     struct State {
         var answers: [String: (allowed: Bool, until: Int)] = [:]
-        var queue: [String] = []
-        /// Queued or being asked: a handshake meanwhile does not ask again.
+        var queue = AskQueue()
+        /// Being asked: a handshake meanwhile does not ask again.
         var asking: Set<String> = []
         var failing = false
         var stopping = false
     }
 
-    /// Seconds one ask may take, connection to the last byte.
-    static let timeout = 5.0
+    /// Seconds one ask may take, connection to the last byte: short, as a slow answer holds
+    /// one of the `askers` (an operator's allow-list is a lookup, not a computation).
+    static let timeout = 3.0
     /// Seconds an answer, yes or no, is remembered.
     static let remembered = 60
-    /// Names waiting to be asked; a handshake beyond them asks again later.
-    static let longestQueue = 64
+    /// Asks at once: a slow or silent service for one name does not hold up the others.
+    static let askers = 4
     /// Answers remembered at most, all names together.
     static let mostAnswers = 10_000
 
@@ -90,28 +92,30 @@ public final class OnDemandAsk: Sendable {
         }
     }
 
-    /// Queues `name` to be asked, unless it is already queued or being asked, or the queue is full.
-    func ask(_ name: String) {
+    /// Queues `name`, sent by `source` (`ClientSource.key`), to be asked, unless it waits or
+    /// is being asked already; a full share drops that source's oldest name (`AskQueue`).
+    func ask(_ name: String, source: UInt64 = 0) {
         let queued = state.withLock { state -> Bool in
-            guard !state.asking.contains(name), state.queue.count < Self.longestQueue else { return false }
-            state.queue.append(name)
-            state.asking.insert(name)
+            guard !state.asking.contains(name), !state.queue.contains(name) else { return false }
+            _ = state.queue.add(name, source: source)
             return true
         }
         if queued { signal.wake() }
     }
 
-    /// Starts the thread that asks; `answered` runs on it after each answer is remembered.
+    /// Starts the threads that ask; `answered` runs on one after each answer is remembered.
     func start(answered: @escaping @Sendable (String, Answer) -> Void) {
-        let thread = Thread { [self] in
-            while let name = next() {
-                let answer = query(name)
-                remember(name, answer, now: Int(time(nil)))
-                answered(name, answer)
+        for index in 0..<Self.askers {
+            let thread = Thread { [self] in
+                while let name = next() {
+                    let answer = query(name)
+                    remember(name, answer, now: Int(time(nil)))
+                    answered(name, answer)
+                }
             }
+            thread.name = "aasa-acme-ask-\(index)"
+            thread.start()
         }
-        thread.name = "aasa-acme-ask"
-        thread.start()
     }
 
     func stop() {
@@ -123,8 +127,9 @@ public final class OnDemandAsk: Sendable {
         signal.next { () -> WorkerSignal.Step<String> in
             state.withLock { state in
                 if state.stopping { return .stop }
-                guard !state.queue.isEmpty else { return .wait(3600) }
-                return .take(state.queue.removeFirst())
+                guard let name = state.queue.take() else { return .wait(3600) }
+                state.asking.insert(name)
+                return .take(name)
             }
         }
     }

@@ -32,11 +32,16 @@ public struct LoadProblem: Sendable, Hashable {
         case siteFileNotJSON = "SITE012"
         /// A `site.json` alias that is not a host name: not served.
         case siteAliasNotAHost = "SITE013"
-        /// A `site.json` alias that is also a site folder, a link alias or another site's alias:
-        /// the folder (or link, or the first site by name) keeps it.
+        /// A `site.json` alias that a site folder or a link alias holds, or that a wildcard
+        /// covers: the folder (or link, or wildcard) keeps it.
         case siteAliasCollides = "SITE014"
         /// A key `site.json` does not know (ignored).
         case siteFileUnknownKey = "SITE015"
+        /// A `site.json` alias that is a host name but no exact one: a wildcard, an IP address,
+        /// `localhost`, a single label. Not served.
+        case siteAliasNotExact = "SITE016"
+        /// A `site.json` alias that two or more sites' `site.json` name: served by none of them.
+        case siteAliasClaimedTwice = "SITE017"
         case certificateExpired = "CERT001"
         case certificateExpiring = "CERT002"
         case certificateWithoutNames = "CERT003"

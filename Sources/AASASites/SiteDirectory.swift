@@ -70,14 +70,14 @@ public struct SiteDirectory: Sendable {
         self.map = map
     }
 
-    /// Adds the aliases each site folder's `site.json` names, as `serve` does (`SiteCatalog`):
-    /// a name a folder or link holds stays theirs, and of two sites naming one alias the first
-    /// by name keeps it. The problems found, with paths relative to the sites directory.
+    /// Adds the aliases each site folder's `site.json` names, as `serve` does (`SiteCatalog`),
+    /// by one rule (`AliasClaims`): a name a folder or link holds or a wildcard covers stays
+    /// theirs, and a name two sites claim is served by neither. The problems found, with paths
+    /// relative to the sites directory.
     private static func addDeclaredAliases(to sites: inout [String: Site]) -> [LoadProblem] {
         var problems: [LoadProblem] = []
-        let folders = sites.values.filter { $0.aliasOf == nil }.sorted { $0.name < $1.name }
-        var declared: [String: String] = [:]
-        for site in folders {
+        var claims: [AliasClaims.Claim] = []
+        for site in sites.values.filter({ $0.aliasOf == nil }).sorted(by: { $0.name < $1.name }) {
             let path = site.entry + "/" + SiteSettings.fileName
             guard FileStatus(site.folderPath + "/" + SiteSettings.fileName, followingLinks: false) != nil else {
                 continue
@@ -95,29 +95,20 @@ public struct SiteDirectory: Sendable {
             }
             let settings = SiteSettings(bytes, path: path, site: site.name)
             problems += settings.problems
-            for alias in settings.aliases {
-                let holder: String? =
-                    if let other = sites[alias] {
-                        other.aliasOf.map { "the link \(other.entry) (alias of \($0))" } ?? "the site folder \(alias)"
-                    } else if alias == site.name {
-                        "the site folder \(alias)"
-                    } else if let other = declared[alias] {
-                        "\(other)'s site.json"
-                    } else { nil }
-                guard let holder else {
-                    declared[alias] = site.name
-                    continue
-                }
-                problems.append(
-                    SiteSettings.collision(
-                        alias, path: path, site: site.name, location: settings.locations[alias], holder: holder))
+            claims.append(
+                AliasClaims.Claim(
+                    site: site.name, path: path, aliases: settings.aliases, locations: settings.locations))
+        }
+        let settled = AliasClaims.settle(claims) { name in
+            sites[name].map { other in
+                other.aliasOf.map { "the link \(other.entry) (alias of \($0))" } ?? "the site folder \(name)"
             }
         }
-        for (alias, target) in declared {
+        for (alias, target) in settled.granted {
             guard let folder = sites[target] else { continue }
             sites[alias] = Site(name: alias, entry: folder.entry, folderPath: folder.folderPath, aliasOf: target)
         }
-        return problems
+        return problems + settled.problems
     }
 
     /// The sites folder with every symbolic link resolved, as `examine` needs it.

@@ -3,7 +3,7 @@ import AssociationKit
 /// A site folder's `site.json`, `{"aliases": ["go.example.com"]}`: further names served
 /// exactly as the folder's own, for deploys that cannot carry symbolic links (ConfigMaps, CI
 /// artifact stores; docs/usage.md, "Sites layout"). Never served. What is wrong with it is a
-/// `LoadProblem` (`SITE012`…`SITE015`); the names that are hosts are kept even then.
+/// `LoadProblem` (`SITE012`…`SITE017`); the names that are hosts are kept even then.
 public struct SiteSettings: Sendable, Equatable {
     public static let fileName = "site.json"
     /// The largest `site.json` read: a list of names, not a site's content.
@@ -66,6 +66,13 @@ public struct SiteSettings: Sendable, Equatable {
                             + "no scheme or path), so it is not served", at: name.location)
                     continue
                 }
+                if let refusal = Self.refusal(of: key) {
+                    problem(
+                        .siteAliasNotExact, .error,
+                        "\"\(text)\" is \(refusal), so it is not served: an alias names one exact host (a folder "
+                            + "named *.domain is the way to serve a wildcard)", at: name.location)
+                    continue
+                }
                 guard locations[key] == nil else { continue }
                 aliases.append(key)
                 locations[key] = name.location
@@ -73,13 +80,40 @@ public struct SiteSettings: Sendable, Equatable {
         }
     }
 
-    /// `SITE014`: `alias`, named in `path`, is refused because `holder` serves that name.
+    /// Why `key` (a site key) cannot be an alias, or nil: an alias is one exact public host
+    /// name, since it takes its name from no folder the operator made (docs/security.md,
+    /// "Aliases a tenant can claim"). No wildcard, no IP address (a last label of digits
+    /// only: RFC 1123 §2.1, RFC 3696 §2), no `localhost` (RFC 6761 §6.3), no single label.
+    public static func refusal(of key: String) -> String? {
+        if key.hasPrefix("*.") { return "a wildcard" }
+        if key == "localhost" || key.hasSuffix(".localhost") { return "localhost" }
+        guard let last = key.split(separator: ".").last, key.contains(".") else { return "a single label" }
+        if last.allSatisfy({ $0.isASCII && $0.isNumber }) { return "an IP address" }
+        return nil
+    }
+
+    /// `SITE014`: `alias`, named in `path`, is refused because of `reason` ("the site folder
+    /// other.example serves that name").
     public static func collision(
-        _ alias: String, path: String, site: String, location: SourceLocation?, holder: String
+        _ alias: String, path: String, site: String, location: SourceLocation?, holder reason: String
     ) -> LoadProblem {
         var problem = LoadProblem(
             path, .siteAliasCollides, .warning,
-            "the alias \(alias) is not served from here: \(holder) serves that name; remove it from one of them",
+            "the alias \(alias) is not served from here: \(reason); remove it from \(site)'s site.json",
+            site: site)
+        (problem.lineNumber, problem.column) = (location?.line, location?.column)
+        return problem
+    }
+
+    /// `SITE017`: `alias`, named in `path`, is also named by the `site.json` of each of `others`:
+    /// served by none of them, whatever order the folders are read in.
+    public static func claimedTwice(
+        _ alias: String, path: String, site: String, location: SourceLocation?, others: [String]
+    ) -> LoadProblem {
+        var problem = LoadProblem(
+            path, .siteAliasClaimedTwice, .warning,
+            "the alias \(alias) is not served: \(([site] + others).map { "\($0)'s site.json" }.joined(separator: " and "))"
+                + " all name it; keep it in one of them",
             site: site)
         (problem.lineNumber, problem.column) = (location?.line, location?.column)
         return problem

@@ -56,4 +56,38 @@ final class SiteAliasFileLoaderTests {
             configuration(), previous: last, changes: ChangeSet(sites: ["go.example.com"], certificates: false))
         #expect(try #require(fourth.snapshot).table.content(named: "go.example.com") != nil)
     }
+
+    @Test(
+        "a folder's aliases split into certificates of at most 100 names; one under a wildcard is in none",
+        arguments: [(0, [1]), (99, [100]), (150, [100, 51]), (250, [100, 100, 51])])
+    func plansSplit(_ count: Int, _ sizes: [Int]) throws {
+        try write("sites/example.com/apple-app-site-association", Self.good)
+        try write("sites/*.staging.example.com/apple-app-site-association", Self.good)
+        let names = (0..<count).map { "\"a\($0).example.org\"" } + ["\"pr-1.staging.example.com\""]
+        try write("sites/example.com/site.json", "{\"aliases\": [\(names.joined(separator: ", "))]}")
+        let snapshot = try #require(SnapshotLoader.load(configuration(), previous: nil).snapshot)
+        let plans = snapshot.certificatePlans(acmeFolder: folder.appendingPathComponent("acme").path)
+        // Plans come sorted by their first name: the folder's holds it and the first 99 aliases.
+        #expect(plans.map(\.names.count).sorted(by: >) == sizes)
+        #expect(plans.first { $0.primary == "example.com" }?.names.count == sizes[0])
+        #expect(plans.allSatisfy { !$0.names.contains("pr-1.staging.example.com") })
+        #expect(Set(plans.flatMap(\.names)).count == count + 1)
+    }
+
+    @Test("a wildcard folder added later takes back a name a tenant's site.json claimed under it")
+    func wildcardLater() throws {
+        try write("sites/tenant.example/apple-app-site-association", Self.good)
+        try write("sites/tenant.example/site.json", #"{"aliases": ["pr-1.victim.example"]}"#)
+        let first = try #require(SnapshotLoader.load(configuration(), previous: nil).snapshot)
+        #expect(first.catalog.aliases["pr-1.victim.example"] == "tenant.example")
+
+        try write(
+            "sites/*.victim.example/apple-app-site-association", Self.good.replacingOccurrences(of: "/a/", with: "/v/"))
+        let second = SnapshotLoader.load(
+            configuration(), previous: first, changes: ChangeSet(sites: ["*.victim.example"], certificates: false))
+        let next = try #require(second.snapshot)
+        #expect(next.catalog.aliases["pr-1.victim.example"] == nil)
+        #expect(next.table.site(forHost: "pr-1.victim.example") === next.table.content(named: "*.victim.example"))
+        #expect(second.problems.contains { $0.code == "SITE014" && $0.site == "tenant.example" })
+    }
 }

@@ -23,6 +23,11 @@ struct ACMEOnDemandNamesTests {
         ask.output.split(separator: "\n").count { $0 == "ASK \(name)" }
     }
 
+    /// How many names starting with `prefix` the ask stand-in was asked about.
+    static func asked(_ ask: PeerProcess, prefix: String) -> Int {
+        ask.output.split(separator: "\n").count { $0.hasPrefix("ASK \(prefix)") }
+    }
+
     @Test("the ask URL: x1 and an oversized answer order nothing, pr-1 gets a certificate; each name asked once")
     func ask() throws {
         let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)

@@ -5,16 +5,26 @@
 server reads: no answer, so no). Prints its port, then one line per request (`ASK NAME`).
 Serves until killed or for five minutes at most.
 
-Usage: on-demand-ask.py [--tls CERT KEY] ALLOWED-NAME... (with --tls, HTTPS with that pair)."""
+With --delay SECONDS, each answer comes that long after its request (a slow service; requests
+are answered concurrently).
+
+Usage: on-demand-ask.py [--delay SECONDS] [--tls CERT KEY] ALLOWED-NAME... (with --tls, HTTPS
+with that pair)."""
 import http.server
 import sys
 import threading
+import time
 import urllib.parse
 
 import loopback_https
 
-TLS = sys.argv[2:4] if sys.argv[1:2] == ["--tls"] else None
-ALLOWED = set(sys.argv[4:] if TLS else sys.argv[1:])
+ARGUMENTS = sys.argv[1:]
+DELAY = 0.0
+if ARGUMENTS[:1] == ["--delay"]:
+    DELAY = float(ARGUMENTS[1])
+    ARGUMENTS = ARGUMENTS[2:]
+TLS = ARGUMENTS[1:3] if ARGUMENTS[:1] == ["--tls"] else None
+ALLOWED = set(ARGUMENTS[3:] if TLS else ARGUMENTS)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -27,6 +37,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         name = urllib.parse.parse_qs(url.query).get("domain", [""])[0]
         print(f"ASK {name}", flush=True)
+        if DELAY:
+            time.sleep(DELAY)
         if name.startswith("huge"):
             status, body = 200, b"x" * (1024 * 1024)
         elif url.path == "/ask" and name in ALLOWED:

@@ -19,9 +19,9 @@ package final class ACMEResponder: HandshakeHooks {
         manager.board.validationContext(for: name)
     }
 
-    package func certificateWanted(for name: String) -> Bool {
+    package func certificateWanted(for name: String, source: UInt64) -> Bool {
         guard let site = snapshots.current.table.site(forHost: name), site.name.hasPrefix("*.") else { return false }
-        return manager.certificateWanted(for: name)
+        return manager.certificateWanted(for: name, source: source)
     }
 
     func keyAuthorization(token: String, host: String) -> [UInt8]? {

@@ -65,7 +65,9 @@ extension EventLoop {
         let connection = Connection(fd: fd, generation: nextGeneration, peer: peer)
         if secure {
             guard let certificates,
-                let session = try? TLSSession(certificates: certificates, hooks: handshakeHooks, fd: fd)
+                let session = try? TLSSession(
+                    certificates: certificates, hooks: handshakeHooks, fd: fd,
+                    source: handshakeHooks == nil ? 0 : ClientSource.key(peer))
             else {
                 Posix.close(fd)
                 return

@@ -7,6 +7,12 @@ import Foundation
 /// "Many sites"). One parser of `q` and `page` for both forms.
 struct SiteListing {
     static let pageSize = 100
+    /// Aliases listed per site at most (those the query matches first): a site may have
+    /// thousands in its `site.json`, and a page stays small whatever they number; the rest
+    /// are counted (`aliasCounts`) and found by searching.
+    static let aliasesShown = 20
+    /// A site's folder problems listed at most in `/sites.json`; the rest are counted.
+    static let problemsShown = 50
 
     /// Lower-cased; empty lists every site.
     let query: String
@@ -16,8 +22,11 @@ struct SiteListing {
     /// Site folders that match.
     let total: Int
     let records: [SiteRecord]
-    /// Alias names by the site folder they point to, for the records on this page.
+    /// Alias names by the site folder they point to, for the records on this page: at most
+    /// `aliasesShown` each, those matching the query first, then by name.
     let aliases: [String: [String]]
+    /// How many aliases each site on this page has in all.
+    let aliasCounts: [String: Int]
 
     /// `only`, when given, keeps the listing to those site folders (the CDN watch's "not in
     /// sync" filter).
@@ -41,6 +50,27 @@ struct SiteListing {
         for (alias, target) in catalog.aliases where onPage.contains(target) {
             aliases[target, default: []].append(alias)
         }
-        self.aliases = aliases.mapValues { $0.sorted() }
+        aliasCounts = aliases.mapValues(\.count)
+        let query = query
+        self.aliases = aliases.mapValues { names in
+            // Partial selection: the shown few without sorting every alias a site has.
+            let matching = query.isEmpty ? [] : names.filter { $0.contains(query) }
+            let first = matching.sorted().prefix(Self.aliasesShown)
+            let rest = Self.aliasesShown - first.count
+            let others = rest > 0 ? Self.smallest(rest, of: names.lazy.filter { !first.contains($0) }) : []
+            return Array(first) + others
+        }
+    }
+
+    /// The `count` smallest of `names`, sorted, keeping only `count` at a time.
+    static func smallest(_ count: Int, of names: some Sequence<String>) -> [String] {
+        var kept: [String] = []
+        for name in names {
+            if kept.count == count, let last = kept.last, name >= last { continue }
+            let index = kept.firstIndex { $0 > name } ?? kept.count
+            kept.insert(name, at: index)
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept
     }
 }

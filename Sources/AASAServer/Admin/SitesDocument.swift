@@ -47,12 +47,16 @@ struct SitesDocument: Encodable {
 
     struct Site: Encodable {
         let name: String
+        /// At most `SiteListing.aliasesShown` of them; `aliasCount` counts them all.
         let aliases: [String]
+        let aliasCount: Int
         let state: String
         let files: [File]
         let deletedFiles: [DeletedFile]
-        /// The folder's own problems (an unreadable folder, a deleted file, misnamed files).
+        /// The folder's own problems (an unreadable folder, a deleted file, misnamed files, its
+        /// `site.json`'s), at most `SiteListing.problemsShown`; `problemCount` counts them all.
         let problems: [Problem]
+        let problemCount: Int
         /// True when the site serves a `fallback.json` to people without the app.
         let fallback: Bool
         /// Apple's CDN copy of this site's file, and Apple's fetcher's last visit.
@@ -75,8 +79,10 @@ struct SitesDocument: Encodable {
             refused: counts.refused, problems: snapshot.problems.count)
         (query, page, pages, total) = (listing.query, listing.page, listing.pages, listing.total)
         sites = listing.records.map { record in
-            Site(
-                name: record.name, aliases: listing.aliases[record.name] ?? [], state: record.state.rawValue,
+            let problems = snapshot.catalog.folderProblems(of: record)
+            return Site(
+                name: record.name, aliases: listing.aliases[record.name] ?? [],
+                aliasCount: listing.aliasCounts[record.name] ?? 0, state: record.state.rawValue,
                 files: record.checks.map { check in
                     File(
                         file: check.kind.rawValue, valid: check.isValid, bytes: check.byteCount,
@@ -87,7 +93,8 @@ struct SitesDocument: Encodable {
                     DeletedFile(
                         file: deleted.kind.rawValue, deletedAt: deleted.deletedAt, servedUntil: deleted.servedUntil,
                         servedETag: record.content?.file(deleted.kind)?.etag)
-                }, problems: snapshot.catalog.folderProblems(of: record).map(Problem.init),
+                }, problems: problems.prefix(SiteListing.problemsShown).map(Problem.init),
+                problemCount: problems.count,
                 fallback: record.content?.hasFallback ?? false,
                 cdn: SiteCDNStatus(site: record.name, state: state),
                 google: SiteCacheStatus(site: record.name, watch: state.googleWatch))

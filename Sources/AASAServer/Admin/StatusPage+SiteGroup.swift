@@ -8,9 +8,12 @@ extension StatusPage {
     /// true size and the notes `validate` gives it (warnings and errors shown, notes behind a
     /// `<details>`: no script under the page's CSP).
     static func siteGroup(
-        _ record: SiteRecord, aliases: [String], state: ServerState, comparisons: inout Int
+        _ record: SiteRecord, aliases: [String], aliasCount: Int, state: ServerState, comparisons: inout Int
     ) -> String {
-        let names = aliases.isEmpty ? "<span class=\"none\">none</span>" : escape(aliases.joined(separator: ", "))
+        var names = aliases.isEmpty ? "<span class=\"none\">none</span>" : escape(aliases.joined(separator: ", "))
+        if aliasCount > aliases.count {
+            names += " <span class=\"none\">and \(aliasCount - aliases.count) more (search finds them)</span>"
+        }
         var html =
             "<section class=\"site\"><h3 class=\"site-name\">\(escape(record.name))</h3>\n<dl class=\"facts\">"
             + "<div><dt>Aliases</dt><dd class=\"aliases\">\(names)</dd></div>"

@@ -75,7 +75,8 @@ extension StatusPage {
         var comparisons = comparisonsPerView
         for record in listing.records {
             html += siteGroup(
-                record, aliases: listing.aliases[record.name] ?? [], state: state, comparisons: &comparisons)
+                record, aliases: listing.aliases[record.name] ?? [], aliasCount: listing.aliasCounts[record.name] ?? 0,
+                state: state, comparisons: &comparisons)
         }
         return html + "</div>\n"
     }

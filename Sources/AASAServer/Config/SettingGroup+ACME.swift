@@ -64,7 +64,8 @@ extension SettingGroup {
         Setting(
             "acmeOnDemandWeekly", \.acme.onDemandWeekly,
             .integer(0...1000, "the on-demand budget must be 0 to 1000 new names per registered domain in 7 days"),
-            valueName: "n", example: "7", help: "New on-demand names per registered domain in any 7 days"),
+            valueName: "n", example: "7",
+            help: "New on-demand names (and, counted apart, certificates for aliases) per registered domain in 7 days"),
         Setting(
             "acmeOnDemandNames", \.acme.onDemandNames, .list(ServerConfiguration.onDemandNames, show: \.description),
             valueName: "glob", example: "pr-*.staging.example.com,*.preview.example.org",

@@ -114,35 +114,23 @@ public struct SiteCatalog: Sendable {
         aliasEntries[name] = nil
     }
 
-    /// Sets the `site.json` aliases again from every record's (after a scan or an update): a
-    /// name held by a site folder or a link stays theirs, and of two sites naming one alias
-    /// the first by name serves it; each refused name is `SITE014`. Returns the names whose
-    /// target changed. `root` is the sites folder as shown.
+    /// Sets the `site.json` aliases again from every record's (after a scan or an update), by
+    /// the rule `validate` applies (`AliasClaims`): a name a site folder or a link holds, or a
+    /// wildcard covers, stays theirs (`SITE014`), and a name two sites claim is served by neither
+    /// (`SITE017`). Returns the names whose target changed. `root` is the sites folder as shown.
     @discardableResult
     mutating func settleDeclaredAliases(root: String) -> Set<String> {
-        var next: [String: String] = [:]
-        var problems: [LoadProblem] = []
-        for record in records.values.filter({ !$0.declaredAliases.isEmpty }).sorted(by: { $0.name < $1.name }) {
-            let path = root + "/" + record.site.entry + "/" + SiteSettings.fileName
-            for alias in record.declaredAliases {
-                let holder: String? =
-                    if records[alias] != nil || alias == record.name {
-                        "the site folder \(alias)"
-                    } else if let target = linkAliases[alias] {
-                        "the link \(aliasEntries[alias]?.entry ?? alias) (alias of \(target))"
-                    } else if let other = next[alias] {
-                        "\(other)'s site.json"
-                    } else { nil }
-                guard let holder else {
-                    next[alias] = record.name
-                    continue
-                }
-                problems.append(
-                    SiteSettings.collision(
-                        alias, path: path, site: record.name, location: record.settings?.locations[alias],
-                        holder: holder))
-            }
+        let claims = records.values.filter { !$0.declaredAliases.isEmpty }.map { record in
+            AliasClaims.Claim(
+                site: record.name, path: root + "/" + record.site.entry + "/" + SiteSettings.fileName,
+                aliases: record.declaredAliases, locations: record.settings?.locations ?? [:])
         }
+        let settled = AliasClaims.settle(claims) { name in
+            if records[name] != nil { return "the site folder \(name)" }
+            return linkAliases[name].map { "the link \(aliasEntries[name]?.entry ?? name) (alias of \($0))" }
+        }
+        let next = settled.granted
+        let problems = settled.problems
         var changed: Set<String> = []
         for (alias, target) in declaredAliases where next[alias] != target {
             changed.insert(alias)

@@ -356,7 +356,7 @@ private func chooseCertificate(
         SSL_set_SSL_CTX(ssl, context.context)
         return 1
     }
-    if let hooks = session.hooks, hooks.certificateWanted(for: name) {
+    if let hooks = session.hooks, hooks.certificateWanted(for: name, source: session.source) {
         return COpenSSLShims_SSL_CLIENT_HELLO_RETRY
     }
     if store.defaultCertificate != nil { return 1 }

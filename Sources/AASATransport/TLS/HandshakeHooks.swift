@@ -5,5 +5,7 @@
 /// event loops, so both answer at once and never block.
 package protocol HandshakeHooks: AnyObject, Sendable {
     func validationContext(for name: String) -> TLSContext?
-    func certificateWanted(for name: String) -> Bool
+    /// `source` is the client's address as `ClientSource.key` makes it: the on-demand ask
+    /// shares its turns between sources.
+    func certificateWanted(for name: String, source: UInt64) -> Bool
 }

@@ -23,11 +23,15 @@ package final class TLSSession {
     package private(set) var certificates: CertificateStore
     /// ACME's answers for the ClientHello callback (nil without ACME).
     package let hooks: (any HandshakeHooks)?
+    /// The client's address as `ClientSource.key` makes it, for the hooks.
+    package let source: UInt64
     /// Whether the last read of the socket returned less than it asked for (or nothing):
     /// written by the socket BIO's callback, `noteShortRead`.
     private let lastReadWasShort: UnsafeMutablePointer<Bool>
 
-    package init(certificates: CertificateStore, hooks: (any HandshakeHooks)? = nil, fd: Int32) throws(OpenSSLError) {
+    package init(
+        certificates: CertificateStore, hooks: (any HandshakeHooks)? = nil, fd: Int32, source: UInt64 = 0
+    ) throws(OpenSSLError) {
         ERR_clear_error()
         guard let ssl = SSL_new(certificates.initialContext.context) else {
             throw OpenSSLError.drain("SSL_new")
@@ -35,6 +39,7 @@ package final class TLSSession {
         self.ssl = ssl
         self.certificates = certificates
         self.hooks = hooks
+        self.source = source
         SSL_set_fd(ssl, fd)
         SSL_set_accept_state(ssl)
         // A handshake holds OpenSSL's read and write buffers only while bytes are in them: a
