@@ -199,3 +199,37 @@ struct PostgresStoreTests {
         #expect(b.health.isUp)
     }
 }
+
+/// What each operation costs in statements (`StoreHealth.queries`), once connected.
+@Suite(
+    "PostgreSQL store: queries per operation", .enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed"))
+struct PostgresQueryCountTests {
+    @Test("one statement per operation; a lock one more connection; opening connects and migrates")
+    func queriesPerOperation() throws {
+        let (cluster, database) = try PostgresStoreTests.fresh()
+        let store = try PostgresStore(uri: cluster.uri(database))
+        defer { store.close() }
+        // Connecting: the migration's BEGIN, lock, CREATE IF NOT EXISTS, version, migration,
+        // UPDATE, COMMIT.
+        #expect(store.health.queries == 7)
+        let key = try PostgresStoreTests.key("x.example.com/fullchain.pem")
+        let certificate = try ["privkey.pem", "fullchain.pem", "issuer"].map {
+            (try PostgresStoreTests.key("y.example.com/" + $0), [UInt8](repeating: 1, count: 100))
+        }
+        let operations: [(String, () throws -> Void)] = [
+            ("store", { try store.store(key, [1]) }),
+            ("load", { _ = try store.load(key) }),
+            ("stat", { _ = try store.stat(key) }),
+            ("storeAll of 3", { try store.storeAll(certificate) }),
+            ("list", { _ = try store.list(prefix: "") }),
+            ("loadAll", { _ = try store.loadAll(prefix: "") }),
+            ("delete", { try store.delete(key) }),
+            ("tryLock", { _ = try store.tryLock("x.example.com") }),
+        ]
+        for (name, operation) in operations {
+            let before = store.health.queries
+            try operation()
+            #expect(store.health.queries - before == 1, "\(name)")
+        }
+    }
+}

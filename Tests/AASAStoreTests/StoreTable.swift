@@ -62,6 +62,9 @@ enum StoreTable {
         #expect(try pair.second.list(prefix: "challenges/http-01/t_").map(\.text) == ["challenges/http-01/t_2"])
         #expect(try pair.second.list(prefix: "challenges/http-01/%").isEmpty)
         #expect(try pair.second.list(prefix: "nothing/").isEmpty)
+        let loaded = try pair.second.loadAll(prefix: "challenges/http-01/")
+        #expect(loaded.map(\.0.text) == ["challenges/http-01/t1", "challenges/http-01/t_2"])
+        #expect(loaded.allSatisfy { $0.1 == [1] })
         #expect(try pair.second.list(prefix: "../").isEmpty)
     }
 

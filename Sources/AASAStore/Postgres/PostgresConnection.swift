@@ -6,13 +6,16 @@ import Foundation
 /// thread or the `StoreLock` that owns it; hence unchecked.
 final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
+    /// Counts the statements sent.
+    private let health: StoreHealth?
 
     /// Seconds libpq waits for a server when neither the URI nor PGCONNECT_TIMEOUT says:
     /// a store away must fail a call, not hang it.
     static let defaultConnectTimeout = "5"
 
-    private init(_ connection: OpaquePointer) {
+    private init(_ connection: OpaquePointer, health: StoreHealth?) {
         self.connection = connection
+        self.health = health
     }
 
     deinit {
@@ -22,7 +25,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// Connects with the URI exactly as given (expanded by libpq, so its parameters, the
     /// passfile and libpq's environment apply); `connect_timeout` and `application_name` are
     /// defaults placed before it, which the URI and the environment override.
-    static func connect(_ uri: String) throws(StoreError) -> PostgresConnection {
+    static func connect(_ uri: String, health: StoreHealth? = nil) throws(StoreError) -> PostgresConnection {
         var keywords = ["application_name", "dbname"]
         var values = ["aasa-server", uri]
         if ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] == nil {
@@ -35,7 +38,7 @@ final class PostgresConnection: @unchecked Sendable {
             }
         }
         guard let made else { throw StoreError.unreachable("libpq could not allocate a connection") }
-        let connection = PostgresConnection(made)
+        let connection = PostgresConnection(made, health: health)
         // libpq prints the server's notices to stderr by default; the store reports its own
         // failures, so they are dropped (PQsetNoticeProcessor(3)).
         _ = PQsetNoticeProcessor(made, { _, _ in }, nil)
@@ -79,6 +82,7 @@ final class PostgresConnection: @unchecked Sendable {
         }
         defer { for buffer in buffers { buffer.deallocate() } }
         let pointers: [UnsafePointer<CChar>?] = buffers.map { UnsafePointer($0) }
+        health?.recordQuery()
         let result = PQexecParams(
             connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, binaryResults ? 1 : 0)
         let wrapped = PostgresResult(result)
@@ -92,6 +96,7 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Several statements in one round trip (the simple query protocol; no parameters).
     func executeScript(_ sql: String) throws(StoreError) {
+        health?.recordQuery()
         let wrapped = PostgresResult(PQexec(connection, sql))
         // PQexec returns the last statement's result; an earlier failure stops there.
         guard wrapped.status == PGRES_COMMAND_OK || wrapped.status == PGRES_TUPLES_OK else {

@@ -58,7 +58,7 @@ public final class PostgresStore: SharedStore {
     ) throws(StoreError) -> Result {
         do throws(StoreError) {
             let result = try main.withLock { state throws(StoreError) -> Result in
-                let (connection, fresh) = try Self.connection(&state, uri: uri)
+                let (connection, fresh) = try Self.connection(&state, uri: uri, health: health)
                 do throws(StoreError) {
                     return try body(connection)
                 } catch {
@@ -68,7 +68,7 @@ public final class PostgresStore: SharedStore {
                         Self.failed(&state, error)
                         throw error
                     }
-                    let (again, _) = try Self.connection(&state, uri: uri)
+                    let (again, _) = try Self.connection(&state, uri: uri, health: health)
                     return try body(again)
                 }
             }
@@ -83,7 +83,7 @@ public final class PostgresStore: SharedStore {
 
     /// The calls' connection, made (and migrated) when missing; `fresh` when just made.
     private static func connection(
-        _ state: inout MainConnection, uri: String
+        _ state: inout MainConnection, uri: String, health: StoreHealth
     ) throws(StoreError) -> (PostgresConnection, fresh: Bool) {
         if let connection = state.connection, !connection.isBroken { return (connection, false) }
         state.connection = nil
@@ -91,7 +91,7 @@ public final class PostgresStore: SharedStore {
             throw StoreError.unreachable("trying again shortly; last: \(state.lastError)")
         }
         do throws(StoreError) {
-            let connection = try PostgresConnection.connect(uri)
+            let connection = try PostgresConnection.connect(uri, health: health)
             try PostgresSchema.migrate(connection)
             state.connection = connection
             state.delay = 0.2
@@ -116,7 +116,7 @@ public final class PostgresStore: SharedStore {
             }
             // A session of its own: the lock lasts as long as it, and so no longer than the
             // replica that holds it.
-            let connection = try PostgresConnection.connect(uri)
+            let connection = try PostgresConnection.connect(uri, health: health)
             let answer = try connection.execute("SELECT pg_try_advisory_lock(\(Self.lockID(name)))")
             guard answer.text(0, 0) == "t" else { return nil }
             let id = locks.withLock { held in
