@@ -30,6 +30,10 @@ public protocol SharedStore: AnyObject, Sendable {
     /// component.
     func tryLock(_ name: String) throws(StoreError) -> StoreLock?
     func unlock(_ lock: StoreLock)
+    /// Whether `lock` still holds: not unlocked, and (PostgreSQL) its session alive, which a
+    /// server restart or a terminated backend ends, freeing the name for others. A holder that
+    /// acts for a long time (the watches' leader) asks before each round.
+    func holds(_ lock: StoreLock) -> Bool
     /// `handler` is called, on a thread of the store's, with each key any replica writes or
     /// deletes, within about a second (PostgreSQL: LISTEN/NOTIFY). The folder engine never
     /// calls it: the file watcher sees its changes.

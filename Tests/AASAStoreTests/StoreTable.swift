@@ -89,6 +89,7 @@ enum StoreTable {
         #expect(try pair.first.tryLock("x.example.com") == nil)
         let other = try #require(try pair.second.tryLock("y.example.com"))
         pair.first.unlock(held)
+        #expect(!pair.first.holds(held))
         pair.first.unlock(held)
         let taken = try #require(try pair.second.tryLock("x.example.com"))
         #expect(try pair.first.tryLock("x.example.com") == nil)
@@ -99,8 +100,10 @@ enum StoreTable {
 
     static func deadHolder(_ pair: StorePair) throws {
         let held = try #require(try pair.first.tryLock("watches"))
+        #expect(pair.first.holds(held))
         #expect(try pair.second.tryLock("watches") == nil)
         try pair.kill(held)
+        #expect(!pair.first.holds(held))
         var taken: StoreLock?
         #expect(
             eventually(5) {

@@ -124,9 +124,16 @@ public final class PostgresStore: SharedStore {
                 held.connections[held.next] = connection
                 return held.next
             }
-            return StoreLock(name: name) { [weak self] in
-                _ = self?.locks.withLock { $0.connections.removeValue(forKey: id) }
-            }
+            return StoreLock(
+                name: name,
+                check: { [weak self] in
+                    // The session still there (one round trip on the lock's own connection).
+                    guard let held = self?.locks.withLock({ $0.connections[id] }) else { return false }
+                    return (try? held.execute("SELECT 1")) != nil
+                },
+                release: { [weak self] in
+                    _ = self?.locks.withLock { $0.connections.removeValue(forKey: id) }
+                })
         } catch {
             health.recordError(.lock)
             if case .unreachable = error { health.recordUp(false) }
@@ -136,6 +143,10 @@ public final class PostgresStore: SharedStore {
 
     public func unlock(_ lock: StoreLock) {
         lock.releaseHold()
+    }
+
+    public func holds(_ lock: StoreLock) -> Bool {
+        lock.stillHeld()
     }
 
     /// The advisory lock key of `name`: FNV-1a (64 bits) of a prefix and the name, so the
