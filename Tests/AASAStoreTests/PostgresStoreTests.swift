@@ -144,6 +144,28 @@ struct PostgresStoreTests {
         #expect(!refused.health.isUp)
     }
 
+    @Test("the URI's parameters are libpq's: a passfile gives the password, sslmode=require is kept")
+    func libpqParameters() throws {
+        let (cluster, database) = try Self.fresh()
+        let folder = try TemporaryFolder("store-passfile")
+        let passfile = try folder.write("pgpass", "127.0.0.1:\(cluster.port):*:postgres:\(cluster.password)\n")
+        // libpq ignores a password file others can read (libpq's documentation, "The Password File").
+        #expect(chmod(passfile, 0o600) == 0)
+        let base = "postgresql://postgres@127.0.0.1:\(cluster.port)/\(database)"
+        let withPassfile = try PostgresStore(uri: base + "?passfile=\(passfile)&connect_timeout=3")
+        defer { withPassfile.close() }
+        try withPassfile.store(Self.key("k"), [7])
+        #expect(try withPassfile.load(Self.key("k")) == [7])
+        // The throwaway cluster has no TLS: a URI that requires it is refused by libpq.
+        let tls = try PostgresStore(uri: base + "?passfile=\(passfile)&sslmode=require&connect_timeout=3")
+        defer { tls.close() }
+        #expect {
+            try tls.load(Self.key("k"))
+        } throws: { error in
+            "\(error)".contains("SSL")
+        }
+    }
+
     @Test("a server that never answers is unreachable within the connect timeout, not a hang")
     func unreachable() throws {
         // A socket that accepts the connection (the backlog does) and never speaks.

@@ -1,11 +1,14 @@
 import CLibPQ
 import Foundation
+import Synchronization
 
 /// One libpq connection (PGconn). Blocking: used only on threads that may block (a store
-/// caller, the listener thread), by one of them at a time: the store's lock, the listener
-/// thread or the `StoreLock` that owns it; hence unchecked.
+/// caller, the listener thread, a lock's holder). A PGconn is not for two threads at once
+/// (libpq's documentation, "Behavior in Threaded Programs"): each call takes `inUse`, so the
+/// class is safe to share, hence unchecked.
 final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
+    private let inUse = Mutex(())
     /// Counts the statements sent.
     private let health: StoreHealth?
 
@@ -83,9 +86,11 @@ final class PostgresConnection: @unchecked Sendable {
         defer { for buffer in buffers { buffer.deallocate() } }
         let pointers: [UnsafePointer<CChar>?] = buffers.map { UnsafePointer($0) }
         health?.recordQuery()
-        let result = PQexecParams(
-            connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, binaryResults ? 1 : 0)
-        let wrapped = PostgresResult(result)
+        let wrapped = inUse.withLock { _ in
+            PostgresResult(
+                PQexecParams(
+                    connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, binaryResults ? 1 : 0))
+        }
         switch wrapped.status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
             return wrapped
@@ -97,7 +102,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// Several statements in one round trip (the simple query protocol; no parameters).
     func executeScript(_ sql: String) throws(StoreError) {
         health?.recordQuery()
-        let wrapped = PostgresResult(PQexec(connection, sql))
+        let wrapped = inUse.withLock { _ in PostgresResult(PQexec(connection, sql)) }
         // PQexec returns the last statement's result; an earlier failure stops there.
         guard wrapped.status == PGRES_COMMAND_OK || wrapped.status == PGRES_TUPLES_OK else {
             throw failure(wrapped)
@@ -107,12 +112,16 @@ final class PostgresConnection: @unchecked Sendable {
     /// Reads what the server sent without blocking, then the notifications it held:
     /// (channel, payload) pairs. Throws when the connection is gone.
     func notifications() throws(StoreError) -> [(channel: String, payload: String)] {
-        guard PQconsumeInput(connection) == 1 else { throw StoreError.unreachable(errorMessage) }
-        var found: [(String, String)] = []
-        while let notify = PQnotifies(connection) {
-            found.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
-            PQfreemem(notify)
+        let found = inUse.withLock { _ -> [(String, String)]? in
+            guard PQconsumeInput(connection) == 1 else { return nil }
+            var found: [(String, String)] = []
+            while let notify = PQnotifies(connection) {
+                found.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
+                PQfreemem(notify)
+            }
+            return found
         }
+        guard let found else { throw StoreError.unreachable(errorMessage) }
         return found
     }
 
