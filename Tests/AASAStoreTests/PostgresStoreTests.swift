@@ -142,6 +142,14 @@ struct PostgresStoreTests {
             return !text.contains(cluster.password) && text.contains("password authentication failed")
         }
         #expect(!refused.health.isUp)
+        // libpq quotes a malformed URI in its message: the password is scrubbed out.
+        let malformed = try PostgresStore(uri: "postgresql://postgres:SE%zzCRET@127.0.0.1:\(cluster.port)/d")
+        defer { malformed.close() }
+        #expect {
+            try malformed.load(Self.key("x"))
+        } throws: { error in
+            "\(error)".contains("percent-encoded") && !"\(error)".contains("SE%zzCRET")
+        }
     }
 
     @Test("the URI's parameters are libpq's: a passfile gives the password, sslmode=require is kept")

@@ -11,14 +11,17 @@ final class PostgresConnection: @unchecked Sendable {
     private let inUse = Mutex(())
     /// Counts the statements sent.
     private let health: StoreHealth?
+    /// Scrubbed out of every message (`StoreLocation.scrubbed`).
+    private let uri: String
 
     /// Seconds libpq waits for a server when neither the URI nor PGCONNECT_TIMEOUT says:
     /// a store away must fail a call, not hang it.
     static let defaultConnectTimeout = "5"
 
-    private init(_ connection: OpaquePointer, health: StoreHealth?) {
+    private init(_ connection: OpaquePointer, health: StoreHealth?, uri: String) {
         self.connection = connection
         self.health = health
+        self.uri = uri
     }
 
     deinit {
@@ -41,7 +44,7 @@ final class PostgresConnection: @unchecked Sendable {
             }
         }
         guard let made else { throw StoreError.unreachable("libpq could not allocate a connection") }
-        let connection = PostgresConnection(made, health: health)
+        let connection = PostgresConnection(made, health: health, uri: uri)
         // libpq prints the server's notices to stderr by default; the store reports its own
         // failures, so they are dropped (PQsetNoticeProcessor(3)).
         _ = PQsetNoticeProcessor(made, { _, _ in }, nil)
@@ -51,9 +54,10 @@ final class PostgresConnection: @unchecked Sendable {
         return connection
     }
 
-    /// libpq's last message on this connection, on one line.
+    /// libpq's last message on this connection, on one line, without the URI's secrets.
     var errorMessage: String {
-        Self.oneLine(PQerrorMessage(connection).map { String(cString: $0) } ?? "unknown error")
+        let text = Self.oneLine(PQerrorMessage(connection).map { String(cString: $0) } ?? "unknown error")
+        return StoreLocation.scrubbed(text, uri: uri)
     }
 
     var isBroken: Bool { PQstatus(connection) != CONNECTION_OK }
@@ -126,7 +130,8 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     private func failure(_ result: PostgresResult) -> StoreError {
-        let message = result.errorMessage.isEmpty ? errorMessage : result.errorMessage
+        let message =
+            result.errorMessage.isEmpty ? errorMessage : StoreLocation.scrubbed(result.errorMessage, uri: uri)
         // SQLSTATE class 08 is a connection exception; 57P01-57P03 the server shutting down
         // or starting (PostgreSQL's documentation, Appendix A, "Error Codes").
         let state = result.sqlState

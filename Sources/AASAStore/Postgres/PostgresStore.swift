@@ -114,10 +114,17 @@ public final class PostgresStore: SharedStore {
             guard StoreKey.isValidLockName(name) else {
                 throw StoreError.refused("lock name \"\(name)\" is not allowed")
             }
+            // While the calls' connection waits out its backoff the server is away: no attempt
+            // (which could wait for the connect timeout) until the next try is due.
+            let away = main.withLock { state in
+                state.connection == nil && MonotonicClock.now() < state.retryAt ? state.lastError : nil
+            }
+            if let away { throw StoreError.unreachable("trying again shortly; last: \(away)") }
             // A session of its own: the lock lasts as long as it, and so no longer than the
             // replica that holds it.
             let connection = try PostgresConnection.connect(uri, health: health)
             let answer = try connection.execute("SELECT pg_try_advisory_lock(\(Self.lockID(name)))")
+            health.recordUp(true)
             guard answer.text(0, 0) == "t" else { return nil }
             let id = locks.withLock { held in
                 held.next += 1
