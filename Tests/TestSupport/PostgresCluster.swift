@@ -38,7 +38,10 @@ public final class PostgresCluster: @unchecked Sendable {
     public init() throws {
         guard let bin = Self.binaries else { throw Failure(description: "PostgreSQL is not installed") }
         self.bin = bin
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-pg-\(UUID().uuidString)").path
+        // Under /tmp when the server runs as another user: a TMPDIR of root's own (0700) would
+        // not let it in.
+        let parent = Self.user == nil ? FileManager.default.temporaryDirectory.path : "/tmp"
+        folder = (parent as NSString).appendingPathComponent("aasa-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let listening = try LoopbackSocket.listen()
         port = listening.port
