@@ -217,9 +217,9 @@ struct PostgresStoreTests {
         try cluster.start()
         #expect(eventually(15) { (try? a.load(Self.key("before"))) == [1] })
         #expect(a.health.isUp)
-        // The lock's session ended with the server: the name is free again.
+        // The lock's session ended with the server: its holder learns it, the name is free again.
+        #expect(!a.holds(held))
         #expect(eventually(5) { (try? b.tryLock("n")) != nil })
-        _ = held
         // The listener is back: a write made now reaches b.
         #expect(
             eventually(15) {
