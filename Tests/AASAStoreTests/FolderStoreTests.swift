@@ -1,6 +1,7 @@
 import AASASystem
 import Foundation
 @preconcurrency import Glibc
+import Synchronization
 import TestSupport
 import Testing
 
@@ -92,11 +93,27 @@ struct FolderStoreTests {
         #expect(left.contains("c") == (failing == 7))
     }
 
-    @Test("deleting a folder's last file removes the folder")
-    func deleteEmpties() throws {
+    /// Another replica may be writing into the folder between its mkdir(2) and its open(2).
+    @Test("deleting a folder's last file leaves the folder; writes and deletes from two stores at once all succeed")
+    func deleteKeepsFolders() throws {
         try store.store(Self.key("challenges/http-01/t"), [1])
         try store.delete(Self.key("challenges/http-01/t"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).filter { !$0.hasPrefix(".") } == [])
+        #expect(FileManager.default.fileExists(atPath: store.folder + "/challenges/http-01"))
+        let other = FolderStore(folder: store.folder)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            let writer: FolderStore = worker % 2 == 0 ? store : other
+            for index in 0..<100 {
+                guard let key = StoreKey("challenges/http-01/w\(worker)-\(index)") else { continue }
+                do {
+                    try writer.store(key, [1])
+                    try writer.delete(key)
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
     }
 
     @Test("a folder of another user is refused", .enabled(if: geteuid() == 0, "only root can give a folder away"))

@@ -78,8 +78,7 @@ public final class FolderStore: SharedStore {
     public func store(_ key: StoreKey, _ value: [UInt8]) throws(StoreError) {
         try counting(.store) { () throws(StoreError) in
             let path = path(key)
-            // Twice: another replica deleting the folder's last key removes the folder, which
-            // may happen between making it and writing into it.
+            // Twice: a folder removed by hand between making it and writing into it is made again.
             for attempt in 1...2 {
                 try prepareFolders(of: key)
                 do throws(SystemError) {
@@ -103,14 +102,8 @@ public final class FolderStore: SharedStore {
             } catch {
                 throw StoreError.io("cannot delete \(path): \(error)")
             }
-            // An emptied folder goes too (a certificate's, a challenge type's), so the
-            // certificate loader never sees an empty one; one still in use stays (ENOTEMPTY).
-            var components = key.components.dropLast()
-            while !components.isEmpty {
-                let emptied = folder + "/" + components.joined(separator: "/")
-                guard rmdir(emptied) == 0 else { break }
-                components = components.dropLast()
-            }
+            // An emptied folder stays: removing it could pull it from under another replica
+            // writing into it (between its mkdir(2) and its open(2)).
         }
     }
 
