@@ -28,8 +28,8 @@ let package = Package(
         .library(
             name: "AASAServer",
             targets: [
-                "AASASystem", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
-                "AASAProbe",
+                "AASASystem", "AASASites", "AASASignedData", "AASATransport", "AASAStore", "AASAACME", "AASALoop",
+                "AASAServer", "AASAProbe",
             ]),
     ],
     dependencies: [
@@ -42,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "AssociationKit", swiftSettings: strict),
         // The portable errno-exact system-call wrappers and their one error type (no C module).
         .target(name: "AASASystem", swiftSettings: strict),
@@ -57,10 +58,15 @@ let package = Package(
                 "AssociationKit", "AASASignedData", "AASASystem", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
             ],
             swiftSettings: strict),
+        // What replicas share (docs/usage.md, "Several replicas, one store"): the store's
+        // interface and its engines, a folder and PostgreSQL (libpq).
+        .target(
+            name: "AASAStore", dependencies: ["AASASystem", "CSystemShims", "COpenSSL", "CLibPQ"],
+            swiftSettings: strict),
         .target(
             name: "AASAACME",
             dependencies: [
-                "AssociationKit", "AASASystem", "AASATransport", "CSystemShims", "COpenSSL",
+                "AssociationKit", "AASASystem", "AASAStore", "AASATransport", "CSystemShims", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -76,9 +82,8 @@ let package = Package(
         .target(
             name: "AASAServer",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
-                "CSystemShims",
-                "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAStore", "AASAACME", "AASALoop",
+                "CSystemShims", "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .target(
@@ -107,7 +112,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Release builds link GCC's runtime into the binary, as --static-swift-stdlib does
-        // Swift's, so the package depends on libc6, libssl3, zlib1g and libstdc++6 alone
+        // Swift's, so the package depends on libc6, libssl3, zlib1g, libpq5 and libstdc++6 alone
         // (README, "Install": the toolchain's link line names C++'s runtime as a shared library).
         .executableTarget(
             name: "aasa-server",
@@ -130,6 +135,8 @@ let package = Package(
             dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
+            name: "AASAStoreTests", dependencies: ["AASASystem", "AASAStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(
             name: "AASAACMETests",
             dependencies: [
                 "AssociationKit", "AASATransport", "AASAACME", "TestSupport",
@@ -146,8 +153,8 @@ let package = Package(
         .testTarget(
             name: "AASAServerTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
-                "AASAServer", "TestSupport",
+                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAStore", "AASAACME",
+                "AASALoop", "AASAServer", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -10,8 +10,8 @@ rule, when:
   sites; a library on the command line);
 - a file of a portable target (AssociationKit, AASASystem, AASASites, AASAFileCommands)
   imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)`;
-- code stands outside its room (ROOMS: the clock, workers' waits, ACME's cryptography and the
-  address parser each in one place), or a folder that was emptied by meaning comes back (LEFT_FOLDERS);
+- code stands outside its room (ROOMS: the clock, workers' waits, ACME's cryptography, the
+  address parser, libpq and the store's cipher each in one place), or a folder that was emptied by meaning comes back (LEFT_FOLDERS);
 - a target that is not a test target reaches TestSupport (the tests' shared helpers).
 With --self-test it first breaks the real graph on purpose (OpenSSL under the portable
 commands, the sites under AASATransport, TestSupport under the probe) and fails unless each
@@ -20,7 +20,7 @@ is reported. Part of
 import json, os, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-C_MODULES = {"CSystemShims", "COpenSSL", "COpenSSLShims", "CZlib"}
+C_MODULES = {"CSystemShims", "COpenSSL", "COpenSSLShims", "CZlib", "CLibPQ"}
 PORTABLE = ["AssociationKit", "AASASystem", "AASASites", "AASAFileCommands"]
 # target: what it may not reach, directly or not.
 FORBIDDEN = {
@@ -30,6 +30,9 @@ FORBIDDEN = {
     "AASAFileCommands": C_MODULES | {"AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
                                      "AASAProbe", "AASACommands"},
     "AASATransport": {"AASASites", "AASAACME", "AASALoop", "AASAServer", "AASACommands", "AASAFileCommands"},
+    # What replicas share: below ACME, above the system calls; no sockets, sites or HTTP.
+    "AASAStore": {"AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
+                  "AASAProbe", "AASACommands", "AASAFileCommands"},
     "AASAACME": {"AASASites", "AASALoop", "AASAServer", "AASACommands", "AASAFileCommands"},
     "AASALoop": {"AASAServer", "AASAProbe", "AASACommands", "AASAFileCommands"},
     "AASAServer": {"AASAProbe", "AASACommands", "AASAFileCommands"},
@@ -43,6 +46,9 @@ ROOMS = [
     (r"\binet_pton\(", "Sources/AASATransport/System/IPAddress.swift", "the one parser of address text (IPAddress)"),
     (r"\b(?:EVP_Digest\w*|HMAC|X509_REQ_\w+|EVP_PKEY_keygen\w*|ECDSA_SIG_\w+)\(", "Sources/AASAACME/Crypto/",
      "ACME's cryptography"),
+    (r"\bPQ[a-z]\w*\(", "Sources/AASAStore/Postgres/", "libpq (the store's PostgreSQL engine)"),
+    (r"\bEVP_(?:Encrypt|Decrypt)\w*\(", "Sources/AASAStore/Postgres/StoreCipher.swift",
+     "the store's cipher of private keys"),
 ]
 # Folders whose code moved to the room of its meaning (docs/ARCHITECTURE.md, "Layers").
 LEFT_FOLDERS = {
