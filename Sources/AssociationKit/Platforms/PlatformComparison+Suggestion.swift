@@ -74,15 +74,15 @@ extension PlatformComparison {
 
     /// `?*` with text after it as `*`: Android 15's parser makes such a `?*` a greedy glob that
     /// never matches (ADL022), and `*` reads the same on every version, also accepting nothing.
+    /// One pass: a `?` is dropped when `*` and at least one more character follow it.
     static func android15Safe(_ pattern: String) -> String {
-        var scalars = Array(pattern.unicodeScalars)
-        var index = 0
-        while index + 2 < scalars.count {
-            if scalars[index] == "?" && scalars[index + 1] == "*" { scalars.remove(at: index) } else { index += 1 }
+        let scalars = Array(pattern.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for index in scalars.indices
+        where !(scalars[index] == "?" && index + 2 < scalars.count && scalars[index + 1] == "*") {
+            out.append(scalars[index])
         }
-        var out = ""
-        out.unicodeScalars.append(contentsOf: scalars)
-        return out
+        return String(out)
     }
 
     /// `details[0].components[1]` (or `paths[1]`).
