@@ -67,7 +67,7 @@ public final class ACMEManager: Sendable {
     public let settings: ACMESettings
     /// `settings.issuers`, in the order orders try them.
     public let issuers: [ACMEIssuerSettings]
-    public let board = ChallengeBoard()
+    public let board: ChallengeBoard
     public let storage: ACMEStorage
     public let challenges: [ChallengeType]
     /// Asks `--acme-on-demand-ask` about on-demand names, when given.
@@ -95,11 +95,13 @@ public final class ACMEManager: Sendable {
     static let firstBackoff = 60
     static let longestBackoff = 86_400
 
+    /// `challengeSource` is where replicas share pending challenges (nil: this server alone).
     public init(
         settings: ACMESettings, certificates: String, challenges: [ChallengeType], publicSuffixes: PublicSuffixList,
-        logger: Logger
+        challengeSource: (any ChallengeSource)? = nil, logger: Logger
     ) {
         self.settings = settings
+        board = ChallengeBoard(source: challengeSource)
         self.publicSuffixes = publicSuffixes
         issuers = settings.issuers
         storage = ACMEStorage(certificates: certificates)
