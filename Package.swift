@@ -28,8 +28,8 @@ let package = Package(
         .library(
             name: "AASAServer",
             targets: [
-                "AASASystem", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
-                "AASAProbe",
+                "AASASystem", "AASASites", "AASASignedData", "AASATransport", "AASAStore", "AASAACME", "AASALoop",
+                "AASAServer", "AASAProbe",
             ]),
     ],
     dependencies: [
@@ -57,10 +57,14 @@ let package = Package(
                 "AssociationKit", "AASASignedData", "AASASystem", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
             ],
             swiftSettings: strict),
+        // What replicas share (docs/usage.md, "Several replicas, one store"): the store's
+        // interface and its engines, a folder and PostgreSQL (libpq).
+        .target(
+            name: "AASAStore", dependencies: ["AASASystem", "CSystemShims", "COpenSSL"], swiftSettings: strict),
         .target(
             name: "AASAACME",
             dependencies: [
-                "AssociationKit", "AASASystem", "AASATransport", "CSystemShims", "COpenSSL",
+                "AssociationKit", "AASASystem", "AASAStore", "AASATransport", "CSystemShims", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -76,9 +80,8 @@ let package = Package(
         .target(
             name: "AASAServer",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
-                "CSystemShims",
-                "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
+                "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAStore", "AASAACME", "AASALoop",
+                "CSystemShims", "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .target(
@@ -129,6 +132,8 @@ let package = Package(
             name: "AASATransportTests",
             dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport", "TestSupport"],
             swiftSettings: strict),
+        .testTarget(
+            name: "AASAStoreTests", dependencies: ["AASASystem", "AASAStore", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "AASAACMETests",
             dependencies: [

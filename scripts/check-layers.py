@@ -20,7 +20,7 @@ is reported. Part of
 import json, os, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-C_MODULES = {"CSystemShims", "COpenSSL", "COpenSSLShims", "CZlib"}
+C_MODULES = {"CSystemShims", "COpenSSL", "COpenSSLShims", "CZlib", "CLibPQ"}
 PORTABLE = ["AssociationKit", "AASASystem", "AASASites", "AASAFileCommands"]
 # target: what it may not reach, directly or not.
 FORBIDDEN = {
@@ -30,6 +30,9 @@ FORBIDDEN = {
     "AASAFileCommands": C_MODULES | {"AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
                                      "AASAProbe", "AASACommands"},
     "AASATransport": {"AASASites", "AASAACME", "AASALoop", "AASAServer", "AASACommands", "AASAFileCommands"},
+    # What replicas share: below ACME, above the system calls; no sockets, sites or HTTP.
+    "AASAStore": {"AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
+                  "AASAProbe", "AASACommands", "AASAFileCommands"},
     "AASAACME": {"AASASites", "AASALoop", "AASAServer", "AASACommands", "AASAFileCommands"},
     "AASALoop": {"AASAServer", "AASAProbe", "AASACommands", "AASAFileCommands"},
     "AASAServer": {"AASAProbe", "AASACommands", "AASAFileCommands"},

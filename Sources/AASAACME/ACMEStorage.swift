@@ -1,3 +1,4 @@
+import AASAStore
 import AASASystem
 import AASATransport
 import CSystemShims
@@ -11,12 +12,16 @@ import Foundation
 /// came from). A
 /// certificate folder is written whole under a hidden name and swapped into place with one
 /// rename(2), so a reload never sees half of a pair. `.lock-NAME` files (flock(2)) keep
-/// replicas that share the folder from ordering the same name twice.
+/// replicas that share the folder from ordering the same name twice. The file-system care is
+/// the folder engine's (`FolderStore`, `FolderFiles` in AASAStore).
 public struct ACMEStorage: Sendable {
     public let folder: String
+    /// The folder as a store.
+    public let files: FolderStore
 
     public init(certificates: String) {
         folder = (certificates as NSString).appendingPathComponent("acme")
+        files = FolderStore(folder: folder)
     }
 
     public func certificateFolder(_ name: String) -> String {
@@ -47,12 +52,12 @@ public struct ACMEStorage: Sendable {
         try makeFolder()
         let accounts = (path as NSString).deletingLastPathComponent
         do throws(SystemError) {
-            try Self.makeFolderIfMissing(accounts)
+            try FolderFiles.makeFolderIfMissing(accounts)
         } catch {
             throw ACMEProblem.transport("cannot make \(accounts): \(error)")
         }
-        do { try Self.enforcePrivate(accounts) } catch {
-            throw ACMEProblem.transport("cannot use \(accounts): \(error)")
+        do throws(StoreError) { try FolderFiles.enforcePrivate(accounts) } catch {
+            throw ACMEProblem.transport(error.detail)
         }
         var pem = try readKey(path)
         if pem == nil, adoptLegacy, let legacy = try readKey(legacyAccountKeyPath) {
@@ -90,12 +95,7 @@ public struct ACMEStorage: Sendable {
     /// (on the opened file, O_NOFOLLOW: a link is refused).
     func readKey(_ path: String) throws(ACMEProblem) -> [UInt8]? {
         do throws(SystemError) {
-            let fd = try Posix.open(path, O_RDONLY | O_NOFOLLOW)
-            defer { Posix.close(fd) }
-            if try Posix.status(fd).st_mode & 0o077 != 0 { try Posix.changeMode(fd, 0o600) }
-            return try Posix.readAll(fd, limit: Self.keyFileLimit)
-        } catch let error where error.errno == ENOENT {
-            return nil
+            return try FolderFiles.read(path, limit: Self.keyFileLimit, tighten: true)
         } catch {
             throw ACMEProblem.transport("\(path): \(error)")
         }
@@ -114,138 +114,51 @@ public struct ACMEStorage: Sendable {
         _ issued: CertificateIssuer.Issued, name: String, directory: String, sync: Sync = Posix.fsync
     ) throws(ACMEProblem) {
         let target = certificateFolder(name)
-        let staging = (folder as NSString).appendingPathComponent(".new-\(name)-\(Self.randomSuffix())")
-        do {
-            try makeFolder()
-            try Posix.makeFolder(staging, mode: 0o700)
-            try Self.writeAtomically(
-                issued.keyPEM, to: (staging as NSString).appendingPathComponent("privkey.pem"), mode: 0o600, sync: sync)
-            try Self.writeAtomically(
-                issued.chainPEM, to: (staging as NSString).appendingPathComponent("fullchain.pem"), mode: 0o644,
-                sync: sync)
-            try Self.writeAtomically(
-                Array((directory + "\n").utf8), to: (staging as NSString).appendingPathComponent("issuer"),
-                mode: 0o644, sync: sync)
-            if FileManager.default.fileExists(atPath: target) {
-                // renameat2(2) RENAME_EXCHANGE: the new folder and the old swap atomically.
-                _ = try Posix.check("renameat2", path: target) { CSystemShims_renameExchange(staging, target) }
-                // The old certificate, now under the staging name: left behind it is only clutter.
-                try? FileManager.default.removeItem(atPath: staging)
-            } else {
-                try Posix.rename(staging, to: target)
-            }
-            try Self.syncFolder(folder, sync: sync)
+        guard let key = StoreKey(name + "/privkey.pem"), let chain = StoreKey(name + "/fullchain.pem"),
+            let issuer = StoreKey(name + "/issuer")
+        else {
+            throw ACMEProblem.transport("cannot store the certificate in \(target): \(name) is not a safe folder name")
+        }
+        do throws(StoreError) {
+            try files.storeAll(
+                [(key, issued.keyPEM), (chain, issued.chainPEM), (issuer, Array((directory + "\n").utf8))], sync: sync)
         } catch {
-            try? FileManager.default.removeItem(atPath: staging)
-            throw ACMEProblem.transport("cannot store the certificate in \(target): \(error)")
+            throw ACMEProblem.transport("cannot store the certificate in \(target): \(error.detail)")
         }
     }
 
     /// An exclusive lock for ordering `name`, nil while another process holds it. The
     /// descriptor is the lock: closing it (`unlock`) releases it. O_NOFOLLOW: a link planted
     /// under the lock's name is refused, never opened.
-    func lock(_ name: String) -> Int32? {
-        try? makeFolder()
-        let path = (folder as NSString).appendingPathComponent(".lock-\(name)")
-        guard let fd = try? Posix.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o600) else { return nil }
-        guard (try? Posix.tryLockExclusive(fd)) == true else {
-            Posix.close(fd)
-            return nil
-        }
-        return fd
+    func lock(_ name: String) -> StoreLock? {
+        try? files.tryLock(name)
     }
 
-    func unlock(_ fd: Int32) {
-        Posix.close(fd)
+    func unlock(_ lock: StoreLock) {
+        files.unlock(lock)
     }
 
     /// Makes `acme/` (0700: it holds the account key) or, when it exists, enforces its mode:
     /// a looser one is tightened; a folder of another user is refused, as its owner could
     /// read or swap the keys.
     func makeFolder() throws(ACMEProblem) {
-        do {
-            let parent = (folder as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            try Self.makeFolderIfMissing(folder)
-            try Self.enforcePrivate(folder)
-        } catch let problem as ACMEProblem {
-            throw ACMEProblem.transport("cannot use \(folder): \(problem.detail)")
+        do throws(StoreError) {
+            try files.prepare()
         } catch {
-            throw ACMEProblem.transport("cannot use \(folder): \(error)")
+            throw ACMEProblem.transport("cannot use \(folder): \(error.detail)")
         }
     }
 
-    /// A folder this user owns with mode 0700 (fchmod(2) on the opened folder, so a swap
-    /// between the check and the change cannot redirect it).
-    static func enforcePrivate(_ path: String) throws {
-        let fd = try Posix.open(path, O_RDONLY | O_DIRECTORY)
-        defer { Posix.close(fd) }
-        let status = try Posix.status(fd)
-        guard status.st_uid == geteuid() else {
-            throw ACMEProblem.transport(
-                "it belongs to user \(status.st_uid), not to this process's user \(geteuid()); "
-                    + "give it to this user or remove it")
-        }
-        if status.st_mode & 0o7777 != 0o700 {
-            try Posix.changeMode(fd, 0o700)
-        }
-    }
+    /// 16 random hex digits (`FolderFiles.randomSuffix`).
+    static func randomSuffix() -> String { FolderFiles.randomSuffix() }
 
-    /// mkdir(2) of `path` (0700), which may already exist.
-    static func makeFolderIfMissing(_ path: String) throws(SystemError) {
-        do throws(SystemError) {
-            try Posix.makeFolder(path, mode: 0o700)
-        } catch let error where error.errno == EEXIST {}
-    }
-
-    /// 16 random hex digits: a temporary name no other process can plant a link at beforehand.
-    static func randomSuffix() -> String {
-        let value = UInt64.random(in: .min ... .max)
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    /// Writes to a hidden temporary file of `mode` (created with it: a key is never readable
-    /// by others, not even for a moment), fsyncs, and renames it into place. The temporary
-    /// name is unpredictable and open(2) has O_EXCL|O_NOFOLLOW, so nothing already there,
-    /// a link least of all, is ever written through. A failed fsync(2) is a failure: the
-    /// bytes may not be on disk (fsync(2), ERRORS), so the file is not reported as stored.
-    /// `sync` is fsync(2); a test passes one that fails, which no file system it can write to
-    /// does.
+    /// `FolderFiles.writeAtomically`: whole, synced, never through a link.
     static func writeAtomically(
         _ bytes: [UInt8], to path: String, mode: mode_t, sync: Sync = Posix.fsync
     ) throws(SystemError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(
-            ".\((path as NSString).lastPathComponent).\(randomSuffix()).tmp")
-        let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
-        do throws(SystemError) {
-            try Posix.writeAll(fd, bytes, path: temporary)
-            try Posix.changeMode(fd, mode)
-            try sync(fd, temporary)
-        } catch {
-            // The error is already held: what close or unlink do to errno cannot change it.
-            Posix.close(fd)
-            try? Posix.unlink(temporary)
-            throw error
-        }
-        Posix.close(fd)
-        do throws(SystemError) {
-            try Posix.rename(temporary, to: path)
-        } catch {
-            try? Posix.unlink(temporary)
-            throw error
-        }
-        try syncFolder(folder, sync: sync)
+        try FolderFiles.writeAtomically(bytes, to: path, mode: mode, sync: sync)
     }
 
     /// fsync(2) of a descriptor, named by its path for the error.
-    typealias Sync = (Int32, String?) throws(SystemError) -> Void
-
-    /// fsync(2) of a folder, so a rename in it survives a crash.
-    static func syncFolder(_ path: String, sync: Sync = Posix.fsync) throws(SystemError) {
-        let fd = try Posix.open(path, O_RDONLY | O_DIRECTORY)
-        defer { Posix.close(fd) }
-        try sync(fd, path)
-    }
+    typealias Sync = FolderFiles.Sync
 }
