@@ -92,6 +92,11 @@ final class Pebble {
         processes.append(process)
     }
 
+    /// Orders Pebble created (it logs each one it adds to its database).
+    var ordersCreated: Int {
+        output.components(separatedBy: "\n").count { $0.contains("Added order \"") }
+    }
+
     /// How many requests Pebble's front end logged for `path` (its log names each one).
     func requests(_ path: String) -> Int {
         output.components(separatedBy: "\n").count { $0.contains(" \(path) ") || $0.hasSuffix(" \(path)") }

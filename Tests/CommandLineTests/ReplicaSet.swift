@@ -89,11 +89,12 @@ final class ReplicaSet {
         let port = ports[index].httpsPort
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["curl", "-s", "-o", "/dev/null", "--max-time", "5", "--cacert", pebble.issuingRoot]
+        var arguments = ["curl", "-s", "--max-time", "5", "--cacert", pebble.issuingRoot]
         arguments += ["-w", "%{http_code} %{url}\\n"]
         for name in names {
+            // -o goes with one URL: each body is dropped, so only the -w lines are read.
             arguments += [
-                "--resolve", "\(name):\(port):127.0.0.1",
+                "--resolve", "\(name):\(port):127.0.0.1", "-o", "/dev/null",
                 "https://\(name):\(port)/.well-known/apple-app-site-association",
             ]
         }

@@ -17,6 +17,8 @@ struct ReplicaTests {
     /// it: the stored event, or the first replica serving it) to every replica serving it.
     struct Spread {
         var seconds: [String: Double] = [:]
+        /// Per name, each replica's lag behind the issuance.
+        var lags: [String: [Double]] = [:]
         var total: Double = 0
         var worst: Double { seconds.values.max() ?? 0 }
         var median: Double {
@@ -32,6 +34,7 @@ struct ReplicaTests {
         var issued: [String: Date] = [:]
         var servedBy = Array(repeating: [String: Date](), count: set.ports.count)
         var spread = Spread()
+        var cycles = 0
         while Date().timeIntervalSince(started) < seconds && spread.seconds.count < set.names.count {
             let now = Date()
             let logs = set.servers.map { $0?.errors ?? "" }.joined(separator: "\n")
@@ -51,9 +54,12 @@ struct ReplicaTests {
                 let times = servedBy.compactMap { $0[name] }
                 guard times.count == servedBy.count, let start = issued[name], let end = times.max() else { continue }
                 spread.seconds[name] = end.timeIntervalSince(start)
+                spread.lags[name] = times.map { ($0.timeIntervalSince(start) * 100).rounded() / 100 }
             }
+            cycles += 1
             usleep(50_000)
         }
+        print("replicas: \(cycles) polls")
         spread.total = Date().timeIntervalSince(started)
         return spread
     }
@@ -63,17 +69,21 @@ struct ReplicaTests {
     /// every certificate within 2 s of its issuance.
     static func issueEveryName(_ set: ReplicaSet, label: String) throws {
         let spread = waitUntilAllServe(set, within: 180)
+        if let path = ProcessInfo.processInfo.environment["AASA_REPLICA_LOGS"] {
+            try? (set.logs + "\n--- pebble\n" + set.pebble.output).write(
+                toFile: path, atomically: true, encoding: .utf8)
+        }
         #expect(spread.seconds.count == set.names.count, "\(set.logs.suffix(6000))")
         print(
             "replicas (\(label)): \(set.names.count) names issued and served by \(set.ports.count) replicas in "
                 + "\(String(format: "%.1f", spread.total)) s; issuance to every replica serving: median "
                 + "\(String(format: "%.2f", spread.median)) s, worst \(String(format: "%.2f", spread.worst)) s")
-        #expect(spread.worst <= 2, "\(spread.seconds.sorted { $0.key < $1.key })")
+        #expect(spread.worst <= 2, "\(spread.lags.sorted { $0.key < $1.key })")
         #expect(!set.logs.contains("acme: order failed"), "\(set.logs.suffix(6000))")
         for name in set.names {
             #expect(set.orders(for: name) == 1, "\(name) ordered \(set.orders(for: name)) times")
         }
-        #expect(set.pebble.requests("/order-plz") == set.names.count, "\(set.pebble.output.suffix(3000))")
+        #expect(set.pebble.ordersCreated == set.names.count, "\(set.pebble.output.suffix(3000))")
     }
 
     @Test("30 names, folder store: each ordered once, valid at the first attempt, served by all within 2 s")
