@@ -113,6 +113,7 @@ extension ACMEManager {
     }
 
     /// A name another replica is ordering is looked at again after this long (its
-    /// certificate usually arrives first, through the store).
-    static let busyRetry = 30
+    /// certificate usually arrives first, through the store; a replica that died holding the
+    /// lock lost it, and the name is ordered here). A try of the lock is cheap.
+    static let busyRetry = 10
 }

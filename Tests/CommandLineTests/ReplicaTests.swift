@@ -34,7 +34,6 @@ struct ReplicaTests {
         var issued: [String: Date] = [:]
         var servedBy = Array(repeating: [String: Date](), count: set.ports.count)
         var spread = Spread()
-        var cycles = 0
         while Date().timeIntervalSince(started) < seconds && spread.seconds.count < set.names.count {
             let now = Date()
             let logs = set.servers.map { $0?.errors ?? "" }.joined(separator: "\n")
@@ -56,10 +55,8 @@ struct ReplicaTests {
                 spread.seconds[name] = end.timeIntervalSince(start)
                 spread.lags[name] = times.map { ($0.timeIntervalSince(start) * 100).rounded() / 100 }
             }
-            cycles += 1
             usleep(50_000)
         }
-        print("replicas: \(cycles) polls")
         spread.total = Date().timeIntervalSince(started)
         return spread
     }
@@ -86,10 +83,96 @@ struct ReplicaTests {
         #expect(set.pebble.ordersCreated == set.names.count, "\(set.pebble.output.suffix(3000))")
     }
 
+    /// Store queries for challenges, all replicas together, per name (each name one challenge).
+    static func queriesPerChallenge(_ set: ReplicaSet) throws -> Double {
+        var queries = 0.0
+        for index in set.ports.indices {
+            let metrics = try set.admin(index, "/metrics")
+            for result in ["found", "absent", "failed"] {
+                queries += Self.sample(metrics, "aasa_acme_challenge_lookups_total{result=\"\(result)\"}") ?? 0
+            }
+        }
+        return queries / Double(set.names.count)
+    }
+
+    /// The value of one series in a Prometheus text page.
+    static func sample(_ metrics: String, _ series: String) -> Double? {
+        metrics.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap {
+            Double($0.dropFirst(series.count + 1))
+        }
+    }
+
     @Test("30 names, folder store: each ordered once, valid at the first attempt, served by all within 2 s")
     func thirtyNamesFolder() throws {
         let set = try ReplicaSet(names: Self.names(30), extra: ["--acme-challenges", "http-01"])
         try Self.issueEveryName(set, label: "folder, http-01")
+        let perChallenge = try Self.queriesPerChallenge(set)
+        print("replicas (folder, http-01): store queries per challenge: \(String(format: "%.2f", perChallenge))")
+        // Pebble checks each challenge three times, each reaching any replica: at most one
+        // query per replica that did not post it.
+        #expect(perChallenge <= 2)
+        set.stop()
+    }
+
+    @Test("TLS-ALPN-01 through the balancer's TCP mode: a replica holds the handshake while it looks the name up")
+    func tlsALPN01() throws {
+        let set = try ReplicaSet(names: Self.names(6, "alpn.example.com"), extra: ["--acme-challenges", "tls-alpn-01"])
+        try Self.issueEveryName(set, label: "folder, tls-alpn-01")
+        #expect(set.logs.contains("acme: answering tls-alpn-01"))
+        set.stop()
+    }
+
+    @Test("a replica killed (kill -9) while it holds an order: another replica issues the name, once")
+    func killedWhileOrdering() throws {
+        let name = "killed.replicas.example.com"
+        let set = try ReplicaSet(names: [name], extra: ["--acme-challenges", "http-01"])
+        var holder: Int?
+        // The lock is held from before the challenge is answered until the certificate is stored.
+        #expect(
+            eventually(60) {
+                holder = set.servers.firstIndex { $0?.errors.contains("acme: answering http-01 name=\(name)") == true }
+                return holder != nil
+            }, "\(set.logs)")
+        let killed = try #require(holder)
+        set.kill(killed)
+        #expect(!(set.servers[killed]?.errors.contains("acme: certificate stored") ?? true), "killed too late")
+        let others = set.ports.indices.filter { $0 != killed }
+        #expect(
+            eventually(60) { others.allSatisfy { set.served(by: $0, [name]) == [name] } },
+            "\(set.logs.suffix(6000))")
+        let stored = set.servers.map {
+            ($0?.errors ?? "").components(separatedBy: "acme: certificate stored").count - 1
+        }
+        #expect(stored.reduce(0, +) == 1 && stored[killed] == 0, "\(stored)")
+        #expect(set.pebble.certificatesIssued == 1, "\(set.pebble.output.suffix(3000))")
+        set.stop()
+    }
+
+    @Test("a CA failure for one name: the replica that failed keeps it in the store's backoff; no replica re-orders it")
+    func failureBackoff() throws {
+        let bad = "unreachable.replicas.example.com"
+        let good = "reachable.replicas.example.com"
+        let set = try ReplicaSet(names: [bad, good], extra: ["--acme-challenges", "http-01"], start: false)
+        // Nothing listens at 127.0.0.2: every check of the name fails.
+        try set.pebble.resolve(bad, to: "127.0.0.2")
+        for index in set.ports.indices { try set.start(index) }
+        #expect(eventually(60) { set.logs.contains("acme: order failed") }, "\(set.logs)")
+        let failing = try #require(set.servers.firstIndex { $0?.errors.contains("acme: order failed") == true })
+        // Each other replica takes the name again after the lock was busy, finds the backoff and waits.
+        let others = set.ports.indices.filter { $0 != failing }
+        #expect(
+            eventually(60) {
+                others.allSatisfy {
+                    set.servers[$0]?.errors.contains("acme: \(bad) failed on another replica; waiting for its backoff")
+                        == true
+                }
+            }, "\(set.logs.suffix(6000))")
+        #expect(set.orders(for: bad) == 1, "\(set.logs.suffix(6000))")
+        #expect(set.orders(for: good) == 1)
+        #expect(set.pebble.ordersCreated == 2, "\(set.pebble.output.suffix(3000))")
+        // The status page of a replica that never ordered the name shows the CA's problem.
+        let page = try set.admin(others[0], "/")
+        #expect(page.contains(bad) && page.contains("connection refused"), "\(page)")
         set.stop()
     }
 }
