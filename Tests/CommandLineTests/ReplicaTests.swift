@@ -175,4 +175,54 @@ struct ReplicaTests {
         #expect(page.contains(bad) && page.contains("connection refused"), "\(page)")
         set.stop()
     }
+
+    @Test(
+        "the watches: one replica asks Apple's and Google's stand-ins, every replica shows the results; it dies, another takes over"
+    )
+    func watchesOnce() throws {
+        let cdn = try FakeCDN()
+        let google = try FakeCDN()
+        let site = "watched.replicas.example.com"
+        let set = try ReplicaSet(
+            names: [site],
+            extra: [
+                "--acme-challenges", "http-01", "--cdn-watch", "on", "--cdn-watch-url", cdn.url, "--cdn-watch-ca",
+                cdn.certificates.caFile, "--cdn-watch-interval", "1", "--cdn-watch-rate", "600", "--google-watch", "on",
+                "--google-watch-url", google.statementsURL, "--google-watch-ca", google.certificates.caFile,
+                "--google-watch-interval", "1", "--google-watch-rate", "600", "--google-watch-key-file", "google.key",
+            ], start: false)
+        try set.folder.write("sites/\(site)/assetlinks.json", GoogleWatchTests.file("com.example.shop"))
+        try set.folder.write("google.key", "test-key_1.2\n")
+        let copies = try TemporaryFolder()
+        let apple = try copies.write("apple.json", ProbeTests.apple)
+        let statements = try copies.write("google.json", GoogleWatchTests.statements(site, "com.example.shop"))
+        try cdn.plan([site: ["mode": "file", "path": apple]])
+        try google.plan([site: ["mode": "file", "path": statements]])
+        for index in set.ports.indices { try set.start(index) }
+
+        func leaders() -> [Int] {
+            set.servers.indices.filter {
+                set.servers[$0]?.process.isRunning == true
+                    && set.servers[$0]?.errors.contains("watches: this replica runs them") == true
+            }
+        }
+        func states(_ index: Int) -> [String?] {
+            guard let server = set.servers[index] else { return [] }
+            return ["cdn", "google"].map { (try? server.watchLines($0))?[site]?["state"] as? String }
+        }
+        #expect(
+            eventually(30) { set.ports.indices.allSatisfy { states($0) == ["in_sync", "in_sync"] } },
+            "\(set.ports.indices.map(states)) \(set.logs)")
+        #expect(leaders().count == 1, "\(set.logs)")
+        let leader = try #require(leaders().first)
+        #expect(cdn.requests(for: site) >= 1 && !google.questions(about: site).isEmpty)
+
+        set.kill(leader)
+        let asked = cdn.requests(for: site)
+        #expect(eventually(30) { leaders().count == 1 && leaders() != [leader] }, "\(set.logs)")
+        // The new leader asks both stand-ins again.
+        #expect(eventually(30) { cdn.requests(for: site) > asked }, "\(set.logs)")
+        #expect(leaders().count == 1)
+        set.stop()
+    }
 }

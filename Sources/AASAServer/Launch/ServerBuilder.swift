@@ -1,6 +1,7 @@
 import AASAACME
 import AASALoop
 import AASASites
+import AASAStore
 import AASASystem
 import AASATransport
 import AssociationKit
@@ -52,18 +53,27 @@ struct ServerBuilder {
             bodies: [{ watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) } }],
             stop: watcher.stop)
         // Start order; `Server` stops them in reverse.
-        let components: [(any ServerComponent)?] = [
-            loops.sites,
-            loops.admin,
-            acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
-            state.cdnWatch,
-            state.googleWatch,
-            reloader,
-            fileWatch,
-        ]
+        let components: [(any ServerComponent)?] =
+            [
+                loops.sites,
+                loops.admin,
+                acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
+            ] + watches(state, store: acme?.store) + [
+
+                reloader,
+                fileWatch,
+            ]
         return Server(
             components: components.compactMap { $0 }, reloader: reloader, signals: signals, logger: logger,
             report: report)
+    }
+
+    /// The CDN and Google watches: with a store replicas share (`--acme on`), run by one
+    /// replica at a time (`WatchLeader`); without one, by this server.
+    private func watches(_ state: ServerState, store: (any SharedStore)?) -> [(any ServerComponent)?] {
+        let watchers = [state.cdnWatch, state.googleWatch].compactMap { $0 }
+        guard let store, !watchers.isEmpty else { return watchers }
+        return [WatchLeader(store: store, watchers: watchers, logger: logger)]
     }
 
     /// The watch over Google's view (nil unless `--google-watch on`), its API key read once.
