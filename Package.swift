@@ -42,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "AssociationKit", swiftSettings: strict),
         // The portable errno-exact system-call wrappers and their one error type (no C module).
         .target(name: "AASASystem", swiftSettings: strict),
@@ -60,7 +61,8 @@ let package = Package(
         // What replicas share (docs/usage.md, "Several replicas, one store"): the store's
         // interface and its engines, a folder and PostgreSQL (libpq).
         .target(
-            name: "AASAStore", dependencies: ["AASASystem", "CSystemShims", "COpenSSL"], swiftSettings: strict),
+            name: "AASAStore", dependencies: ["AASASystem", "CSystemShims", "COpenSSL", "CLibPQ"],
+            swiftSettings: strict),
         .target(
             name: "AASAACME",
             dependencies: [
@@ -110,7 +112,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Release builds link GCC's runtime into the binary, as --static-swift-stdlib does
-        // Swift's, so the package depends on libc6, libssl3, zlib1g and libstdc++6 alone
+        // Swift's, so the package depends on libc6, libssl3, zlib1g, libpq5 and libstdc++6 alone
         // (README, "Install": the toolchain's link line names C++'s runtime as a shared library).
         .executableTarget(
             name: "aasa-server",

@@ -16,7 +16,7 @@ deb_dir=$(cd "${1:-.build/deb}" && pwd)
 deb=$(ls -t "$deb_dir"/aasa-server_*.deb | head -n1)
 # The image's packages; its tag follows them, so a store holding an image made from an older
 # list makes a new one instead of installing the package where a dependency is missing.
-packages=systemd,systemd-sysv,dbus,curl,ca-certificates,openssl,libssl3,zlib1g,publicsuffix,pebble,procps
+packages=systemd,systemd-sysv,dbus,curl,ca-certificates,openssl,libssl3,zlib1g,libpq5,publicsuffix,pebble,procps
 image=localhost/aasa-server-systemd-test:bookworm-$(printf '%s' "$packages" | sha256sum | cut -c1-8)
 name=aasa-server-system-test-$$
 started=$SECONDS

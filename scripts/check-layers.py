@@ -10,8 +10,8 @@ rule, when:
   sites; a library on the command line);
 - a file of a portable target (AssociationKit, AASASystem, AASASites, AASAFileCommands)
   imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)`;
-- code stands outside its room (ROOMS: the clock, workers' waits, ACME's cryptography and the
-  address parser each in one place), or a folder that was emptied by meaning comes back (LEFT_FOLDERS);
+- code stands outside its room (ROOMS: the clock, workers' waits, ACME's cryptography, the
+  address parser, libpq and the store's cipher each in one place), or a folder that was emptied by meaning comes back (LEFT_FOLDERS);
 - a target that is not a test target reaches TestSupport (the tests' shared helpers).
 With --self-test it first breaks the real graph on purpose (OpenSSL under the portable
 commands, the sites under AASATransport, TestSupport under the probe) and fails unless each
@@ -46,6 +46,9 @@ ROOMS = [
     (r"\binet_pton\(", "Sources/AASATransport/System/IPAddress.swift", "the one parser of address text (IPAddress)"),
     (r"\b(?:EVP_Digest\w*|HMAC|X509_REQ_\w+|EVP_PKEY_keygen\w*|ECDSA_SIG_\w+)\(", "Sources/AASAACME/Crypto/",
      "ACME's cryptography"),
+    (r"\bPQ[a-z]\w*\(", "Sources/AASAStore/Postgres/", "libpq (the store's PostgreSQL engine)"),
+    (r"\bEVP_(?:Encrypt|Decrypt)\w*\(", "Sources/AASAStore/Postgres/StoreCipher.swift",
+     "the store's cipher of private keys"),
 ]
 # Folders whose code moved to the room of its meaning (docs/ARCHITECTURE.md, "Layers").
 LEFT_FOLDERS = {

@@ -13,7 +13,7 @@ public func openStore(_ location: StoreLocation, keyFile: String?) throws(StoreE
         try store.prepare()
         return store
     case .postgres(let uri):
-        _ = uri
-        throw StoreError.refused("the PostgreSQL engine is not built yet")
+        let cipher = try keyFile.map { path throws(StoreError) in try StoreCipher(keyFile: path) }
+        return try PostgresStore(uri: uri, cipher: cipher)
     }
 }

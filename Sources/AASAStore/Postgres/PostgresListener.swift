@@ -1,0 +1,145 @@
+import AASASystem
+import Foundation
+@preconcurrency import Glibc
+import Synchronization
+
+/// The thread that LISTENs on `aasa_store` with a connection of its own and calls the
+/// handlers with each key written or deleted by any replica (the entries' trigger notifies
+/// at commit). When the connection goes, it is made again with a backoff (0.2 s doubling to
+/// 5 s), and the keys written meanwhile (by their `modified` time, with a margin for commits
+/// in flight) are handed over as changes, so a replica cut off for a while catches up;
+/// deletions in that time are not. Every 5 s of quiet it asks the server's clock, which both
+/// checks the connection and moves the catch-up mark. It also keeps `health` current while
+/// no call is made.
+final class PostgresListener: Sendable {
+    private let uri: String
+    private let health: StoreHealth
+    private let handlers = Mutex<[@Sendable (StoreKey) -> Void]>([])
+    private let stopping = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
+    /// A pipe whose write end wakes the thread to stop.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let finished = DispatchSemaphore(value: 0)
+
+    static let channel = "aasa_store"
+    static let quiet: Int32 = 5000
+
+    init(uri: String, health: StoreHealth) {
+        self.uri = uri
+        self.health = health
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            }
+        } else {
+            ends = [-1, -1]
+        }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+    }
+
+    deinit {
+        if wakeRead >= 0 { Posix.close(wakeRead) }
+        if wakeWrite >= 0 { Posix.close(wakeWrite) }
+    }
+
+    func add(_ handler: @escaping @Sendable (StoreKey) -> Void) {
+        handlers.withLock { $0.append(handler) }
+    }
+
+    func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "aasa-store-listen"
+        thread.start()
+    }
+
+    /// Asks the thread to stop and waits for it (a few seconds at most: a connect under way
+    /// finishes first, bounded by its timeout).
+    func stop() {
+        guard started.load(ordering: .relaxed), !stopping.exchange(true, ordering: .relaxed) else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        _ = finished.wait(timeout: .now() + 15)
+    }
+
+    private func run() {
+        var connection: PostgresConnection?
+        var delay = 0.2
+        var mark: String?
+        while !stopping.load(ordering: .relaxed) {
+            guard let listening = connection else {
+                do throws(StoreError) {
+                    connection = try listen(since: &mark)
+                    delay = 0.2
+                    health.recordUp(true)
+                } catch {
+                    health.recordError(.listen)
+                    if case .unreachable = error { health.recordUp(false) }
+                    wait(socket: nil, milliseconds: Int32(delay * 1000))
+                    delay = min(delay * 2, PostgresStore.longestDelay)
+                }
+                continue
+            }
+            let readable = wait(socket: listening.socket, milliseconds: Self.quiet)
+            do throws(StoreError) {
+                if readable {
+                    for (channel, payload) in try listening.notifications() where channel == Self.channel {
+                        if let key = StoreKey(payload) { deliver(key) }
+                    }
+                    if listening.isBroken { throw StoreError.unreachable(listening.errorMessage) }
+                } else {
+                    mark = try Self.serverMark(listening)
+                }
+            } catch {
+                health.recordError(.listen)
+                health.recordUp(false)
+                connection = nil
+            }
+        }
+    }
+
+    /// A connection that LISTENs, after handing over the keys written since `mark`.
+    private func listen(since mark: inout String?) throws(StoreError) -> PostgresConnection {
+        let connection = try PostgresConnection.connect(uri)
+        _ = try connection.execute("LISTEN \(Self.channel)")
+        let now = try Self.serverMark(connection)
+        if let since = mark {
+            let changed = try connection.execute(
+                "SELECT key FROM aasa_store_entries WHERE modified >= $1::text::timestamptz", [Array(since.utf8)])
+            for row in 0..<changed.rowCount {
+                if let key = changed.text(row, 0).flatMap(StoreKey.init) { deliver(key) }
+            }
+        }
+        mark = now
+        return connection
+    }
+
+    /// The server's clock less a margin for writes not yet committed (their `modified` is
+    /// taken before their commit).
+    private static func serverMark(_ connection: PostgresConnection) throws(StoreError) -> String {
+        let result = try connection.execute("SELECT (clock_timestamp() - interval '10 seconds')::text")
+        return result.text(0, 0) ?? "-infinity"
+    }
+
+    private func deliver(_ key: StoreKey) {
+        for handler in handlers.withLock({ $0 }) { handler(key) }
+    }
+
+    /// poll(2) on `socket` (none: only the wake pipe) for up to `milliseconds`; true when the
+    /// socket has something to read.
+    @discardableResult
+    private func wait(socket: Int32?, milliseconds: Int32) -> Bool {
+        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if let socket { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+        let count = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        guard count > 0, let last = descriptors.last, socket != nil else { return false }
+        return last.revents != 0
+    }
+}

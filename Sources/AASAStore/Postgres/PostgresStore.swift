@@ -1,0 +1,164 @@
+import AASASystem
+import Synchronization
+
+/// The PostgreSQL engine (docs/usage.md, "Several replicas, one store"), through libpq: one
+/// connection for the calls, held under a lock (callers are blocking threads of their own: ACME's
+/// workers, a lookup thread; never an event loop), one for LISTEN on a thread of its own
+/// (`PostgresListener`), and one per held lock, whose session holds a session advisory lock,
+/// so a replica that dies releases its locks with its sessions. A connection that fails is
+/// dropped and made again on the next call, at most once per backoff (0.2 s doubling to 5 s),
+/// so a store away fails calls at once instead of making each wait for a timeout. Each
+/// connection made runs the schema's migrations first (`PostgresSchema`).
+public final class PostgresStore: SharedStore {
+    public let summary: String
+    public let health = StoreHealth()
+    let uri: String
+    let cipher: StoreCipher?
+    private let main = Mutex(MainConnection())
+    private let listener: PostgresListener
+    private let locks = Mutex(HeldLocks())
+
+    /// The calls' connection and when it may be tried again.
+    struct MainConnection: ~Copyable {
+        var connection: PostgresConnection?
+        var retryAt: UInt64 = 0
+        var delay: Double = 0.2
+        var lastError = ""
+    }
+
+    /// The connections that hold locks, so `close` can end them.
+    struct HeldLocks {
+        var next = 0
+        var connections: [Int: PostgresConnection] = [:]
+    }
+
+    static let longestDelay = 5.0
+
+    /// Opens the store: connects and migrates the schema. A store that cannot be reached yet
+    /// is no error (serving goes on; `health` says it is down and calls try again); a schema
+    /// newer than this server's is.
+    public init(uri: String, cipher: StoreCipher? = nil) throws(StoreError) {
+        self.uri = uri
+        self.cipher = cipher
+        summary = StoreLocation.postgres(uri).description
+        listener = PostgresListener(uri: uri, health: health)
+        do throws(StoreError) {
+            _ = try run(.connect) { _ throws(StoreError) in () }
+        } catch {
+            if case .refused = error { throw error }
+        }
+        listener.start()
+    }
+
+    /// Runs `body` on the calls' connection, connecting first when there is none (at most once
+    /// per backoff); a connection found broken by `body` is made again at once and `body`
+    /// tried once more (every call is idempotent), so a restarted server costs no failure.
+    func run<Result: Sendable>(
+        _ operation: StoreOperation, _ body: (PostgresConnection) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result {
+        do throws(StoreError) {
+            let result = try main.withLock { state throws(StoreError) -> Result in
+                let (connection, fresh) = try Self.connection(&state, uri: uri)
+                do throws(StoreError) {
+                    return try body(connection)
+                } catch {
+                    guard case .unreachable = error else { throw error }
+                    state.connection = nil
+                    guard !fresh else {
+                        Self.failed(&state, error)
+                        throw error
+                    }
+                    let (again, _) = try Self.connection(&state, uri: uri)
+                    return try body(again)
+                }
+            }
+            health.recordUp(true)
+            return result
+        } catch {
+            health.recordError(operation)
+            if case .unreachable = error { health.recordUp(false) }
+            throw error
+        }
+    }
+
+    /// The calls' connection, made (and migrated) when missing; `fresh` when just made.
+    private static func connection(
+        _ state: inout MainConnection, uri: String
+    ) throws(StoreError) -> (PostgresConnection, fresh: Bool) {
+        if let connection = state.connection, !connection.isBroken { return (connection, false) }
+        state.connection = nil
+        guard MonotonicClock.now() >= state.retryAt else {
+            throw StoreError.unreachable("trying again shortly; last: \(state.lastError)")
+        }
+        do throws(StoreError) {
+            let connection = try PostgresConnection.connect(uri)
+            try PostgresSchema.migrate(connection)
+            state.connection = connection
+            state.delay = 0.2
+            state.retryAt = 0
+            return (connection, true)
+        } catch {
+            failed(&state, error)
+            throw error
+        }
+    }
+
+    private static func failed(_ state: inout MainConnection, _ error: StoreError) {
+        state.lastError = error.detail
+        state.retryAt = MonotonicClock.now() + UInt64(state.delay * 1e9)
+        state.delay = min(state.delay * 2, longestDelay)
+    }
+
+    public func tryLock(_ name: String) throws(StoreError) -> StoreLock? {
+        do throws(StoreError) {
+            guard StoreKey.isValidLockName(name) else {
+                throw StoreError.refused("lock name \"\(name)\" is not allowed")
+            }
+            // A session of its own: the lock lasts as long as it, and so no longer than the
+            // replica that holds it.
+            let connection = try PostgresConnection.connect(uri)
+            let answer = try connection.execute("SELECT pg_try_advisory_lock(\(Self.lockID(name)))")
+            guard answer.text(0, 0) == "t" else { return nil }
+            let id = locks.withLock { held in
+                held.next += 1
+                held.connections[held.next] = connection
+                return held.next
+            }
+            return StoreLock(name: name) { [weak self] in
+                _ = self?.locks.withLock { $0.connections.removeValue(forKey: id) }
+            }
+        } catch {
+            health.recordError(.lock)
+            if case .unreachable = error { health.recordUp(false) }
+            throw error
+        }
+    }
+
+    public func unlock(_ lock: StoreLock) {
+        lock.releaseHold()
+    }
+
+    /// The advisory lock key of `name`: FNV-1a (64 bits) of a prefix and the name, so the
+    /// server's locks keep apart from other users' of the database.
+    static func lockID(_ name: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array("aasa-server lock \(name)".utf8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    public func observeChanges(_ handler: @escaping @Sendable (StoreKey) -> Void) {
+        listener.add(handler)
+    }
+
+    public func close() {
+        listener.stop()
+        main.withLock { $0.connection = nil }
+        locks.withLock { $0.connections.removeAll() }
+    }
+
+    deinit {
+        listener.stop()
+    }
+}
