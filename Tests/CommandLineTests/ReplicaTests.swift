@@ -216,6 +216,9 @@ struct ReplicaTests {
         #expect(leaders().count == 1, "\(set.logs)")
         let leader = try #require(leaders().first)
         #expect(cdn.requests(for: site) >= 1 && !google.questions(about: site).isEmpty)
+        let follower = try #require(set.ports.indices.first { $0 != leader })
+        #expect(try set.admin(follower, "/").contains("Run by another replica"))
+        #expect(try set.admin(leader, "/").contains("Run by this replica"))
 
         set.kill(leader)
         let asked = cdn.requests(for: site)

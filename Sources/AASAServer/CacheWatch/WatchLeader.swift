@@ -78,7 +78,10 @@ final class WatchLeader: Sendable, ServerComponent {
         logger.info(
             "watches: this replica runs them",
             metadata: ["watches": "\(watchers.map(\.source.name).joined(separator: ","))"])
-        for watcher in watchers { watcher.start() }
+        for watcher in watchers {
+            watcher.placement.store(1, ordering: .relaxed)
+            watcher.start()
+        }
     }
 
     private func stepDown(reason: String?) {
@@ -88,7 +91,10 @@ final class WatchLeader: Sendable, ServerComponent {
                 return books.lock
             })
         else { return }
-        for watcher in watchers { watcher.stop() }
+        for watcher in watchers {
+            watcher.stop()
+            watcher.placement.store(2, ordering: .relaxed)
+        }
         store.unlock(lock)
         if let reason { logger.warning("watches: stopped here: \(reason); another replica may take them") }
     }
@@ -110,6 +116,7 @@ final class WatchLeader: Sendable, ServerComponent {
 
     private func follow() {
         for watcher in watchers {
+            watcher.placement.store(2, ordering: .relaxed)
             guard let key = StoreKey("watches/\(watcher.source.name)/results"),
                 let bytes = try? store.load(key)
             else { continue }
