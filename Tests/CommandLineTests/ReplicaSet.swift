@@ -18,6 +18,11 @@ final class ReplicaSet {
     let arguments: [String]
     let environment: [String: String]
 
+    /// Whether this build of `serve` takes `--store` (it arrives with the store's settings).
+    static let serverHasStore: Bool = {
+        (try? BinaryRunner.run(["serve", "--help"]))?.stdout.contains("--store") ?? false
+    }()
+
     /// `names` each get a site folder; `extra` is added to every replica's flags.
     init(
         replicas: Int = 3, names: [String], extra: [String] = [], environment: [String: String] = [:],
