@@ -119,6 +119,12 @@ public final class ChallengeBoard: Sendable {
         signal.wake()
     }
 
+    /// A challenge another replica posted or removed (the store's change notice): what was
+    /// cached for it goes, so a check that follows asks the store again.
+    public func forget(_ key: ChallengeKey) {
+        lookups.withLock { _ = $0.cache.removeValue(forKey: key) }
+    }
+
     // MARK: Posting (the issuer)
 
     /// Posts an HTTP-01 answer here and, first, where the other replicas find it: the CA is
