@@ -91,30 +91,44 @@ final class ReplicaSet {
     /// The names replica `index` serves over HTTPS with a certificate Pebble issued, asked in
     /// one curl run (one process for every name).
     func served(by index: Int, _ names: [String]) -> Set<String> {
-        let port = ports[index].httpsPort
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["curl", "-s", "--max-time", "5", "--cacert", pebble.issuingRoot]
-        arguments += ["-w", "%{http_code} %{url}\\n"]
-        for name in names {
-            // -o goes with one URL: each body is dropped, so only the -w lines are read.
-            arguments += [
-                "--resolve", "\(name):\(port):127.0.0.1", "-o", "/dev/null",
-                "https://\(name):\(port)/.well-known/apple-app-site-association",
-            ]
+        served([index: names])[index] ?? []
+    }
+
+    /// The same for several replicas at once, their curl runs side by side (a poll of all
+    /// replicas takes as long as the slowest, not their sum).
+    func served(_ asked: [Int: [String]]) -> [Int: Set<String>] {
+        var running: [(Int, Process, Pipe)] = []
+        for (index, names) in asked where !names.isEmpty {
+            let port = ports[index].httpsPort
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            var arguments = ["curl", "-s", "--max-time", "5", "--cacert", pebble.issuingRoot]
+            arguments += ["-w", "%{http_code} %{url}\\n"]
+            for name in names {
+                // -o goes with one URL: each body is dropped, so only the -w lines are read.
+                arguments += [
+                    "--resolve", "\(name):\(port):127.0.0.1", "-o", "/dev/null",
+                    "https://\(name):\(port)/.well-known/apple-app-site-association",
+                ]
+            }
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { continue }
+            running.append((index, process, output))
         }
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var served = Set<String>()
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("200 ") {
-            if let host = URLComponents(string: String(line.dropFirst(4)))?.host { served.insert(host) }
+        var result: [Int: Set<String>] = [:]
+        for (index, process, output) in running {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            var served = Set<String>()
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("200 ") {
+                if let host = URLComponents(string: String(line.dropFirst(4)))?.host { served.insert(host) }
+            }
+            result[index] = served
         }
-        return served
+        return result
     }
 
     /// The admin page `path` of replica `index`.
