@@ -153,8 +153,8 @@ let package = Package(
         .testTarget(
             name: "AASAServerTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
-                "AASAServer", "TestSupport",
+                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAStore", "AASAACME",
+                "AASALoop", "AASAServer", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
