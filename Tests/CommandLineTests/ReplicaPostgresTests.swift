@@ -16,7 +16,7 @@ struct ReplicaPostgresTests {
         let database = try cluster.makeDatabase()
         let set = try ReplicaSet(
             names: ReplicaTests.names(30, "pg.example.com"),
-            extra: ["--acme-challenges", "tls-alpn-01", "--store", cluster.uri(database)])
+            extra: ["--acme-challenges", "tls-alpn-01", "--store", cluster.uri(database)], ownCertificates: true)
         try ReplicaTests.issueEveryName(set, label: "postgres, tls-alpn-01")
         let perChallenge = try ReplicaTests.queriesPerChallenge(set)
         print("replicas (postgres, tls-alpn-01): store queries per challenge: \(String(format: "%.2f", perChallenge))")
@@ -30,7 +30,8 @@ struct ReplicaPostgresTests {
         let database = try cluster.makeDatabase()
         let names = ReplicaTests.names(3, "outage.example.com")
         let set = try ReplicaSet(
-            names: names, extra: ["--acme-challenges", "http-01", "--store", cluster.uri(database)])
+            names: names, extra: ["--acme-challenges", "http-01", "--store", cluster.uri(database)],
+            ownCertificates: true)
         let issued = ReplicaTests.waitUntilAllServe(set, within: 60)
         #expect(issued.seconds.count == names.count, "\(set.logs.suffix(4000))")
 

@@ -17,6 +17,9 @@ final class ReplicaSet {
     /// Every replica's flags beyond its ports.
     let arguments: [String]
     let environment: [String: String]
+    /// Each replica with a certificates folder of its own (`certs-N`): what they share goes
+    /// through the store alone (PostgreSQL), as on hosts without a shared volume.
+    let ownCertificates: Bool
 
     /// Whether this build of `serve` takes `--store` (it arrives with the store's settings).
     static let serverHasStore: Bool = {
@@ -26,8 +29,9 @@ final class ReplicaSet {
     /// `names` each get a site folder; `extra` is added to every replica's flags.
     init(
         replicas: Int = 3, names: [String], extra: [String] = [], environment: [String: String] = [:],
-        pebbleEnvironment: [String: String] = [:], start: Bool = true
+        pebbleEnvironment: [String: String] = [:], ownCertificates: Bool = false, start: Bool = true
     ) throws {
+        self.ownCertificates = ownCertificates
         folder = try TemporaryFolder("aasa-replicas")
         self.names = names
         self.environment = environment
@@ -44,7 +48,7 @@ final class ReplicaSet {
         haproxy = try HAProxy(backends: ports, httpPort: httpPort, tlsPort: tlsPort)
         arguments =
             [
-                "--sites", "sites", "--certs", "certs", "--access-log", "off", "--acme", "on",
+                "--sites", "sites", "--access-log", "off", "--acme", "on",
                 "--acme-directory", pebble.directory, "--acme-directory-ca", pebble.listenerCA,
                 "--acme-email", "ops@example.com", "--acme-on-demand", "off",
             ] + extra
@@ -56,11 +60,12 @@ final class ReplicaSet {
 
     /// Starts replica `index` (again) on its own ports.
     func start(_ index: Int) throws {
+        let certificates = ownCertificates ? ["--certs", "certs-\(index)"] : ["--certs", "certs"]
         servers[index] = try RunningServer(
             in: folder.url,
             [
                 "--http", "127.0.0.1:\(ports[index].httpPort)", "--https", "127.0.0.1:\(ports[index].httpsPort)",
-            ] + arguments, environment: environment)
+            ] + certificates + arguments, environment: environment)
     }
 
     /// kill -9: no goodbye, its store session and locks die with it.

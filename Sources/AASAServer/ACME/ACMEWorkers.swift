@@ -21,11 +21,6 @@ final class ACMEWorkers: ServerComponent {
         let reloader = reloader
         // A check for another replica's challenge wakes the loops once its answer is in.
         manager.board.start(wake: wakeLoops)
-        // PostgreSQL tells of a challenge another replica posted: a cached absence goes at once.
-        let board = manager.board
-        manager.store.observeChanges { key in
-            if let challenge = StoreChallenges.challenge(key) { board.forget(challenge) }
-        }
         do {
             try manager.start(
                 certificatesChanged: {

@@ -64,7 +64,9 @@ final class WatchLeader: Sendable, ServerComponent {
     private func tick() {
         let held = books.withLock { $0.lock }
         if let held {
-            guard held.isHeld, store.health.isUp else { return stepDown(reason: "the store is out of reach") }
+            guard store.holds(held), store.health.isUp else {
+                return stepDown(reason: "the store is out of reach or its session ended")
+            }
             share()
             return
         }
