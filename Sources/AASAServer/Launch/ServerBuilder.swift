@@ -10,7 +10,7 @@ import Foundation
 import Logging
 
 /// The composition root: the one place the server's parts are made from resolved settings
-/// (the watcher, the first load, ACME, the shared state, the listeners and their loops, the
+/// (ACME and its store, the watcher, the first load, the shared state, the listeners and their loops, the
 /// reloader) and listed, in start order, as the components `Server` starts and stops. A new
 /// long-lived part is one more line in `build`'s list.
 struct ServerBuilder {
