@@ -74,4 +74,12 @@ struct ReplicaPostgresTests {
         #expect(set.orders(for: late) == 1)
         set.stop()
     }
+
+    @Test(
+        "the watches over PostgreSQL: one replica runs them, the others show its results; it dies, another takes over")
+    func watches() throws {
+        let cluster = try PostgresCluster()
+        let database = try cluster.makeDatabase()
+        try ReplicaTests.watchesOnce(store: ["--store", cluster.uri(database)], ownCertificates: true)
+    }
 }

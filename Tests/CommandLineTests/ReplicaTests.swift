@@ -205,6 +205,11 @@ struct ReplicaTests {
         "the watches: one replica asks Apple's and Google's stand-ins, every replica shows the results; it dies, another takes over"
     )
     func watchesOnce() throws {
+        try Self.watchesOnce(store: [], ownCertificates: false)
+    }
+
+    /// The watches' test with the store `store` adds to the flags.
+    static func watchesOnce(store: [String], ownCertificates: Bool) throws {
         let cdn = try FakeCDN()
         let google = try FakeCDN()
         let site = "watched.replicas.example.com"
@@ -215,7 +220,7 @@ struct ReplicaTests {
                 cdn.certificates.caFile, "--cdn-watch-interval", "1", "--cdn-watch-rate", "600", "--google-watch", "on",
                 "--google-watch-url", google.statementsURL, "--google-watch-ca", google.certificates.caFile,
                 "--google-watch-interval", "1", "--google-watch-rate", "600", "--google-watch-key-file", "google.key",
-            ], start: false)
+            ] + store, ownCertificates: ownCertificates, start: false)
         try set.folder.write("sites/\(site)/assetlinks.json", GoogleWatchTests.file("com.example.shop"))
         try set.folder.write("google.key", "test-key_1.2\n")
         let copies = try TemporaryFolder()

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 /// Runs the CDN and Google watches in one replica at a time (docs/usage.md, "Several replicas,
-/// one store"): every `interval` each replica tries the store's lock `watches`; the one that
-/// gets it starts the watches and writes their latest results to the store
+/// one store"): every `followInterval` each replica tries the store's lock `watches`; the one
+/// that gets it starts the watches and writes their latest results to the store
 /// (`watches/NAME/results`); the others read them, so every replica shows them. The lock
 /// goes with its holder (killed, or its store session lost: PostgreSQL's advisory lock), and
 /// another replica takes the watches over at its next try. A replica that can no longer reach
@@ -22,8 +22,11 @@ final class WatchLeader: Sendable, ServerComponent {
     let store: any SharedStore
     let watchers: [CacheWatcher]
     let logger: Logger
-    /// Seconds between tries of the lock and between shares of the results.
+    /// Seconds between the leader's checks of its lock and shares of the results.
     static let interval = 2.0
+    /// Seconds between the others' tries of the lock and reads of the results: each try of a
+    /// PostgreSQL lock is a session of its own, so many replicas must not try too often.
+    static let followInterval = 5.0
     private let books = Mutex(Books())
     private let signal = WorkerSignal()
     private let stopped = Mutex(false)
@@ -41,7 +44,7 @@ final class WatchLeader: Sendable, ServerComponent {
         let thread = Thread { [self] in
             while !books.withLock({ $0.stopping }) {
                 tick()
-                let next = Date().addingTimeInterval(Self.interval)
+                let next = Date().addingTimeInterval(isLeading ? Self.interval : Self.followInterval)
                 _ = signal.next { () -> WorkerSignal.Step<Bool> in
                     if books.withLock({ $0.stopping }) { return .stop }
                     let left = next.timeIntervalSinceNow
