@@ -82,4 +82,19 @@ struct ReplicaPostgresTests {
         let database = try cluster.makeDatabase()
         try ReplicaTests.watchesOnce(store: ["--store", cluster.uri(database)], ownCertificates: true)
     }
+
+    @Test(
+        "a replica killed (kill -9) while it holds an order: its session's lock goes, another replica issues the name")
+    func killedWhileOrdering() throws {
+        let cluster = try PostgresCluster()
+        let database = try cluster.makeDatabase()
+        try ReplicaTests.killedWhileOrdering(store: ["--store", cluster.uri(database)], ownCertificates: true)
+    }
+
+    @Test("a CA failure for one name over PostgreSQL: no replica re-orders it within the backoff")
+    func failureBackoff() throws {
+        let cluster = try PostgresCluster()
+        let database = try cluster.makeDatabase()
+        try ReplicaTests.failureBackoff(store: ["--store", cluster.uri(database)], ownCertificates: true)
+    }
 }

@@ -149,8 +149,13 @@ struct ReplicaTests {
 
     @Test("a replica killed (kill -9) while it holds an order: another replica issues the name, once")
     func killedWhileOrdering() throws {
+        try Self.killedWhileOrdering(store: [], ownCertificates: false)
+    }
+
+    static func killedWhileOrdering(store: [String], ownCertificates: Bool) throws {
         let name = "killed.replicas.example.com"
-        let set = try ReplicaSet(names: [name], extra: ["--acme-challenges", "http-01"])
+        let set = try ReplicaSet(
+            names: [name], extra: ["--acme-challenges", "http-01"] + store, ownCertificates: ownCertificates)
         var holder: Int?
         // The lock is held from before the challenge is answered until the certificate is stored.
         #expect(
@@ -175,9 +180,15 @@ struct ReplicaTests {
 
     @Test("a CA failure for one name: the replica that failed keeps it in the store's backoff; no replica re-orders it")
     func failureBackoff() throws {
+        try Self.failureBackoff(store: [], ownCertificates: false)
+    }
+
+    static func failureBackoff(store: [String], ownCertificates: Bool) throws {
         let bad = "unreachable.replicas.example.com"
         let good = "reachable.replicas.example.com"
-        let set = try ReplicaSet(names: [bad, good], extra: ["--acme-challenges", "http-01"], start: false)
+        let set = try ReplicaSet(
+            names: [bad, good], extra: ["--acme-challenges", "http-01"] + store, ownCertificates: ownCertificates,
+            start: false)
         // Nothing listens at 127.0.0.2: every check of the name fails.
         try set.pebble.resolve(bad, to: "127.0.0.2")
         for index in set.ports.indices { try set.start(index) }
