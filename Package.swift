@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "AASAACMETests",
             dependencies: [
-                "AssociationKit", "AASATransport", "AASAACME", "TestSupport",
+                "AssociationKit", "AASATransport", "AASAStore", "AASAACME", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

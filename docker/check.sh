@@ -29,8 +29,9 @@ report=$(systemd-analyze verify "$unit_dir/aasa-server.service" "$unit_dir/aasa-
   || echo "systemd-analyze failed")
 if [ -n "$report" ]; then echo "$report"; exit 1; fi
 
-echo "kubernetes-validate docker/kubernetes.yaml docker/kubernetes-git-sync.yaml docker/kubernetes-ingress.yaml"
-kubernetes-validate --strict docker/kubernetes.yaml docker/kubernetes-git-sync.yaml docker/kubernetes-ingress.yaml
+echo "kubernetes-validate docker/kubernetes.yaml docker/kubernetes-git-sync.yaml docker/kubernetes-ingress.yaml docker/kubernetes-replicas.yaml"
+kubernetes-validate --strict docker/kubernetes.yaml docker/kubernetes-git-sync.yaml docker/kubernetes-ingress.yaml \
+  docker/kubernetes-replicas.yaml
 
 echo "promtool check rules docker/prometheus-rules.yml"
 command -v promtool >/dev/null 2>&1 || { echo "promtool not found: apt-get install prometheus"; exit 1; }

@@ -1,3 +1,4 @@
+import AASAStore
 import AASASystem
 import AASATransport
 import AssociationKit
@@ -48,6 +49,8 @@ public final class ACMEManager: Sendable {
         var covered = false
         /// The names an alias-driven order was last charged to the budget for.
         var chargedNames: [String]?
+        /// A failed order is being booked while its lock is still held: no worker takes it.
+        var finishing = false
     }
 
     /// What a worker takes: an order, or a renewal-information check.
@@ -73,8 +76,11 @@ public final class ACMEManager: Sendable {
     public let settings: ACMESettings
     /// `settings.issuers`, in the order orders try them.
     public let issuers: [ACMEIssuerSettings]
-    public let board = ChallengeBoard()
+    public let board: ChallengeBoard
     public let storage: ACMEStorage
+    /// What replicas share: locks, backoffs and pending challenges (the certificates folder's
+    /// `acme/` unless `--store` names another).
+    public let store: any SharedStore
     public let challenges: [ChallengeType]
     /// Asks `--acme-on-demand-ask` about on-demand names, when given.
     let asker: OnDemandAsk?
@@ -92,7 +98,7 @@ public final class ACMEManager: Sendable {
         let orderFailed: @Sendable () -> Void
     }
 
-    private let callbacks = Mutex<Callbacks?>(nil)
+    let callbacks = Mutex<Callbacks?>(nil)
     /// Read by `prepare()` at start-up, used by `start()`: per issuer, its account key and
     /// external account binding.
     private let accounts = Mutex<[(ECKey, ExternalAccountBinding?)]?>(nil)
@@ -101,14 +107,18 @@ public final class ACMEManager: Sendable {
     static let firstBackoff = 60
     static let longestBackoff = 86_400
 
+    /// `store` is what replicas share (nil: the certificates folder's `acme/`).
     public init(
         settings: ACMESettings, certificates: String, challenges: [ChallengeType], publicSuffixes: PublicSuffixList,
-        logger: Logger
+        store: (any SharedStore)? = nil, logger: Logger
     ) {
         self.settings = settings
         self.publicSuffixes = publicSuffixes
         issuers = settings.issuers
         storage = ACMEStorage(certificates: certificates)
+        let shared = store ?? storage.files
+        self.store = shared
+        board = ChallengeBoard(source: StoreChallenges(store: shared))
         self.challenges = challenges
         self.logger = logger
         asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, caFile: settings.onDemandAskCA, logger: logger) }
@@ -119,6 +129,8 @@ public final class ACMEManager: Sendable {
     /// issuer's directory does not offer fails start-up too; a directory that cannot be
     /// reached now is checked at its first order instead.
     public func prepare() throws(ACMEProblem) {
+        try mirrorAccounts()
+        mirrorCertificates()
         var made: [(ECKey, ExternalAccountBinding?)] = []
         for (index, issuer) in issuers.enumerated() {
             let key = try storage.accountKey(directory: issuer.directory, adoptLegacy: index == 0)
@@ -171,6 +183,12 @@ public final class ACMEManager: Sendable {
             thread.start()
         }
         asker?.start { [self] name, answer in answered(name, answer) }
+        // What another replica changed (PostgreSQL tells): a posted challenge drops what the
+        // board cached for it; a certificate is copied here, and the file watcher reloads.
+        store.observeChanges { [self] key in
+            if let challenge = StoreChallenges.challenge(key) { board.forget(challenge) }
+            mirrorChange(key)
+        }
     }
 
     public func stop() {
@@ -281,7 +299,7 @@ public final class ACMEManager: Sendable {
                 // A held certificate whose renewal moment came is due as well as a scheduled job.
                 let due = books.jobs.filter {
                     ($0.value.state == .scheduled || $0.value.state == .valid && !$0.value.checking)
-                        && $0.value.dueAt <= now
+                        && $0.value.dueAt <= now && !$0.value.finishing
                 }
                 let chosen = due.min { left, right in
                     (left.value.rank, left.value.dueAt, left.key) < (right.value.rank, right.value.dueAt, right.key)
@@ -307,7 +325,19 @@ public final class ACMEManager: Sendable {
     }
 
     private func run(_ primary: String, _ orderers: [CertificateIssuer]) {
-        guard let job = books.withLock({ $0.jobs[primary] }) else { return }
+        guard let held = books.withLock({ $0.jobs[primary] }) else { return }
+        let claim = claim(primary, names: held.plan.names, holdingUntil: held.notAfter ?? 0, now: Int(time(nil)))
+        guard case .order(let lock, let backoff) = claim else { return book(claim, for: primary, now: Int(time(nil))) }
+        // A failure elsewhere whose backoff ended: go on from its count and its next issuer.
+        if let backoff {
+            books.withLock { books in
+                guard var job = books.jobs[primary] else { return }
+                job.failures = max(job.failures, backoff.failures)
+                job.issuerIndex = backoff.issuerIndex % issuers.count
+                books.jobs[primary] = job
+            }
+        }
+        guard let job = books.withLock({ $0.jobs[primary] }) else { return store.unlock(lock) }
         let kind = job.renewal ? "renewal" : "order"
         let index = job.issuerIndex % issuers.count
         let settings = issuers[index]
@@ -315,28 +345,19 @@ public final class ACMEManager: Sendable {
         let replaces = job.renewal && job.windowIssuer == index ? job.held?.certID : nil
         if job.plan.onDemand && !job.renewal { saveBudget() }
         if job.plan.aliases && !job.covered && job.chargedNames != job.plan.names {
-            guard chargeAliasOrder(primary, job.plan.names) else { return }
+            guard chargeAliasOrder(primary, job.plan.names) else { return store.unlock(lock) }
             saveBudget()
         }
-        guard let lock = storage.lock(primary) else {
-            // Another replica is ordering it: its certificate arrives through the folder.
-            logger.info("acme: another process holds the lock for \(primary); waiting for its certificate")
-            books.withLock {
-                $0.jobs[primary]?.state = .scheduled
-                $0.jobs[primary]?.dueAt = Int(time(nil)) + 60
-            }
-            return
-        }
         let started = Date()
-        // The lock is released before the outcome is booked: a failure hands the name to the
-        // next issuer at once, and the worker that takes it must find the lock free.
         let outcome = Result { () throws(ACMEProblem) in
-            defer { storage.unlock(lock) }
             let issued = try orderers[index].issue(job.plan.names, profile: settings.profile, replaces: replaces)
             try storage.store(issued, name: primary, directory: settings.directory)
+            share(issued, name: primary, directory: settings.directory)
         }
         do {
             try outcome.get()
+            clearBackoff(primary)
+            store.unlock(lock)
             let seconds = (Date().timeIntervalSince(started) * 100).rounded() / 100
             logger.info(
                 "acme: certificate stored",
@@ -359,7 +380,16 @@ public final class ACMEManager: Sendable {
             }
             callbacks.withLock { $0 }?.certificatesChanged()
         } catch {
+            // Booked and shared while the lock is held, so no replica orders the name in between;
+            // `finishing` keeps this process's own workers off it until the lock is released
+            // (a failure hands the name to the next issuer at once, and that worker must find
+            // the lock free).
+            books.withLock { $0.jobs[primary]?.finishing = true }
             let (delay, dropped) = failed(primary, error, renewal: job.renewal, now: Int(time(nil)))
+            shareBackoff(primary)
+            store.unlock(lock)
+            books.withLock { $0.jobs[primary]?.finishing = false }
+            wake.wake()
             var metadata: Logger.Metadata = [
                 "names": "\(job.plan.names.joined(separator: ","))", "issuer": "\(settings.label)",
                 "next_issuer": "\(issuers[(index + 1) % issuers.count].label)", "type": "\(error.type)",
@@ -372,23 +402,5 @@ public final class ACMEManager: Sendable {
             logger.error("acme: \(kind) failed", metadata: metadata)
             callbacks.withLock { $0 }?.orderFailed()
         }
-    }
-
-    /// Exponential backoff with ±25 % jitter, at most a day and at most a tenth of the
-    /// certificate's `remaining` lifetime (a 6-day certificate is not left a day unrenewed),
-    /// never under a minute; never sooner than the CA asked (RFC 8555 §6.6) when the next
-    /// attempt goes to the same CA, but never more than a day for what it asks (docs/acme.md,
-    /// "Numbers from the CA").
-    static func backoff(failures: Int, retryAfter: Int?, remaining: Int? = nil, sameIssuer: Bool = true) -> Int {
-        let base = min(firstBackoff << min(max(failures, 1) - 1, 20), longestBackoff)
-        let jittered = Int(Double(base) * Double.random(in: 0.75...1.25))
-        let capped = remaining.map { min(jittered, max(firstBackoff, $0 / 10)) } ?? jittered
-        return max(capped, sameIssuer ? min(max(retryAfter ?? 0, 0), longestBackoff) : 0)
-    }
-
-    /// `now + seconds`, saturating instead of trapping.
-    static func later(_ now: Int, _ seconds: Int) -> Int {
-        let (sum, overflow) = now.addingReportingOverflow(seconds)
-        return overflow ? (seconds > 0 ? .max : .min) : sum
     }
 }

@@ -19,6 +19,11 @@ public struct ACMEStorage: Sendable {
     /// The folder as a store.
     public let files: FolderStore
 
+    /// The store's own folders under `acme/` (docs/acme.md, "Several replicas"): pending
+    /// challenges, failure backoffs, pre-flight tokens and the watches' leader and results.
+    /// They hold no certificate, so neither the file watcher nor the certificate loader needs them.
+    public static let storeOnlyFolders: Set<String> = ["challenges", "backoff", "preflight", "watches"]
+
     public init(certificates: String) {
         folder = (certificates as NSString).appendingPathComponent("acme")
         files = FolderStore(folder: folder)

@@ -88,15 +88,19 @@ struct CertificateIssuer {
         // RFC 8555 §8.1: token "." base64url(JWK thumbprint).
         let keyAuthorization = challenge.token + "." + client.key.thumbprint
         let name = authorization.name
+        // Posted where every replica finds it before the CA is asked: any of them may get a check.
         switch type {
         case .http01:
-            board.postHTTP(token: challenge.token, name: name, keyAuthorization: keyAuthorization)
+            do { try board.postHTTP(token: challenge.token, name: name, keyAuthorization: keyAuthorization) } catch {
+                throw ACMEProblem.transport("cannot post the challenge to the store: \(error)")
+            }
         case .tlsALPN01:
-            do {
-                board.postTLS(
-                    name: name, context: try TLSContext.acmeValidation(name: name, keyAuthorization: keyAuthorization))
-            } catch {
+            let context: TLSContext
+            do { context = try TLSContext.acmeValidation(name: name, keyAuthorization: keyAuthorization) } catch {
                 throw ACMEProblem.transport("cannot make the validation certificate: \(error)")
+            }
+            do { try board.postTLS(name: name, keyAuthorization: keyAuthorization, context: context) } catch {
+                throw ACMEProblem.transport("cannot post the challenge to the store: \(error)")
             }
         }
         defer {

@@ -9,6 +9,8 @@ final class Pebble {
     let folder: TemporaryFolder
     private(set) var directoryPort = 0
     private(set) var managementPort = 0
+    /// pebble-challtestsrv's management port (its `/add-a` points a name elsewhere).
+    private(set) var challengeManagementPort = 0
     /// The CA that signed Pebble's own HTTPS listener (`--acme-directory-ca`).
     let listenerCA: String
     /// The root Pebble issues under (curl's `--cacert`).
@@ -48,7 +50,7 @@ final class Pebble {
             directoryPort = try ProbeTests.freePort()
             managementPort = try ProbeTests.freePort()
             let dnsPort = try ProbeTests.freePort()
-            let challengeManagementPort = try ProbeTests.freePort()
+            challengeManagementPort = try ProbeTests.freePort()
             let configuration = """
                 {"pebble": {"listenAddress": "127.0.0.1:\(directoryPort)",
                   "managementListenAddress": "127.0.0.1:\(managementPort)",
@@ -67,7 +69,7 @@ final class Pebble {
                 "pebble", ["-config", configurationFile, "-dnsserver", "127.0.0.1:\(dnsPort)"],
                 environment: ["PEBBLE_VA_NOSLEEP": "1"].merging(environment) { $1 })
             // Pebble opens its directory before its management interface: wait for all three.
-            let ports = [directoryPort, managementPort, dnsPort]
+            let ports = [directoryPort, managementPort, dnsPort, challengeManagementPort]
             if eventually(20, { ports.allSatisfy { RunningServer.accepts(port: $0) } }) { break }
             stopProcesses()
             if attempt == 3 { throw Failure(description: "pebble did not start: \(output)") }
@@ -90,6 +92,24 @@ final class Pebble {
         try process.run()
         try log.close()
         processes.append(process)
+    }
+
+    /// Makes `name` resolve to `address` alone in Pebble's DNS (nothing listens there: its
+    /// validation fails).
+    func resolve(_ name: String, to address: String) throws {
+        _ = try Curl.request(
+            "http://127.0.0.1:\(challengeManagementPort)/add-a",
+            ["-X", "POST", "--data", #"{"host": "\#(name).", "addresses": ["\#(address)"]}"#])
+    }
+
+    /// Certificates Pebble issued (it logs each finalized order's certificate).
+    var certificatesIssued: Int {
+        output.components(separatedBy: "\n").count { $0.contains("Issued certificate serial") }
+    }
+
+    /// Orders Pebble created (it logs each one it adds to its database).
+    var ordersCreated: Int {
+        output.components(separatedBy: "\n").count { $0.contains("Added order \"") }
     }
 
     /// How many requests Pebble's front end logged for `path` (its log names each one).

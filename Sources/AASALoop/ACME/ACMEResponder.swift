@@ -15,8 +15,13 @@ package final class ACMEResponder: HandshakeHooks {
         self.snapshots = snapshots
     }
 
-    package func validationContext(for name: String) -> TLSContext? {
-        manager.board.validationContext(for: name)
+    /// Only for a name a site serves: a stranger's name is never looked up.
+    package func validationContext(for name: String) -> ValidationAnswer {
+        switch manager.board.validationContext(for: name, lookUp: snapshots.current.table.site(forHost: name) != nil) {
+        case .found(let context): return .context(context)
+        case .pending: return .pending
+        case .absent: return .none
+        }
     }
 
     package func certificateWanted(for name: String, source: UInt64) -> Bool {
@@ -24,7 +29,7 @@ package final class ACMEResponder: HandshakeHooks {
         return manager.certificateWanted(for: name, source: source)
     }
 
-    func keyAuthorization(token: String, host: String) -> [UInt8]? {
-        manager.board.keyAuthorization(token: token, host: host)
+    func keyAuthorization(token: String, host: String, lookUp: Bool) -> ChallengeBoard.Answer<[UInt8]> {
+        manager.board.keyAuthorization(token: token, host: host, lookUp: lookUp)
     }
 }

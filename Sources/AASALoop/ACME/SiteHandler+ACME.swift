@@ -9,8 +9,9 @@ extension SiteHandler {
 
     /// HTTP-01 (RFC 8555 §8.3): `/.well-known/acme-challenge/TOKEN` answers the key
     /// authorization while that token's authorization is pending for the request's host;
-    /// nil (the caller's 404) for every other token, host or path. Only the plain listener
-    /// answers, never with a redirect.
+    /// nil (the caller's 404) for every other token, host or path; a deferred outcome while
+    /// another replica's challenge is looked up. Only the plain listener answers, never with a
+    /// redirect.
     func respondToChallenge(
         _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, target: RequestTarget, site: SiteContent?,
         _ client: RequestClient, writer: ResponseWriter
@@ -27,7 +28,14 @@ extension SiteHandler {
         let token = String(
             decoding: buffer[(path.lowerBound + prefixLength)..<path.upperBound].prefix { $0 != UInt8(ascii: "?") },
             as: UTF8.self)
-        guard let body = acme.keyAuthorization(token: token, host: host) else { return nil }
+        let body: [UInt8]
+        switch acme.keyAuthorization(token: token, host: host, lookUp: site != nil) {
+        case .found(let answer): body = answer
+        case .absent: return nil
+        // Another replica's challenge, being looked up off the loop: the loop keeps the
+        // request and asks again once woken.
+        case .pending: return RequestOutcome(status: .ok, closing: .deferred)
+        }
         writer.startHead(ResponseHead.ok)
         writer.write(Self.keyAuthorizationHeaders)
         writer.writeCount(body.count)

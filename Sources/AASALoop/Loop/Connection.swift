@@ -33,6 +33,9 @@ package final class Connection {
     /// mark or the end of this connection's share of a wake-up. Nothing more is read until
     /// they are answered, which bounds `pending`.
     var parsePaused = false
+    /// The request at the front of `pending` was deferred by the handler: the connection is
+    /// on the loop's parked list and is neither parsed nor read until the next wake-up.
+    var awaitingAnswer = false
     /// Reading stopped before the socket said EAGAIN, so no new readiness event will come
     /// for what is already there: the loop must come back by itself.
     var readPending = false

@@ -25,7 +25,10 @@ extension EventLoop {
                 scan = HeadScan()
                 connection.scan = scan
                 budget.requests -= 1
-                answer(head, in: buffer, on: connection)
+                guard answer(head, in: buffer, on: connection) else {
+                    park(connection)
+                    return start
+                }
                 start = end
             case .incomplete:
                 connection.scan = scan
@@ -42,9 +45,12 @@ extension EventLoop {
         return connection.closeAfterWrite ? buffer.count : start
     }
 
-    /// One well-formed request: the handler answers it, the loop finishes it.
+    /// One well-formed request: the handler answers it, the loop finishes it. False when the
+    /// handler deferred it (nothing was written: the request is handed over again later).
     @inline(__always)
-    private func answer(_ head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection) {
+    private func answer(_ head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection)
+        -> Bool
+    {
         // The clock is read only for the access log's duration field.
         let logging = accessLog.enabled
         let started = logging ? MonotonicClock.now() : 0
@@ -56,8 +62,30 @@ extension EventLoop {
             head.isAsteriskForm
             ? writer.error(.methodNotAllowed, for: head)
             : handler.respond(to: head, in: buffer, from: RequestClient(connection), writer: writer)
+        if outcome.closing == .deferred { return false }
         finish(outcome, on: connection, keepAlive: keepAlive)
         if logging { log(outcome, head, buffer, on: connection, started: started) }
+        return true
+    }
+
+    /// Keeps a deferred request and everything behind it unparsed, reads nothing more from the
+    /// connection, and waits for the loop's next wake-up (`resumeParkedRequests`); the
+    /// connection's deadline still runs, so a request that is never answered is closed.
+    private func park(_ connection: Connection) {
+        connection.parsePaused = true
+        connection.awaitingAnswer = true
+        if !parkedRequests.contains(where: { $0 === connection }) { parkedRequests.append(connection) }
+    }
+
+    /// After a wake-up: each parked request is handed to the handler again (answered, or
+    /// parked again while its answer is still on its way).
+    func resumeParkedRequests(now: UInt64) {
+        let waiting = parkedRequests
+        parkedRequests = []
+        for connection in waiting where connections[Int(connection.fd)] === connection {
+            connection.awaitingAnswer = false
+            readAndServe(connection, now: now)
+        }
     }
 
     /// Closes or keeps the connection as the outcome says, and counts it: a fixed slot per
@@ -72,6 +100,8 @@ extension EventLoop {
         case .linger:
             connection.closeAfterWrite = true
             connection.lingerOnClose = true
+        case .deferred:
+            break
         }
         counted.requests.add(path: outcome.path, status: outcome.status)
         if let encoding = outcome.encoding {

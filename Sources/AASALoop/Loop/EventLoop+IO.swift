@@ -21,6 +21,7 @@ extension EventLoop {
             guard continueHandshake(tls, on: connection, now: now) else { return }
         }
         while true {
+            if connection.awaitingAnswer { return }
             if connection.parsePaused { serveBuffered(connection, now: now, budget: &budget) }
             connection.readPending = false
             while !connection.closeAfterWrite && !connection.peerClosed && !connection.parsePaused {

@@ -36,6 +36,8 @@ package final class EventLoop<Handler: RequestHandler> {
     let handshakeHooks: (any HandshakeHooks)?
     /// Handshakes waiting for an on-demand certificate; looked at again after each wake-up.
     var pausedHandshakes: [Connection] = []
+    /// Connections whose request the handler deferred (`RequestOutcome.Closing.deferred`).
+    var parkedRequests: [Connection] = []
     /// The thread `run` claims; loop-bound state asserts it in debug builds.
     package var thread = LoopThread()
     var connections: [Connection?] = []
@@ -175,6 +177,7 @@ package final class EventLoop<Handler: RequestHandler> {
                 acceptConnections(from: secureListener, secure: true, now: now)
             }
             if woken && !pausedHandshakes.isEmpty { resumePausedHandshakes(now: now) }
+            if woken && !parkedRequests.isEmpty { resumeParkedRequests(now: now) }
             if closedSinceTrim >= settings.trimAfterCloses { giveBackMemory(now: now, idle: count == 0) }
             accessLog.flush()
             foldPending = now &- lastFold < Self.foldInterval
@@ -311,6 +314,7 @@ package final class EventLoop<Handler: RequestHandler> {
         }
         connection.tls?.shutdown()
         if !pausedHandshakes.isEmpty { pausedHandshakes.removeAll { $0 === connection } }
+        if !parkedRequests.isEmpty { parkedRequests.removeAll { $0 === connection } }
         Posix.close(connection.fd)
         connections[Int(connection.fd)] = nil
         openConnections -= 1

@@ -11,6 +11,10 @@ package struct RequestOutcome {
         case close
         /// Closed by a lingering close: the client may still be sending what was refused.
         case linger
+        /// Not answered yet: the handler waits for an answer from off the loop (an ACME
+        /// challenge another replica posted). The loop keeps the request, parks the
+        /// connection, and hands the request over again after its next wake-up.
+        case deferred
     }
 
     // Words first, then bytes: small enough to come back in registers.

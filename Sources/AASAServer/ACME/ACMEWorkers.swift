@@ -19,6 +19,8 @@ final class ACMEWorkers: ServerComponent {
 
     func start() {
         let reloader = reloader
+        // A check for another replica's challenge wakes the loops once its answer is in.
+        manager.board.start(wake: wakeLoops)
         do {
             try manager.start(
                 certificatesChanged: {
@@ -39,5 +41,6 @@ final class ACMEWorkers: ServerComponent {
 
     func stop() {
         manager.stop()
+        manager.board.stop()
     }
 }

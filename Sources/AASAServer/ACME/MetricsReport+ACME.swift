@@ -1,4 +1,5 @@
 import AASAACME
+import AASAStore
 
 extension MetricsReport {
     /// ACME's series (docs/usage.md, "Automatic certificates"): every issuer and result label
@@ -38,12 +39,35 @@ extension MetricsReport {
             "aasa_acme_renewals_deferred_total", type: .counter,
             help: "Renewals renewal information asked for within a day of the last certificate, put off to then.")
         text.sample("aasa_acme_renewals_deferred_total", [], Double(results["renewal_deferred"] ?? 0))
+        let lookups = manager.board.lookupCounts
+        text.family(
+            "aasa_acme_challenge_lookups_total", type: .counter,
+            help:
+                "Checks for a challenge this replica did not post, by result: found or absent in the store, failed "
+                + "(the store did not answer), cached (answered from an earlier lookup), refused (too many at once).")
+        for (result, count) in [
+            ("found", lookups.found), ("absent", lookups.absent), ("failed", lookups.failed),
+            ("cached", lookups.cached), ("refused", lookups.refused),
+        ] {
+            text.sample("aasa_acme_challenge_lookups_total", [("result", result)], Double(count))
+        }
+        store(manager.store.health, into: &text)
         let managed = manager.managed()
         text.family("aasa_acme_certificates", type: .gauge, help: "Certificates ACME keeps, by state.")
         for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped] {
             text.sample(
                 "aasa_acme_certificates", [("state", state.rawValue)],
                 Double(managed.count { $0.state == state }))
+        }
+    }
+
+    /// The shared store's reachability and errors (docs/usage.md, "Several replicas, one store").
+    static func store(_ health: StoreHealth, into text: inout PrometheusText) {
+        text.family("aasa_store_up", type: .gauge, help: "1 while the store replicas share answers, else 0.")
+        text.sample("aasa_store_up", [], health.isUp ? 1 : 0)
+        text.family("aasa_store_errors_total", type: .counter, help: "Failed store calls, by operation.")
+        for (operation, count) in health.errorCounts {
+            text.sample("aasa_store_errors_total", [("operation", operation.rawValue)], Double(count))
         }
     }
 }

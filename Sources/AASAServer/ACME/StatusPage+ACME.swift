@@ -1,4 +1,5 @@
 import AASAACME
+import AASAStore
 import AASASystem
 import AASATransport
 
@@ -11,9 +12,17 @@ extension StatusPage {
         let issuers = manager.issuers.map { issuer in
             escape(issuer.directory) + (issuer.profile.map { " (profile \(escape($0)))" } ?? "")
         }
+        let health = manager.store.health
+        let errors = health.errorCounts.filter { $0.count > 0 }.map { "\($0.operation.rawValue) \($0.count)" }
         var html =
             "<h2>Automatic certificates</h2>\n<p>ACME issuers, in order: \(issuers.joined(separator: ", ")); "
-            + "\(managed.count) certificates kept.</p>\n<table id=\"acme\"><tr><th>Names</th><th>State</th>"
+            + "\(managed.count) certificates kept.</p>\n"
+            + "<p id=\"store\">Store shared by the replicas: \(escape(manager.store.summary)), "
+            + (health.isUp
+                ? "<span class=\"ok\">up</span>"
+                : "<span class=\"error\">out of reach</span>: serving the certificates held, no orders until it is back")
+            + (errors.isEmpty ? "" : "; errors: \(errors.joined(separator: ", "))") + ".</p>\n"
+            + "<table id=\"acme\"><tr><th>Names</th><th>State</th>"
             + "<th>Issuer</th><th>Expires</th><th>Renewal window</th><th>Next check</th>"
             + "<th>Next renewal or attempt</th><th>Last error</th></tr>\n"
         for certificate in managed.prefix(certificateRows) {

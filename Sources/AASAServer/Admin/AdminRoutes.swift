@@ -1,4 +1,5 @@
 import AASALoop
+import AASAStore
 
 /// What the admin listener (loopback by default) answers: `/healthz`, `/readyz`, `/metrics`,
 /// the status page at `/` and its JSON form at `/sites.json`. It is served by an event loop
@@ -18,7 +19,8 @@ struct AdminRoutes: Sendable {
     func response(path: String, query: String) -> AdminResponse {
         switch path {
         case "/healthz":
-            return AdminResponse(status: .ok, text: "ok\n")
+            // Still serving when the store is out of reach: only new orders wait (the state is shown).
+            return AdminResponse(status: .ok, text: "ok\n" + (state.acme.map { Self.storeLine($0.store) } ?? ""))
         case "/readyz":
             // A listener that stopped accepting (a passed socket shut down by another holder)
             // takes no new client: the process lives on, but must not be sent traffic.
@@ -59,5 +61,12 @@ struct AdminRoutes: Sendable {
             only = (only ?? []).union(watch?.sitesNotInSync() ?? [])
         }
         return only
+    }
+
+    /// The store's state in one line, for `/healthz`.
+    static func storeLine(_ store: any SharedStore) -> String {
+        store.health.isUp
+            ? "store: up (\(store.summary))\n"
+            : "store: out of reach (\(store.summary)): serving the certificates held, no orders until it is back\n"
     }
 }

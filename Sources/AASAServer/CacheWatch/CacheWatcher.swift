@@ -40,8 +40,14 @@ public final class CacheWatcher: Sendable, ServerComponent {
     let source: any CacheSource
     let client: HTTPSClient
     let logger: Logger
-    private let books = Mutex(Books())
+    let books = Mutex(Books())
     private let wake = WorkerSignal()
+    /// Counts each start: a thread of an earlier start ends at its next look, so a watch
+    /// stopped and started again (a replica that lost and regained the watches) runs one set.
+    private let generation = Atomic<Int>(0)
+    /// Where the watch runs when replicas share a store (`WatchLeader`): 0 here alone (no
+    /// store), 1 here for the replicas, 2 in another replica (results read from the store).
+    let placement = Atomic<Int>(0)
     let userAgent: String
 
     init(source: any CacheSource, logger: Logger) {
@@ -94,9 +100,11 @@ public final class CacheWatcher: Sendable, ServerComponent {
     }
 
     func start() {
+        let current = generation.add(1, ordering: .sequentiallyConsistent).newValue
+        books.withLock { $0.stopping = false }
         for index in 0..<Self.concurrentFetches {
             let thread = Thread { [self] in
-                while let domain = nextDomain() { check(domain) }
+                while let domain = nextDomain(current) { check(domain) }
             }
             thread.name = "aasa-\(source.name)-\(index)"
             thread.start()
@@ -115,12 +123,12 @@ public final class CacheWatcher: Sendable, ServerComponent {
     }
 
     /// Waits for the next fetch slot and the oldest due domain, and claims it.
-    private func nextDomain() -> String? {
+    private func nextDomain(_ current: Int) -> String? {
         let spacing = 60 / Double(source.ratePerMinute)
         return wake.next { () -> WorkerSignal.Step<String> in
             let now = Date().timeIntervalSince1970
             return books.withLock { books in
-                if books.stopping { return .stop }
+                if books.stopping || generation.load(ordering: .sequentiallyConsistent) != current { return .stop }
                 var best: (name: String, watch: DomainWatch)?
                 for (name, watch) in books.domains where !watch.inFlight {
                     if let current = best, (current.watch.dueAt, current.name) <= (watch.dueAt, name) { continue }

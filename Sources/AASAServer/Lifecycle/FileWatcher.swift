@@ -1,3 +1,4 @@
+import AASAACME
 import AASASites
 import AASASystem
 import AASATransport
@@ -243,6 +244,13 @@ public final class FileWatcher: Sendable {
         }
     }
 
+    /// Whether `entry` (relative to the certificates folder) is one of the store's own folders
+    /// under `acme/` (`ACMEStorage.storeOnlyFolders`) or below one.
+    static func isStoreOnly(_ entry: String) -> Bool {
+        let parts = entry.split(separator: "/", maxSplits: 2)
+        return parts.count >= 2 && parts[0] == "acme" && ACMEStorage.storeOnlyFolders.contains(String(parts[1]))
+    }
+
     /// The certificates folder and every folder below it (links followed).
     private func watchCertificates(_ targets: inout [Int32: Target]) {
         guard let certificates else { return }
@@ -251,6 +259,9 @@ public final class FileWatcher: Sendable {
         for case let entry as String in FileManager.default.enumerator(atPath: root)
             ?? FileManager.DirectoryEnumerator()
         {
+            // What ACME's store keeps beside the certificates (pending challenges, backoffs, the
+            // watches' results) changes often and is no certificate: not watched.
+            if Self.isStoreOnly(entry) { continue }
             let resolved = URL(fileURLWithPath: root + "/" + entry).resolvingSymlinksInPath().path
             if FileStatus(resolved)?.kind == .directory { folders.insert(resolved) }
         }

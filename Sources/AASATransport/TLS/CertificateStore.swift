@@ -346,11 +346,17 @@ private func chooseCertificate(
         alert?.pointee = SSL_AD_UNRECOGNIZED_NAME
         return 0
     }
-    if let hooks = session.hooks, ClientHelloExtensions.offersACMETLS(ssl),
-        let validation = hooks.validationContext(for: name)
-    {
-        SSL_set_SSL_CTX(ssl, validation.context)
-        return 1
+    if let hooks = session.hooks, ClientHelloExtensions.offersACMETLS(ssl) {
+        switch hooks.validationContext(for: name) {
+        case .context(let validation):
+            SSL_set_SSL_CTX(ssl, validation.context)
+            return 1
+        case .pending:
+            // Another replica's challenge is being looked up: the loop resumes it when woken.
+            return COpenSSLShims_SSL_CLIENT_HELLO_RETRY
+        case .none:
+            break
+        }
     }
     if let context = store.context(forServerName: name) {
         SSL_set_SSL_CTX(ssl, context.context)

@@ -1,0 +1,30 @@
+/// Where the replicas of one deployment share their pending challenges (docs/acme.md,
+/// "Several replicas"): the issuer posts each one before the CA is asked to validate it, and a
+/// replica that gets a check it did not post finds it there. The shared store is one
+/// (`StoreChallenges`); every call may block, so only workers and the board's lookup thread
+/// make them, never an event loop.
+public protocol ChallengeSource: Sendable {
+    /// Posts the challenge `key` for `name` with its key authorization (RFC 8555 §8.1).
+    func post(_ key: ChallengeKey, name: String, keyAuthorization: String) throws
+    func remove(_ key: ChallengeKey)
+    /// The name and key authorization posted under `key`, nil when none is.
+    func find(_ key: ChallengeKey) throws -> (name: String, keyAuthorization: String)?
+}
+
+/// One pending challenge: HTTP-01 by its token (RFC 8555 §8.3), TLS-ALPN-01 by the name
+/// being validated (RFC 8737 §3), since the handshake names no token.
+public enum ChallengeKey: Hashable, Sendable {
+    case http(token: String)
+    case tls(name: String)
+
+    /// Only a token a CA could have issued is ever looked up: base64url (RFC 8555 §8.1), of at
+    /// least 128 bits (22 characters; Let's Encrypt and Pebble send 43) and at most 64
+    /// characters. Anything else is answered 404 at once.
+    public static func isWellFormed(token: some Collection<UInt8>) -> Bool {
+        (22...64).contains(token.count)
+            && token.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == 0x2D || byte == 0x5F
+            }
+    }
+}

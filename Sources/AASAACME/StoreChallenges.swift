@@ -1,0 +1,56 @@
+import AASAStore
+
+/// Pending challenges in the store replicas share (docs/acme.md, "Several replicas"):
+/// `challenges/http-01/TOKEN` and `challenges/tls-alpn-01/NAME`, each holding the name being
+/// validated, a line break, and the key authorization. A TLS-ALPN-01 check is answered with a
+/// validation certificate each replica makes from the key authorization, so no private key
+/// goes through the store. The board counts the reads it makes through this
+/// (`aasa_acme_challenge_lookups_total`: "store queries per challenge").
+public final class StoreChallenges: ChallengeSource {
+    let store: any SharedStore
+    /// A key authorization is a token, a dot and a thumbprint: far under this.
+    static let valueLimit = 1024
+
+    public init(store: any SharedStore) {
+        self.store = store
+    }
+
+    static func key(_ key: ChallengeKey) -> StoreKey? {
+        switch key {
+        case .http(let token): StoreKey("challenges/http-01/" + token)
+        case .tls(let name): StoreKey("challenges/tls-alpn-01/" + name)
+        }
+    }
+
+    /// The challenge a store key names (`challenges/http-01/TOKEN`, `challenges/tls-alpn-01/NAME`).
+    public static func challenge(_ key: StoreKey) -> ChallengeKey? {
+        let parts = key.components
+        guard parts.count == 3, parts[0] == "challenges" else { return nil }
+        switch parts[1] {
+        case "http-01": return .http(token: String(parts[2]))
+        case "tls-alpn-01": return .tls(name: String(parts[2]))
+        default: return nil
+        }
+    }
+
+    public func post(_ key: ChallengeKey, name: String, keyAuthorization: String) throws {
+        guard let storeKey = Self.key(key) else { throw StoreError.refused("not a challenge key: \(key)") }
+        try store.store(storeKey, Array((name + "\n" + keyAuthorization).utf8))
+    }
+
+    public func remove(_ key: ChallengeKey) {
+        guard let storeKey = Self.key(key) else { return }
+        try? store.delete(storeKey)
+    }
+
+    public func find(_ key: ChallengeKey) throws -> (name: String, keyAuthorization: String)? {
+        guard let storeKey = Self.key(key) else { return nil }
+        guard let value = try store.load(storeKey), value.count <= Self.valueLimit,
+            let newline = value.firstIndex(of: UInt8(ascii: "\n"))
+        else { return nil }
+        return (
+            String(decoding: value[..<newline], as: UTF8.self),
+            String(decoding: value[(newline + 1)...], as: UTF8.self)
+        )
+    }
+}
