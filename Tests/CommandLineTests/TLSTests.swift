@@ -284,7 +284,7 @@ extension TLSTests {
     @Test("a client with Nagle's algorithm on, sending its request apart from its handshake, is answered at once")
     func nagleClient() throws {
         // Each connection: handshake (full, then resumed), then the request in writes of its
-        // own; a delayed ACK held against Nagle would show as ~40 ms (tcp(7)).
+        // own; a delayed ACK held against Nagle would show as ~40 ms on each of them (tcp(7)).
         let script = """
             slowest = 0.0
             times = []
@@ -307,7 +307,9 @@ extension TLSTests {
                     assert attempt == 0 or client.session_reused, (version, attempt)
                     session = client.session
                     client.close()
-            print("slow" if slowest > 0.03 else "fast", round(slowest * 1000, 1), times)
+            # A stall held against Nagle delays every answer; a busy machine delays one or two.
+            slow = sum(1 for _, _, ms in times if ms > 30)
+            print("slow" if slow > len(times) // 2 else "fast", round(slowest * 1000, 1), times)
             """
         let printed = try runClient(script)
         #expect(printed.hasPrefix("fast"), "slowest answer after the handshake: \(printed) ms")
