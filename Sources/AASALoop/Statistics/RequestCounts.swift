@@ -2,12 +2,9 @@
 /// hashing and no allocation (the paths and statuses are closed sets, `ServedPath` and
 /// `HTTPStatus`). Site names are counted apart, and only with per-site metrics on.
 public struct RequestCounts: Sendable, Equatable {
-    /// The path labels of the slots: the association files' paths, every other path, then the
-    /// passkey files' paths (added after, so the first four slots keep their numbers).
-    static let pathLabels = [
-        ServedPath.appleWellKnown.label, ServedPath.appleRoot.label, ServedPath.androidWellKnown.label, "other",
-        ServedPath.webauthnWellKnown.label, ServedPath.passkeyEndpointsWellKnown.label,
-    ]
+    /// The path labels of the slots: the served paths of the table of kinds, change-password
+    /// and the `well-known/` folder (`ServedPath.labels`), then every other path.
+    static let pathLabels = ServedPath.labels + ["other"]
     private static let statuses = HTTPStatus.allCases
 
     private var slots = [Int](repeating: 0, count: pathLabels.count * HTTPStatus.allCases.count)
@@ -42,13 +39,6 @@ public struct RequestCounts: Sendable, Equatable {
 
     @inline(__always)
     static func pathSlot(_ path: ServedPath?) -> Int {
-        switch path {
-        case .appleWellKnown?: 0
-        case .appleRoot?: 1
-        case .androidWellKnown?: 2
-        case nil: 3
-        case .webauthnWellKnown?: 4
-        case .passkeyEndpointsWellKnown?: 5
-        }
+        path.map { Int($0.index) } ?? ServedPath.labels.count
     }
 }

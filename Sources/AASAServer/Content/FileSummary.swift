@@ -19,20 +19,27 @@ public struct FileSummary: Sendable {
     }
 
     public let kind: FileCheck.Kind
+    /// Its name in the site folder (`FileCheck.name`): the kind's, or `well-known/NAME`.
+    public let name: String
     public let isValid: Bool
     public let byteCount: Int
     /// The file's stat(2) when it was read: a reload reads it again only when this changed.
     public let status: FileStatus?
+    /// `security.txt`'s `Expires`, seconds since the epoch (the metric and the status page
+    /// count down to it).
+    public let expires: Int?
     private let findings: Findings?
 
     init(_ check: FileCheck) {
         kind = check.kind
+        name = check.name
+        expires = check.expires
         isValid = check.isValid
         byteCount = check.byteCount
         status = check.status
         // A file that is not served (fallback.json, expectations.json) keeps its notes: no bytes
         // are left to find them again from.
-        let unserved = !FileCheck.Kind.served.contains(check.kind) && !check.diagnostics.isEmpty
+        let unserved = !check.kind.file.isServed && check.kind != .wellKnownFolder && !check.diagnostics.isEmpty
         findings = check.isClean && check.signedContent == nil && !unserved ? nil : Findings(check)
     }
 
