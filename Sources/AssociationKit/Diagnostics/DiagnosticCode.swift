@@ -328,6 +328,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     /// the dynamic rules that would make Android keep Apple's exclusions.
     public var isAlwaysShown: Bool { self == .signedFile || self == .noDynamicRules }
 
+    /// A code of a file that is not JSON (SEC0xx, WKN0xx): no JSON pointer to show.
+    public var isAboutText: Bool { rawValue.hasPrefix("SEC") || rawValue.hasPrefix("WKN") }
+
     /// One of a signed file's codes (SIG0xx), about the signature rather than the JSON.
     public var isAboutSignature: Bool { rawValue.hasPrefix("SIG") }
 }
