@@ -55,8 +55,9 @@ struct WellKnownFileTests {
     func siteSettings() {
         let good = SiteSettings(
             Array(
-                #"{"aliases": ["go.example.com"], "changePassword": "https://example.com/account/password", "cacheControl": {"webauthn": "max-age=60", "well-known": "no-store"}}"#
-                    .utf8), path: "site.json", site: "example.com")
+                (#"{"aliases": ["go.example.com"], "changePassword": "https://example.com/account/password", "#
+                    + #""cacheControl": {"webauthn": "max-age=60", "well-known": "no-store"}}"#).utf8),
+            path: "site.json", site: "example.com")
         #expect(good.problems.isEmpty)
         #expect(good.changePassword == "https://example.com/account/password")
         #expect(good.cacheControl == [.webauthn: "max-age=60", .wellKnownFolder: "no-store"])

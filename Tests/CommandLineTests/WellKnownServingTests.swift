@@ -32,8 +32,8 @@ final class WellKnownServingTests {
         try folder.write(site + "fallback.json", #"{"web": "https://www.example.test{path}{query}"}"#)
         try folder.write(
             site + "site.json",
-            #"{"changePassword": "https://example.test/account/password", "cacheControl": {"well-known": "max-age=300"}}"#
-        )
+            #"{"changePassword": "https://example.test/account/password", "#
+                + #""cacheControl": {"well-known": "max-age=300"}}"#)
         try folder.write("sites/shop.test/apple-developer-merchantid-domain-association", Self.applePay)
         server = try RunningServer(
             in: folder.url,
@@ -145,7 +145,7 @@ final class WellKnownServingTests {
     }
 
     @Test(
-        "through reload and the grace: a broken security.txt keeps its last good copy; a deleted Apple Pay file serves out its grace"
+        "through reload and the grace: a broken security.txt keeps its last good copy; a deleted file serves its grace"
     )
     func reloadAndGrace() throws {
         let site = folder.url.appendingPathComponent("sites/example.test")
