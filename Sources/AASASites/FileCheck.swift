@@ -5,38 +5,6 @@ import Foundation
 /// One association file read from disk and validated: what `validate` prints and what the
 /// server refuses to start (or reload) with.
 public struct FileCheck: Sendable {
-    /// The kinds of file a site folder may hold; what each is, where it is served and how it
-    /// is checked is its row of the one table, `WellKnownFile.row(_:)`.
-    public enum Kind: String, Sendable, CaseIterable {
-        case apple = "apple-app-site-association"
-        case android = "assetlinks.json"
-        /// WebAuthn's related origins (`PasskeyValidator`); served at `/.well-known/webauthn`.
-        case webauthn = "webauthn"
-        /// Where password managers create and manage passkeys; served at
-        /// `/.well-known/passkey-endpoints`.
-        case passkeyEndpoints = "passkey-endpoints"
-        /// Apple Pay on the web's proof of the merchant's domain, served byte-exact.
-        case applePay = "apple-developer-merchantid-domain-association"
-        /// RFC 9116's contact file (`SecurityTxtValidator`).
-        case securityTxt = "security.txt"
-        /// A file of the site's `well-known/` folder, served at `/.well-known/NAME`.
-        case wellKnownFolder = "well-known"
-        /// URLs and the decision each app must get (`ExpectationChecker`); never served.
-        case expectations = "expectations.json"
-        /// What people without the app get for the site's other paths (`FallbackValidator`);
-        /// never served.
-        case fallback = "fallback.json"
-
-        /// The kinds a site serves at fixed paths, each as a `PreparedFile`.
-        public static let served: [Kind] = WellKnownFile.served.map(\.kind)
-        /// The files a site folder may hold under their kind's name, in the order they are read
-        /// (the association files first: what is checked against them comes after).
-        public static let inFolder: [Kind] = allCases.filter { $0 != .wellKnownFolder }
-
-        /// Its row of the table of kinds.
-        public var file: WellKnownFile { WellKnownFile.row(self) }
-    }
-
     /// Files past this are not read at all: twice Apple's limit, so a file a little too large
     /// still gets every diagnostic, while a huge one costs no memory and no parsing.
     package static let readLimit = 2 * AssociationFileValidator.maximumSize

@@ -1,10 +1,10 @@
 import AssociationKit
 
 /// One kind of file a site folder may hold: a row of the one table of kinds
-/// (`WellKnownFile+Table.swift`; docs/serving.md, "Every file a domain owes"). Loading,
+/// (`FileCheck+Kind.swift`; docs/serving.md, "Every file a domain owes"). Loading,
 /// reload, the deleted-file grace, routing, the status page, `/sites.json`, metrics, `probe`,
-/// `diff` and `check-app` read the row; a new kind is a `FileCheck.Kind` case, its row and its
-/// validator.
+/// `diff` and `check-app` read the row; a new kind is a `FileCheck.Kind` case and its row (one
+/// file), and its validator.
 public struct WellKnownFile: Sendable {
     /// What a served file's `Cache-Control` is, unless the site's `site.json` says otherwise.
     public enum CachePolicy: Sendable, Equatable {

@@ -176,6 +176,21 @@ final class WellKnownServingTests {
         #expect(metrics.contains(#"aasa_site_files{file="security.txt",valid="true"} 1"#), "\(metrics)")
     }
 
+    @Test("probe checks the new kinds a site serves: status, type, size and content")
+    func probe() throws {
+        let output = try BinaryRunner.run(
+            ["probe", "--cacert", certificates.caFile, "--connect-to", "127.0.0.1:\(securePort)", "--timeout", "3"]
+                + ["example.test"])
+        for line in [
+            "apple-developer-merchantid-domain-association status",
+            "apple-developer-merchantid-domain-association content", "security.txt content type",
+            "security.txt content", "webauthn content",
+        ] {
+            #expect(output.stdout.contains(line), "\(line): \(output.stdout)")
+        }
+        #expect(!output.stdout.contains("security.txt content type: fail"), "\(output.stdout)")
+    }
+
     @Test("security.txt near its end: a warning at start-up, the metric, the status page's countdown")
     func expiring() throws {
         let soon = try TemporaryFolder()

@@ -4,8 +4,9 @@ import AASASites
 /// What one site folder serves: its prepared files and nothing else, so a site costs little
 /// more than its files (the matcher the status page's URL tester needs is compiled on first
 /// use, `ServedFileCache` in AASAServer). Every argument is required: a kind the loader forgot
-/// cannot compile into a 404.
-public final class SiteContent: Sendable {
+/// cannot compile into a 404. `@unchecked Sendable`: its files' slots are written once, in
+/// `init`, and only read after.
+public final class SiteContent: @unchecked Sendable {
     /// A file of the site's `well-known/` folder, served at `/.well-known/NAME`.
     struct FolderFile: Sendable {
         let name: [UInt8]
@@ -13,8 +14,10 @@ public final class SiteContent: Sendable {
     }
 
     public let name: String
-    /// The files served at fixed paths, by their kind's slot (`WellKnownFile.served`'s order).
-    let files: [PreparedFile?]
+    /// The files served at fixed paths, by their kind's slot (`WellKnownFile.served`'s order) up
+    /// to the last one the site has: read through a pointer, so a request retains only the file
+    /// it sends, and a site with only Apple's file keeps one slot.
+    private let files: UnsafeMutableBufferPointer<PreparedFile?>
     /// The files of its `well-known/` folder, in name order.
     let folderFiles: [FolderFile]
     /// `/.well-known/change-password`'s 302, from `site.json`'s `changePassword`.
@@ -29,7 +32,11 @@ public final class SiteContent: Sendable {
         changePassword: PreparedRedirect?, fallback: SiteFallback?
     ) {
         self.name = name
-        self.files = WellKnownFile.served.map { files[$0.kind] }
+        let slots = WellKnownFile.served.map { files[$0.kind] }
+        let used = (slots.lastIndex { $0 != nil } ?? -1) + 1
+        // A site serving none of them allocates nothing.
+        self.files = used == 0 ? UnsafeMutableBufferPointer(start: nil, count: 0) : .allocate(capacity: used)
+        _ = self.files.initialize(from: slots.prefix(used))
         self.folderFiles = folderFiles.sorted { $0.key < $1.key }.map {
             FolderFile(name: Array($0.key.utf8), file: $0.value)
         }
@@ -37,9 +44,21 @@ public final class SiteContent: Sendable {
         self.fallback = fallback
     }
 
+    deinit {
+        guard !files.isEmpty else { return }
+        _ = files.deinitialize()
+        files.deallocate()
+    }
+
+    /// The file of the kind in `slot` (`WellKnownFile.served`'s order).
+    @inline(__always)
+    func file(slot: Int) -> PreparedFile? {
+        slot < files.count ? files[slot] : nil
+    }
+
     /// The served file of `kind`; nil for the kinds never served (expectations, fallback).
     public func file(_ kind: FileCheck.Kind) -> PreparedFile? {
-        WellKnownFile.served.firstIndex { $0.kind == kind }.flatMap { files[$0] }
+        WellKnownFile.served.firstIndex { $0.kind == kind }.flatMap(file(slot:))
     }
 
     /// Apple's file (the CDN watch, the status page's URL tester).
@@ -63,7 +82,7 @@ public final class SiteContent: Sendable {
 
     /// The names (`FileCheck.name`) of every file it serves.
     public var servedNames: [String] {
-        zip(WellKnownFile.served, files).compactMap { $1 == nil ? nil : $0.fileName }
+        WellKnownFile.served.indices.compactMap { file(slot: $0) == nil ? nil : WellKnownFile.served[$0].fileName }
             + folderFiles.map { WellKnownFile.folderName + "/" + String(decoding: $0.name, as: UTF8.self) }
     }
 
@@ -91,7 +110,10 @@ public final class SiteContent: Sendable {
 
     /// True when both serve the same files (a reload can then keep the old object).
     package func servesSameFiles(as other: SiteContent) -> Bool {
-        zip(files, other.files).allSatisfy { mine, theirs in mine.map { $0.isSameFile(as: theirs) } ?? (theirs == nil) }
+        WellKnownFile.served.indices.allSatisfy { slot in
+            let theirs = other.file(slot: slot)
+            return file(slot: slot).map { $0.isSameFile(as: theirs) } ?? (theirs == nil)
+        }
             && folderFiles.count == other.folderFiles.count
             && zip(folderFiles, other.folderFiles).allSatisfy { $0.name == $1.name && $0.file.isSameFile(as: $1.file) }
             && changePassword == other.changePassword && fallback?.bytes == other.fallback?.bytes

@@ -22,7 +22,7 @@ enum Route {
     init(_ buffer: UnsafeBufferPointer<UInt8>, path range: Range<Int>, site: SiteContent?, paths: ServedPathTable) {
         switch paths.match(buffer, range) {
         case .served(let served, let slot):
-            self = .file(served, site?.files[slot])
+            self = .file(served, site?.file(slot: slot))
         case .wellKnown(let tail):
             let challenge = Self.challengeTail
             if tail.count >= challenge.utf8CodeUnitCount,

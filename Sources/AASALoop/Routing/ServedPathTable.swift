@@ -2,16 +2,14 @@ import AASASites
 @preconcurrency import Glibc
 
 /// The fixed paths of the table of kinds (`WellKnownFile.served`), made once into bytes the
-/// request path compares without allocating: a path under `/.well-known/` is compared by its
-/// tail, so most requests cost one prefix check and a few length checks.
+/// request path compares without allocating or retaining: a few length checks and one memcmp.
 final class ServedPathTable {
     struct Entry {
-        /// Where the path's bytes are in `bytes` (the tail after `/.well-known/` for a well-known one).
+        /// Where the path's bytes are in `bytes`.
         let start: Int
         let count: Int
-        /// The slot of the kind in `SiteContent.files`.
+        /// The slot of the kind in `SiteContent`'s files.
         let slot: Int
-        let isWellKnown: Bool
         let path: ServedPath
     }
 
@@ -26,46 +24,61 @@ final class ServedPathTable {
 
     static let prefix: StaticString = "/.well-known/"
 
+    // Made once and never changed: read through pointers, so a request retains nothing.
     private let bytes: UnsafeMutableBufferPointer<UInt8>
-    private let entries: [Entry]
+    private let entries: UnsafeMutableBufferPointer<Entry>
+    /// The entries under `/.well-known/`, and the others (Apple's root path): a path's second
+    /// byte says which to compare with.
+    private let wellKnown: Range<Int>
+    private let root: Range<Int>
 
     init() {
         var all: [UInt8] = []
         var entries: [Entry] = []
-        let prefix = Self.prefix.description
         var index = 0
+        var rootEntries: [Entry] = []
+        let prefix = Self.prefix.description
         for (slot, row) in WellKnownFile.served.enumerated() {
             for path in row.paths {
-                let isWellKnown = path.hasPrefix(prefix)
-                let stored = Array((isWellKnown ? String(path.dropFirst(prefix.count)) : path).utf8)
-                entries.append(
-                    Entry(
-                        start: all.count, count: stored.count, slot: slot, isWellKnown: isWellKnown,
-                        path: ServedPath(index: UInt8(index), isApple: row.kind == .apple)))
+                let stored = Array(path.utf8)
+                let entry = Entry(
+                    start: all.count, count: stored.count, slot: slot,
+                    path: ServedPath(index: UInt8(index), isApple: row.kind == .apple))
+                if path.hasPrefix(prefix) { entries.append(entry) } else { rootEntries.append(entry) }
                 all += stored
                 index += 1
             }
         }
+        wellKnown = 0..<entries.count
+        root = entries.count..<(entries.count + rootEntries.count)
+        entries += rootEntries
         bytes = .allocate(capacity: max(1, all.count))
         _ = bytes.initialize(from: all)
-        self.entries = entries
+        self.entries = .allocate(capacity: entries.count)
+        _ = self.entries.initialize(from: entries)
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        bytes.deallocate()
+        entries.deallocate()
+    }
 
-    /// The path `range` of `buffer` (origin-form; a query is ignored).
+    /// The path `range` of `buffer` (origin-form; a query is ignored): the served paths of its
+    /// side (under `/.well-known/` or not, by the second byte) compared whole (a length check
+    /// rules most out), the prefix only when none matched.
     @inline(__always)
     func match(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Match {
         let end = HTTPRequestParser.first(UInt8(ascii: "?"), in: buffer, range) ?? range.upperBound
-        let prefixCount = Self.prefix.utf8CodeUnitCount
-        let isWellKnown =
-            end - range.lowerBound >= prefixCount
-            && HTTPToken.equals(buffer, range.lowerBound..<(range.lowerBound + prefixCount), Self.prefix)
-        let path = isWellKnown ? (range.lowerBound + prefixCount)..<end : range.lowerBound..<end
-        for entry in entries where entry.isWellKnown == isWellKnown && equals(buffer, path, entry) {
-            return .served(entry.path, slot: entry.slot)
+        let path = range.lowerBound..<end
+        let dotted = path.count > 1 && buffer[path.lowerBound + 1] == UInt8(ascii: ".")
+        for index in dotted ? wellKnown : root where equals(buffer, path, entries[index]) {
+            return .served(entries[index].path, slot: entries[index].slot)
         }
-        return isWellKnown ? .wellKnown(tail: path) : .other
+        let prefixCount = Self.prefix.utf8CodeUnitCount
+        guard dotted, path.count >= prefixCount,
+            HTTPToken.equals(buffer, path.lowerBound..<(path.lowerBound + prefixCount), Self.prefix)
+        else { return .other }
+        return .wellKnown(tail: (path.lowerBound + prefixCount)..<end)
     }
 
     @inline(__always)

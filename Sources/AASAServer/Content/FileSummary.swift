@@ -18,22 +18,29 @@ public struct FileSummary: Sendable {
         }
     }
 
+    /// What few files have: a `well-known/` file's name, `security.txt`'s `Expires`. Apart, so
+    /// the common file's summary grows by one word, not three.
+    final class Detail: Sendable {
+        let name: String?
+        let expires: Int?
+
+        init(name: String?, expires: Int?) {
+            (self.name, self.expires) = (name, expires)
+        }
+    }
+
     public let kind: FileCheck.Kind
-    /// Its name in the site folder (`FileCheck.name`): the kind's, or `well-known/NAME`.
-    public let name: String
     public let isValid: Bool
     public let byteCount: Int
     /// The file's stat(2) when it was read: a reload reads it again only when this changed.
     public let status: FileStatus?
-    /// `security.txt`'s `Expires`, seconds since the epoch (the metric and the status page
-    /// count down to it).
-    public let expires: Int?
     private let findings: Findings?
+    private let detail: Detail?
 
     init(_ check: FileCheck) {
         kind = check.kind
-        name = check.name
-        expires = check.expires
+        let name = check.kind == .wellKnownFolder ? check.name : nil
+        detail = name == nil && check.expires == nil ? nil : Detail(name: name, expires: check.expires)
         isValid = check.isValid
         byteCount = check.byteCount
         status = check.status
@@ -43,6 +50,11 @@ public struct FileSummary: Sendable {
         findings = check.isClean && check.signedContent == nil && !unserved ? nil : Findings(check)
     }
 
+    /// Its name in the site folder (`FileCheck.name`): the kind's, or `well-known/NAME`.
+    public var name: String { detail?.name ?? kind.rawValue }
+    /// `security.txt`'s `Expires`, seconds since the epoch (the metric and the status page
+    /// count down to it).
+    public var expires: Int? { detail?.expires }
     /// Seconds since the epoch.
     public var modified: Int { status?.modifiedSeconds ?? 0 }
     /// Nothing to report but notes.

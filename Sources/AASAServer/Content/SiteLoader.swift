@@ -272,6 +272,7 @@ public enum SiteLoader {
                 settings.problems.contains(where: { $0.code == LoadProblem.Code.siteFileNotJSON.rawValue })
             {
                 (settings.aliases, settings.locations) = (previous.aliases, previous.locations)
+                (settings.changePassword, settings.cacheControl) = (previous.changePassword, previous.cacheControl)
             }
             return (settings, status)
         case .tooLarge(let status): reason = "larger than \(SiteSettings.readLimit) bytes (\(status.size))"
