@@ -35,14 +35,16 @@ struct ServedPathTableTests {
         }
     }
 
-    @Test("other paths", arguments: [
-        ("/.well-known/nodeinfo", Expected.wellKnown("nodeinfo")),
-        ("/.well-known/change-password?x", .wellKnown("change-password")),
-        ("/.well-known/", .wellKnown("")),
-        ("/.well-known/webauthn/", .wellKnown("webauthn/")),
-        ("/.well-known", .other), ("/", .other), ("", .other), ("/p/1", .other), ("/.wellknown/webauthn", .other),
-        ("/apple-app-site-association/", .other),
-    ])
+    @Test(
+        "other paths",
+        arguments: [
+            ("/.well-known/nodeinfo", Expected.wellKnown("nodeinfo")),
+            ("/.well-known/change-password?x", .wellKnown("change-password")),
+            ("/.well-known/", .wellKnown("")),
+            ("/.well-known/webauthn/", .wellKnown("webauthn/")),
+            ("/.well-known", .other), ("/", .other), ("", .other), ("/p/1", .other), ("/.wellknown/webauthn", .other),
+            ("/apple-app-site-association/", .other),
+        ])
     func others(_ path: String, _ expected: Expected) {
         #expect(Self.match(path) == expected)
     }
