@@ -31,25 +31,34 @@ struct WellKnownValidatorTests {
         #expect(report.isValid)
     }
 
-    @Test(
-        "each code on a file that has the problem",
-        arguments: [
-            ("Expires: 2027-06-30T23:00:00Z\n", "SEC001"),
-            ("Contact: mailto:a@example.com\n", "SEC002"),
-            ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\nExpires: 2027-07-30T23:00:00Z\n", "SEC003"),
-            ("Contact: mailto:a@example.com\nExpires: 2026-01-01T00:00:00Z\n", "SEC004"),
-            ("Contact: mailto:a@example.com\nExpires: 2026-12-10T00:00:00Z\n", "SEC005"),
-            ("Contact: mailto:a@example.com\nExpires: next year\n", "SEC006"),
-            ("Contact: mailto:a@example.com\nExpires: 2027-02-30T00:00:00Z\n", "SEC006"),
-            ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\nBounty: yes\n", "SEC007"),
-            ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\njust a line\n", "SEC008"),
-            ("Contact: security at example.com\nExpires: 2027-06-30T23:00:00Z\n", "SEC009"),
-            ("Contact: http://example.com/security\nExpires: 2027-06-30T23:00:00Z\n", "SEC009"),
-            ("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nContact: mailto:a@example.com\n", "SEC010"),
-            ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\n\u{01}\n", "SEC011"),
-        ])
+    static let securityCases = [
+        ("Expires: 2027-06-30T23:00:00Z\n", "SEC001"),
+        ("Contact: mailto:a@example.com\n", "SEC002"),
+        ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\nExpires: 2027-07-30T23:00:00Z\n", "SEC003"),
+        ("Contact: mailto:a@example.com\nExpires: 2026-01-01T00:00:00Z\n", "SEC004"),
+        ("Contact: mailto:a@example.com\nExpires: 2026-12-10T00:00:00Z\n", "SEC005"),
+        ("Contact: mailto:a@example.com\nExpires: next year\n", "SEC006"),
+        ("Contact: mailto:a@example.com\nExpires: 2027-02-30T00:00:00Z\n", "SEC006"),
+        ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\nBounty: yes\n", "SEC007"),
+        ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\njust a line\n", "SEC008"),
+        ("Contact: security at example.com\nExpires: 2027-06-30T23:00:00Z\n", "SEC009"),
+        ("Contact: http://example.com/security\nExpires: 2027-06-30T23:00:00Z\n", "SEC009"),
+        ("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nContact: mailto:a@example.com\n", "SEC010"),
+        ("Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\n\u{01}\n", "SEC011"),
+    ]
+
+    @Test("each code on a file that has the problem", arguments: securityCases)
     func codes(_ text: String, _ code: String) {
         #expect(Self.codes(text).contains(code), "\(Self.codes(text))")
+    }
+
+    @Test("every SEC and WKN code has a case here")
+    func everyCodeIsCovered() {
+        let text = Self.securityCases.map(\.1) + ["WKN001", "WKN002", "WKN003", "WKN004"]
+        let missing = DiagnosticCode.allCases.filter {
+            ($0.rawValue.hasPrefix("SEC") || $0.rawValue.hasPrefix("WKN")) && !text.contains($0.rawValue)
+        }
+        #expect(missing.isEmpty, "no case for \(missing.map(\.rawValue))")
     }
 
     @Test("severities: past is an error, within 30 days a warning, an unknown field a note")
