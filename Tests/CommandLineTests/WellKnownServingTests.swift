@@ -191,6 +191,25 @@ final class WellKnownServingTests {
         #expect(!output.stdout.contains("security.txt content type: fail"), "\(output.stdout)")
     }
 
+    @Test("validate reads the new kinds of a site folder; diff compares them by their bytes")
+    func commands() throws {
+        let broken = try TemporaryFolder()
+        try broken.write("sites/a.test/security.txt", "Contact: mailto:s@a.test\n")
+        try broken.write("sites/a.test/apple-developer-merchantid-domain-association", "")
+        try broken.write("sites/a.test/well-known/my-thing", "x")
+        let output = try BinaryRunner.run(["validate", "--json", "sites/a.test"], in: broken.url)
+        #expect(output.status == 1)
+        for code in ["SEC002", "WKN001"] { #expect(output.stdout.contains(code), "\(code): \(output.stdout)") }
+        let notes = try BinaryRunner.run(["validate", "--verbose", "sites/a.test/well-known/my-thing"], in: broken.url)
+        #expect(notes.status == 0 && notes.stdout.contains("WKN004"), "\(notes.stdout)")
+        try broken.write("old/security.txt", Self.securityTxt)
+        try broken.write("new/security.txt", Self.securityTxt + "Policy: https://a.test/policy\n")
+        let same = try BinaryRunner.run(["diff", "old/security.txt", "old/security.txt"], in: broken.url)
+        #expect(same.status == 0, "\(same.stdout)")
+        let changed = try BinaryRunner.run(["diff", "old/security.txt", "new/security.txt"], in: broken.url)
+        #expect(changed.status == 1, "\(changed.stdout) \(changed.stderr)")
+    }
+
     @Test("security.txt near its end: a warning at start-up, the metric, the status page's countdown")
     func expiring() throws {
         let soon = try TemporaryFolder()
