@@ -28,15 +28,18 @@ final class PreparedFilePool: Sendable {
         body: [UInt8], contentType: String, cacheControl: String, _ make: () -> PreparedFile
     ) -> PreparedFile {
         let key = Key(body: body, contentType: contentType, cacheControl: cacheControl)
+        if let file = entries.withLock({ $0[key]?.file }) { return file }
+        // Prepared (gzip included) outside the lock, so distinct files load on every core; of
+        // two threads preparing the same bytes at once, the first to store its copy wins.
+        let made = make()
         return entries.withLock { entries in
             if let file = entries[key]?.file { return file }
-            let file = make()
             // Forget the copies no site serves any more when the table has doubled since.
             if entries.count >= 64, entries.count.nonzeroBitCount == 1 {
                 entries = entries.filter { $0.value.file != nil }
             }
-            entries[key] = Entry(file: file)
-            return file
+            entries[key] = Entry(file: made)
+            return made
         }
     }
 
