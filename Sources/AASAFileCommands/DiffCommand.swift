@@ -69,8 +69,12 @@ package struct DiffCommand: ParsableCommand {
         let kind = FileCheck.kind(ofFileAt: old, bytes: oldBytes)
         let isAndroid = kind == .android
         let (newBytes, newName) = try fetchNew(kind)
-        if kind == .webauthn || kind == .passkeyEndpoints {
-            let changes = try passkeyChanges(kind, oldBytes, newBytes, newName: newName)
+        // A kind whose meaning diff does not know (`WellKnownFile.diffed`) is compared by its bytes.
+        if kind == .webauthn || kind == .passkeyEndpoints || !kind.file.diffed {
+            let changes =
+                kind.file.diffed
+                ? try passkeyChanges(kind, oldBytes, newBytes, newName: newName)
+                : oldBytes == newBytes ? [] : [MeaningChange(kind.rawValue, .changed, "bytes")]
             StandardStreams.write(json ? DiffOutput.json(changes, []) : DiffOutput.text(changes, []))
             if !changes.isEmpty { throw CommandFailure.invalid }
             return
@@ -127,7 +131,7 @@ package struct DiffCommand: ParsableCommand {
     private func fetchNew(_ kind: FileCheck.Kind) throws -> ([UInt8], String) {
         if let new { return (try read(new), new) }
         // Each file a site serves is at /.well-known/ under its own name.
-        let file = "/.well-known/" + (FileCheck.Kind.served.contains(kind) ? kind : .apple).rawValue
+        let file = (kind.file.isServed ? kind : .apple).file.paths[0]
         let request = LiveFileSource.Request(
             domain: (againstLive ?? "").lowercased(), path: file, cdn: cdn, cacert: cacert, connectTo: connectTo,
             timeout: timeout)

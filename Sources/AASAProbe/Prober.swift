@@ -119,9 +119,11 @@ public struct Prober: Sendable {
             report.add("assetlinks.json", .fail, failure.message)
         }
 
-        // The passkey files are checked when the site has them: a 404 is no finding.
-        for kind in [FileCheck.Kind.webauthn, .passkeyEndpoints] {
-            switch fetch(host, port, address, "/.well-known/\(kind.rawValue)", Self.userAgent) {
+        // The other kinds the table marks for probe are checked when the site has them: a 404
+        // is no finding.
+        for row in WellKnownFile.served where row.probed && row.kind != .apple && row.kind != .android {
+            let kind = row.kind
+            switch fetch(host, port, address, row.paths[0], Self.userAgent) {
             case .success(let (_, response)) where response.status != 404:
                 _ = checkFile(kind.rawValue, response, kind: kind, host: host, into: &report)
             case .success: break
@@ -227,24 +229,28 @@ public struct Prober: Sendable {
         // A signed file goes as application/pkcs7-mime, the type of Apple's iOS 8 instructions.
         let expected =
             kind == .apple && SignedEnvelope.encoding(of: response.body) != nil
-            ? "application/pkcs7-mime" : "application/json"
-        let typeMatches =
-            type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } == expected
+            ? "application/pkcs7-mime" : kind.file.contentType
+        let essence = { (type: String) in
+            type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let typeMatches = essence(type) == essence(expected)
         report.add(
             "\(name) content type", typeMatches ? .pass : .fail, typeMatches ? type : "\(type), not \(expected)")
         let size = response.body.count
-        let fits = size <= AssociationFileValidator.maximumSize
+        let fits = size <= kind.file.sizeLimit
         let encoded = response.header("content-encoding").map { ", \(response.wireBytes) sent as \($0)" } ?? ""
         report.add(
             "\(name) size", fits ? .pass : .fail,
-            fits ? "\(size) bytes\(encoded)" : "\(size) bytes, over 128 KiB (131072); Apple ignores it")
+            fits
+                ? "\(size) bytes\(encoded)"
+                : "\(size) bytes, over \(kind.file.sizeLimit) bytes; readers ignore it")
         // The size has its own line above; the body is at most HTTPClientResponse.bodyLimit.
         let signing = SignedFileContext(
             reader: CMSReader.reader(trusting: client.caFile.map(TrustAnchors.file) ?? .system), domain: host,
             now: Int(time(nil)))
         let checked = FileCheck.check(response.body, as: kind, signing: signing)
         let (found, omitted, json) = (checked.diagnostics, checked.omitted, checked.json)
-        let diagnostics = found.filter { $0.code != .fileTooLarge }
+        let diagnostics = found.filter { $0.code != .fileTooLarge && $0.code != .wellKnownTooLarge }
         let problems = DiagnosticLines.render(diagnostics, path: name, omitted: omitted)
         if diagnostics.hasErrors || omitted.errors > 0 {
             report.add("\(name) content", .fail, "invalid:\n" + problems)

@@ -99,6 +99,21 @@ package enum AssociationFileFinder {
                     domain: HostName.siteKey(folder: folder.lastPathComponent)
                         ?? folder.lastPathComponent.lowercased()))
         }
+        // The files of its `well-known/` folder that the server serves at /.well-known/NAME.
+        let wellKnown = folder.appendingPathComponent(WellKnownFile.folderName)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: wellKnown.path)) ?? []
+        for name in names.sorted() where WellKnownFile.isServable(folderFile: name) {
+            var isFolder: ObjCBool = false
+            guard
+                FileManager.default.fileExists(
+                    atPath: wellKnown.appendingPathComponent(name).path, isDirectory: &isFolder),
+                !isFolder.boolValue
+            else { continue }
+            listing.files.append(
+                Found(
+                    path: (shown as NSString).appendingPathComponent(WellKnownFile.folderName + "/" + name),
+                    kind: .wellKnownFolder, domain: listing.files.first?.domain))
+        }
         for (name, expected) in SiteDirectory.misnamedFiles(in: folder) {
             listing.warnings.append(
                 LoadProblem(

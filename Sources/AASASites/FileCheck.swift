@@ -5,33 +5,14 @@ import Foundation
 /// One association file read from disk and validated: what `validate` prints and what the
 /// server refuses to start (or reload) with.
 public struct FileCheck: Sendable {
-    public enum Kind: String, Sendable {
-        case apple = "apple-app-site-association"
-        case android = "assetlinks.json"
-        /// URLs and the decision each app must get (`ExpectationChecker`); never served.
-        case expectations = "expectations.json"
-        /// What people without the app get for the site's other paths (`FallbackValidator`);
-        /// never served.
-        case fallback = "fallback.json"
-        /// WebAuthn's related origins (`PasskeyValidator`); served at `/.well-known/webauthn`.
-        case webauthn = "webauthn"
-        /// Where password managers create and manage passkeys; served at
-        /// `/.well-known/passkey-endpoints`.
-        case passkeyEndpoints = "passkey-endpoints"
-
-        /// The kinds a site serves at `/.well-known/`, each as a `PreparedFile`.
-        public static let served: [Kind] = [.apple, .android, .webauthn, .passkeyEndpoints]
-        /// The files a site folder may hold, in the order they are read (the association files
-        /// first: what is checked against them comes after).
-        public static let inFolder: [Kind] = [.apple, .android, .webauthn, .passkeyEndpoints, .expectations, .fallback]
-    }
-
     /// Files past this are not read at all: twice Apple's limit, so a file a little too large
     /// still gets every diagnostic, while a huge one costs no memory and no parsing.
     package static let readLimit = 2 * AssociationFileValidator.maximumSize
 
     public let path: String
     public let kind: Kind
+    /// The file's name in its site folder: the kind's, or `well-known/NAME`.
+    public let name: String
     /// The site folder the file belongs to, when it was read as part of a sites folder.
     public let site: String?
     public private(set) var byteCount: Int
@@ -51,6 +32,8 @@ public struct FileCheck: Sendable {
     public private(set) var appleFile: AssociationFile?
     public private(set) var androidFile: AssetLinks?
     public private(set) var fallbackFile: FallbackFile?
+    /// `security.txt`'s `Expires`, seconds since the epoch.
+    public private(set) var expires: Int?
     /// Seconds since the epoch.
     public let modified: Int
     /// The file's stat(2) when it was read: a reload re-reads it only when this changed.
@@ -82,7 +65,9 @@ public struct FileCheck: Sendable {
     /// decides, so an `apple-app-site-association` holding `[]` is a wrong Apple file, not a
     /// good Android one), else by its content (Android's is a JSON array, Apple's an object).
     public static func kind(ofFileAt path: String, bytes: [UInt8]? = nil) -> Kind {
-        if let kind = Kind(rawValue: (path as NSString).lastPathComponent) { return kind }
+        if let kind = Kind(rawValue: (path as NSString).lastPathComponent), kind != .wellKnownFolder { return kind }
+        let parent = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+        if parent == WellKnownFile.folderName { return .wellKnownFolder }
         let content =
             bytes ?? FileHandle(forReadingAtPath: path).map { handle in
                 defer { try? handle.close() }
@@ -152,6 +137,9 @@ public struct FileCheck: Sendable {
         self.path = path
         self.kind = kind
         self.site = site
+        let base = (path as NSString).lastPathComponent
+        name = kind == .wellKnownFolder ? WellKnownFile.folderName + "/" + base : kind.rawValue
+        expires = nil
         status = read.status
         modified = status?.modifiedSeconds ?? 0
         (byteCount, diagnostics, omitted, bytes, appleFile, androidFile) = (0, [], OmittedDiagnostics(), nil, nil, nil)
@@ -185,39 +173,22 @@ public struct FileCheck: Sendable {
             return
         }
         byteCount = content.count
-        switch kind {
-        case .apple:
-            let report = AssociationFileValidator.validate(content, signed: signing)
-            (diagnostics, omitted) = (report.diagnostics, report.omitted)
-            bytes = report.file == nil ? nil : content
-            (appleFile, androidFile, signedContent) = (report.file, nil, report.content)
-        case .android:
-            let report = AssetLinksValidator.validate(content)
-            (diagnostics, omitted) = (report.diagnostics, report.omitted)
-            bytes = report.file == nil ? nil : content
-            (appleFile, androidFile) = (nil, report.file)
-        case .expectations:
+        var input = WellKnownFile.Input(
+            content: content, name: (path as NSString).lastPathComponent, signing: signing, now: signing.now)
+        if kind == .expectations {
             let shownFolder = (path as NSString).deletingLastPathComponent
-            let site =
+            input.siblings =
                 siblings ?? folder.map { Self.siblings(in: $0, shownAs: shownFolder, signing: signing) } ?? Siblings()
             // A wildcard site's URLs may have any host below it; an exact site's must be it.
             let folderName = (shownFolder as NSString).lastPathComponent
             let name = HostName.siteKey(folder: folderName) ?? folderName.lowercased()
-            let report = ExpectationChecker.check(
-                content, apple: site.apple, android: site.android, domain: name.hasPrefix("*.") ? nil : name)
-            (diagnostics, omitted) = (report.diagnostics, report.omitted)
-            (bytes, appleFile, androidFile) = (content, nil, nil)
-        case .fallback:
-            let report = FallbackValidator.validate(content)
-            (diagnostics, omitted) = (report.diagnostics, report.omitted)
-            (bytes, fallbackFile) = (report.file == nil ? nil : content, report.file)
-        case .webauthn:
-            let report = PasskeyValidator.validateWebAuthn(content, suffixes: PublicSuffixListFile.system)
-            (diagnostics, omitted, bytes) = (report.diagnostics, report.omitted, report.file == nil ? nil : content)
-        case .passkeyEndpoints:
-            let report = PasskeyValidator.validateEndpoints(content)
-            (diagnostics, omitted, bytes) = (report.diagnostics, report.omitted, report.file == nil ? nil : content)
+            input.domain = name.hasPrefix("*.") ? nil : name
         }
+        let report = kind.file.validate(input)
+        (diagnostics, omitted) = (report.diagnostics, report.omitted)
+        bytes = report.parsed ? content : nil
+        (appleFile, androidFile, fallbackFile) = (report.appleFile, report.androidFile, report.fallbackFile)
+        (signedContent, expires) = (report.signedContent, report.expires)
         isValid = bytes != nil && !diagnostics.hasErrors && omitted.errors == 0
     }
 

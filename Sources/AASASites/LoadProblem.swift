@@ -51,6 +51,11 @@ public struct LoadProblem: Sendable, Hashable {
         /// An RSA key (info): each new connection's signature costs about three times an ECDSA
         /// P-256 key's (docs/development.md, "The cost of a click").
         case certificateRSAKey = "CERT007"
+        /// A `site.json` `changePassword` that is not an absolute https URL: no redirect is served.
+        case siteChangePasswordInvalid = "SITE030"
+        /// A `site.json` `cacheControl` that is not an object of kinds to header values; the
+        /// kind's own policy stays.
+        case siteCacheControlInvalid = "SITE031"
     }
 
     /// The file or folder the problem is about, as the operator named it.

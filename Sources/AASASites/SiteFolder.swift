@@ -26,6 +26,13 @@ public final class SiteFolder: Sendable {
         self.path = path
     }
 
+    /// Opens the folder `name` of `parent` relative to its descriptor, not through a link
+    /// (O_NOFOLLOW): a site's `well-known/` folder, whose files are then read beneath it.
+    public init(_ name: String, in parent: SiteFolder) throws(SystemError) {
+        descriptor = try Posix.openAt(parent.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        path = parent.path + "/" + name
+    }
+
     deinit { Posix.close(descriptor) }
 
     /// The folder's entries, without `.` and `..`, or why they cannot be listed (dup(2),

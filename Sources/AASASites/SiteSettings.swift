@@ -14,6 +14,10 @@ public struct SiteSettings: Sendable, Equatable {
     /// Where each alias was named (1-based line and column), for the collisions found later.
     public var locations: [String: SourceLocation] = [:]
     public var problems: [LoadProblem] = []
+    /// Where `/.well-known/change-password` redirects (`SiteSettings+WellKnown.swift`).
+    public var changePassword: String?
+    /// `Cache-Control` by kind, over each kind's own policy (`SiteSettings+WellKnown.swift`).
+    public var cacheControl: [FileCheck.Kind: String] = [:]
 
     public init() {}
 
@@ -40,6 +44,7 @@ public struct SiteSettings: Sendable, Equatable {
         }
         for member in members {
             guard member.key == "aliases" else {
+                if readWellKnownKey(member, path: path, site: site) { continue }
                 problem(
                     .siteFileUnknownKey, .warning,
                     "unknown key \"\(member.key)\" (ignored); site.json knows \"aliases\"",

@@ -329,7 +329,8 @@ struct RequestConditionsTests {
     func countSlots() {
         #expect(HTTPStatus.allCases.enumerated().allSatisfy { $0.element.slot == $0.offset })
         var counts = RequestCounts()
-        counts.add(path: .appleRoot, status: .notModified)
+        let root = UInt8(ServedPath.labels.firstIndex(of: "/apple-app-site-association") ?? 0)
+        counts.add(path: ServedPath(index: root, isApple: true), status: .notModified)
         counts.add(path: nil, status: .httpVersionNotSupported)
         counts.add(path: nil, status: .httpVersionNotSupported)
         let read = counts.nonZero.map { "\($0.path) \($0.status) \($0.count)" }

@@ -8,7 +8,10 @@ import Testing
 struct HostCacheTests {
     static func table(_ names: [String]) -> SiteTable {
         var map = SiteMap<SiteContent>()
-        for name in names { map.insert(SiteContent(name: name, apple: nil, android: nil), named: name) }
+        for name in names {
+            map.insert(
+                SiteContent(name: name, files: [:], folderFiles: [:], changePassword: nil, fallback: nil), named: name)
+        }
         return SiteTable(map)
     }
 

@@ -20,7 +20,7 @@ struct ResponseCacheTests {
         let files = (0..<600).map { index in
             PreparedFile(
                 body: Array(#"{"applinks": {"details": [], "n": \#(index)}}"#.utf8), lastModified: 1_700_000_000,
-                cacheControl: "max-age=3600")
+                cacheControl: "max-age=3600", contentType: "application/json")
         }
         let cache = ResponseCache()
         let output = OutputBuffer()
@@ -45,7 +45,8 @@ struct ResponseCacheTests {
         dates.refresh()
         let cache = ResponseCache()
         let output = OutputBuffer()
-        let file = PreparedFile(body: Array("{}".utf8), lastModified: 0, cacheControl: "no-cache")
+        let file = PreparedFile(
+            body: Array("{}".utf8), lastModified: 0, cacheControl: "no-cache", contentType: "application/json")
         let response = try #require(cache.response(file.identity, .none, dates: dates, output: output))
         output.borrow(response)
         #expect(output.bytes.baseAddress == response.baseAddress)
@@ -53,7 +54,7 @@ struct ResponseCacheTests {
         #expect(again.baseAddress == response.baseAddress)
         let large = PreparedFile(
             body: Array(repeating: UInt8(ascii: " "), count: ResponseCache.largestResponse), lastModified: 0,
-            cacheControl: "no-cache")
+            cacheControl: "no-cache", contentType: "application/json")
         #expect(cache.response(large.identity, .none, dates: dates, output: output) == nil)
         cache.removeAll()
         output.removeAll()
@@ -63,7 +64,8 @@ struct ResponseCacheTests {
     @Test("a borrowed body stays in its file until something follows it, then is copied in order")
     func borrowedBody() throws {
         let file = PreparedFile(
-            body: Array(repeating: UInt8(ascii: "x"), count: 20_000), lastModified: 0, cacheControl: "")
+            body: Array(repeating: UInt8(ascii: "x"), count: 20_000), lastModified: 0, cacheControl: "",
+            contentType: "application/json")
         let output = OutputBuffer()
         output.append(Array("head1".utf8))
         file.identity.body.withUnsafeBytes { output.borrow($0, of: file) }

@@ -50,7 +50,8 @@ struct ResponseWriterTests {
     @Test("a connection keeps what a send left, borrowed body included, and gives it up as it is sent")
     func pendingOutput() {
         let file = PreparedFile(
-            body: Array(repeating: UInt8(ascii: "x"), count: 20_000), lastModified: 0, cacheControl: "")
+            body: Array(repeating: UInt8(ascii: "x"), count: 20_000), lastModified: 0, cacheControl: "",
+            contentType: "application/json")
         let connection = Connection(fd: -1, generation: 1, peer: sockaddr_storage())
         let head = Array("head".utf8)
         file.identity.body.withUnsafeBytes { body in

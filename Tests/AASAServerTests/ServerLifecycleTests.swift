@@ -61,7 +61,10 @@ struct ServerLifecycleTests {
     @Test("a served file's derived value is made once, and the file used longest ago goes first")
     func servedFileCache() {
         let cache = ServedFileCache<PreparedFile, Int>(capacity: 2)
-        let files = (0..<3).map { PreparedFile(body: Array("{\"n\": \($0)}".utf8), lastModified: 0, cacheControl: "") }
+        let files = (0..<3).map {
+            PreparedFile(
+                body: Array("{\"n\": \($0)}".utf8), lastModified: 0, cacheControl: "", contentType: "application/json")
+        }
         let made = Mutex(0)
         func value(_ index: Int) -> Int? {
             cache.value(for: files[index]) { _ in
@@ -77,7 +80,8 @@ struct ServerLifecycleTests {
         #expect(value(1) == 1)
         #expect(made.withLock { $0 } == 4)
         // Nothing made is nothing kept: the next ask makes it again.
-        let other = PreparedFile(body: Array("{}".utf8), lastModified: 0, cacheControl: "")
+        let other = PreparedFile(
+            body: Array("{}".utf8), lastModified: 0, cacheControl: "", contentType: "application/json")
         #expect(cache.value(for: other) { _ in nil } == nil)
         #expect(cache.value(for: other) { _ in 7 } == 7)
     }

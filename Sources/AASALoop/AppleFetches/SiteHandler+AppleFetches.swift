@@ -10,7 +10,7 @@ extension SiteHandler {
         _ agent: Range<Int>, _ buffer: UnsafeBufferPointer<UInt8>, _ head: HTTPRequestHead, _ target: RequestTarget,
         _ client: RequestClient, path: ServedPath?, site: SiteContent?, _ status: HTTPStatus, file: PreparedFile?
     ) {
-        guard let appleFetches, path == .appleWellKnown || path == .appleRoot,
+        guard let appleFetches, path?.isApple == true,
             Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), UnsafeBufferPointer(appleFetcherAgent))
         else { return }
         // `aasa-server probe` asks with Apple's marker to see that the answer does not depend

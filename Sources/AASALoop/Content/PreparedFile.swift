@@ -36,14 +36,17 @@ public final class PreparedFile: Sendable {
     let identity: Variant
     let gzip: Variant?
 
-    /// Prepares `body`; `lastModified` is the file's modification time in seconds since the
-    /// epoch. A signed file (`signedContent` set) is sent as `application/pkcs7-mime`, the type
-    /// Apple's iOS 8 instructions give, with the same gzip, ETag and size rules as JSON.
-    package init(body: [UInt8], lastModified: Int, cacheControl: String, signedContent: [UInt8]? = nil) {
+    /// Prepares `body` as `contentType` (its kind's, `WellKnownFile.contentType`); `lastModified`
+    /// is the file's modification time in seconds since the epoch. A signed file
+    /// (`signedContent` set) is sent as `application/pkcs7-mime`, the type Apple's iOS 8
+    /// instructions give, with the same gzip, ETag and size rules as JSON.
+    package init(
+        body: [UInt8], lastModified: Int, cacheControl: String, contentType: String, signedContent: [UInt8]? = nil
+    ) {
         bytes = body.count
         self.lastModified = lastModified
         self.signedContent = signedContent
-        let contentType = signedContent == nil ? "application/json" : "application/pkcs7-mime"
+        let contentType = signedContent == nil ? contentType : "application/pkcs7-mime"
         let digest = FNV1a.hash64(body)
         let tag = "\"" + String(digest, radix: 16) + "-" + String(body.count, radix: 16) + "\""
         let compressed = try? Gzip.compress(body)

@@ -1,37 +1,19 @@
-/// The paths of the files the server answers; every other path is 404, never a redirect.
-enum ServedPath {
-    case appleWellKnown, appleRoot, androidWellKnown, webauthnWellKnown, passkeyEndpointsWellKnown
+import AASASites
 
-    /// The path, as requested and as labelled in metrics.
-    var path: StaticString {
-        switch self {
-        case .appleWellKnown: "/.well-known/apple-app-site-association"
-        case .appleRoot: "/apple-app-site-association"
-        case .androidWellKnown: "/.well-known/assetlinks.json"
-        case .webauthnWellKnown: "/.well-known/webauthn"
-        case .passkeyEndpointsWellKnown: "/.well-known/passkey-endpoints"
-        }
-    }
+/// A path the server answers with a file of a site (`WellKnownFile.served`'s paths, a file of
+/// the site's `well-known/` folder) or with its change-password redirect: an index into the
+/// labels the counters use. Two bytes, so a `RequestOutcome` still comes back in registers.
+struct ServedPath: Equatable {
+    let index: UInt8
+    /// A path of Apple's file, whose fetches by Apple's CDN are recorded.
+    let isApple: Bool
 
-    /// Formatted at each call: the request path reads `RequestCounts.pathLabels`, made once.
-    var label: String { path.description }
+    /// The labels of `aasa_requests_total{path}`: every fixed path of the table of kinds, then
+    /// change-password and the `well-known/` folder's files (one label for all: bounded).
+    static let labels: [String] =
+        WellKnownFile.served.flatMap(\.paths) + ["/.well-known/change-password", "/.well-known/*"]
+    static let changePassword = ServedPath(index: UInt8(labels.count - 2), isApple: false)
+    static let folderFile = ServedPath(index: UInt8(labels.count - 1), isApple: false)
 
-    /// The path of an origin-form target, before any query (which is ignored).
-    init?(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-        let end = HTTPRequestParser.first(UInt8(ascii: "?"), in: buffer, range) ?? range.upperBound
-        let path = range.lowerBound..<end
-        if HTTPToken.equals(buffer, path, Self.appleWellKnown.path) {
-            self = .appleWellKnown
-        } else if HTTPToken.equals(buffer, path, Self.appleRoot.path) {
-            self = .appleRoot
-        } else if HTTPToken.equals(buffer, path, Self.androidWellKnown.path) {
-            self = .androidWellKnown
-        } else if HTTPToken.equals(buffer, path, Self.webauthnWellKnown.path) {
-            self = .webauthnWellKnown
-        } else if HTTPToken.equals(buffer, path, Self.passkeyEndpointsWellKnown.path) {
-            self = .passkeyEndpointsWellKnown
-        } else {
-            return nil
-        }
-    }
+    var label: String { Self.labels[Int(index)] }
 }

@@ -21,9 +21,16 @@ extension SiteHandler {
         // What the request gets is decided by the routing step (`Routing/Route.swift`).
         let served: ServedPath?
         let file: PreparedFile?
-        switch Route(buffer, path: target.pathRange, site: site) {
+        switch Route(buffer, path: target.pathRange, site: site, paths: paths) {
         case .file(let path, let found):
             (served, file) = (path, found)
+        case .redirect(let redirect) where head.method != .other:
+            writer.startHead(ResponseHead.found)
+            writer.write(redirect.headers)
+            writer.endHead()
+            var outcome = RequestOutcome(status: .found)
+            (outcome.site, outcome.path) = (site, .changePassword)
+            return outcome
         case .fallback(let fallback) where head.method != .other:
             return respondWithFallback(fallback, head, buffer, target: target, site: site, writer: writer)
         case .challenge:
@@ -31,6 +38,10 @@ extension SiteHandler {
                 return outcome
             }
             (served, file) = (nil, nil)
+        case .redirect:
+            var outcome = writer.error(.methodNotAllowed, for: head)
+            (outcome.site, outcome.path) = (site, .changePassword)
+            return outcome
         case .fallback, .notFound:
             (served, file) = (nil, nil)
         }

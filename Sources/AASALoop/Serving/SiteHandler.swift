@@ -13,6 +13,8 @@ package final class SiteHandler: RequestHandler {
     let responses = ResponseCache()
     /// The site of each Host value seen lately.
     let hosts = HostCache()
+    /// The fixed paths of the table of kinds, as bytes.
+    let paths = ServedPathTable()
     /// ACME's challenge answers (nil without ACME).
     let acme: ACMEResponder?
     /// Where requests from Apple's fetcher are recorded.

@@ -2,33 +2,41 @@
 /// hashing and no allocation (the paths and statuses are closed sets, `ServedPath` and
 /// `HTTPStatus`). Site names are counted apart, and only with per-site metrics on.
 public struct RequestCounts: Sendable, Equatable {
-    /// The path labels of the slots: the association files' paths, every other path, then the
-    /// passkey files' paths (added after, so the first four slots keep their numbers).
-    static let pathLabels = [
-        ServedPath.appleWellKnown.label, ServedPath.appleRoot.label, ServedPath.androidWellKnown.label, "other",
-        ServedPath.webauthnWellKnown.label, ServedPath.passkeyEndpointsWellKnown.label,
-    ]
+    /// The path labels of the slots: the served paths of the table of kinds, change-password
+    /// and the `well-known/` folder (`ServedPath.labels`), then every other path.
+    static let pathLabels = ServedPath.labels + ["other"]
     private static let statuses = HTTPStatus.allCases
 
     private var slots = [Int](repeating: 0, count: pathLabels.count * HTTPStatus.allCases.count)
+    /// Copied into each value, so counting reads no global per request.
+    private let statusCount = HTTPStatus.allCases.count
+    private let otherRow = ServedPath.labels.count
+    /// The sum of the slots, so `isEmpty` (asked at every fold) reads one word, not every slot.
+    private var total = 0
 
     public init() {}
 
     @inline(__always)
     mutating func add(path: ServedPath?, status: HTTPStatus) {
-        slots[Self.pathSlot(path) * Self.statuses.count + status.slot] &+= 1
+        let row = path.map { Int($0.index) } ?? otherRow
+        slots[row &* statusCount &+ status.slot] &+= 1
+        total &+= 1
     }
 
     mutating func add(_ other: RequestCounts) {
+        guard other.total != 0 else { return }
         for index in slots.indices { slots[index] &+= other.slots[index] }
+        total &+= other.total
     }
 
     /// Back to zero, keeping the storage.
     mutating func reset() {
+        guard total != 0 else { return }
         for index in slots.indices { slots[index] = 0 }
+        total = 0
     }
 
-    var isEmpty: Bool { !slots.contains { $0 != 0 } }
+    var isEmpty: Bool { total == 0 }
 
     /// Every count that is not zero, with its path label and status code.
     public var nonZero: [(path: String, status: Int, count: Int)] {
@@ -42,13 +50,6 @@ public struct RequestCounts: Sendable, Equatable {
 
     @inline(__always)
     static func pathSlot(_ path: ServedPath?) -> Int {
-        switch path {
-        case .appleWellKnown?: 0
-        case .appleRoot?: 1
-        case .androidWellKnown?: 2
-        case nil: 3
-        case .webauthnWellKnown?: 4
-        case .passkeyEndpointsWellKnown?: 5
-        }
+        path.map { Int($0.index) } ?? ServedPath.labels.count
     }
 }

@@ -31,12 +31,15 @@ extension AppCheck {
                         + "\(package): Credential Manager will not offer \(domain)'s passkeys in the app")
             }
         }
-        for kind in [FileCheck.Kind.webauthn, .passkeyEndpoints] {
+        // The kinds the table marks for check-app, besides the two association files.
+        for row in WellKnownFile.served where row.checkedByApp && row.kind != .apple && row.kind != .android {
+            let kind = row.kind
             guard case .success(let (bytes, source)) = fileBytes(for: domain, name: kind.rawValue) else {
                 let use =
                     kind == .webauthn
                     ? "needed only when pages on other domains use \(domain)'s passkeys"
-                    : "optional: tells password managers where to create and manage passkeys"
+                    : kind == .passkeyEndpoints
+                        ? "optional: tells password managers where to create and manage passkeys" : "optional"
                 report.add(name, .note, "no \(kind.rawValue) (\(use))")
                 continue
             }

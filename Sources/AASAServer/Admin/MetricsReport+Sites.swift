@@ -1,5 +1,6 @@
 import AASALoop
 import AASASites
+import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 
@@ -24,7 +25,7 @@ extension MetricsReport {
         text.family(
             "aasa_site_files", type: .gauge,
             help: "Site files on disk, by file and validity (an invalid file's last good copy serves).")
-        for kind in FileCheck.Kind.inFolder {
+        for kind in FileCheck.Kind.allCases {
             let (valid, invalid) = (snapshot.counts.validFiles[kind] ?? 0, snapshot.counts.invalidFiles[kind] ?? 0)
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "true")], Double(valid))
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "false")], Double(invalid))
@@ -32,6 +33,25 @@ extension MetricsReport {
         gauge(
             "aasa_site_files_deleted", "Served files deleted from their site folder whose last copy still serves.",
             snapshot.counts.deletedFiles, into: &text)
+    }
+
+    /// `aasa_security_txt_expiry_seconds{site}`: seconds until each `security.txt` expires, for
+    /// the files within 30 days of it (negative once past); counted at each scrape, as the file
+    /// is not read again while its `Expires` comes closer. Bounded: only files near their end.
+    static func securityTxtExpiry(_ snapshot: ServerSnapshot, into text: inout PrometheusText) {
+        text.family(
+            "aasa_security_txt_expiry_seconds", type: .gauge,
+            help: "Seconds until the site's security.txt expires (RFC 9116 Expires), for files within 30 days of it.")
+        let now = Int(time(nil))
+        let expiring = snapshot.catalog.records.compactMap { name, record -> (String, Int)? in
+            guard let expires = record.checks.first(where: { $0.kind == .securityTxt })?.expires,
+                expires - now <= SecurityTxtValidator.expiryWarning
+            else { return nil }
+            return (name, expires - now)
+        }
+        for (site, left) in expiring.sorted(by: { $0.0 < $1.0 }) {
+            text.sample("aasa_security_txt_expiry_seconds", [("site", site)], Double(left))
+        }
     }
 
     /// The per-site families, for the busiest `perSiteLimit` sites and every invalid one.
@@ -57,7 +77,7 @@ extension MetricsReport {
         }
         let now = Double(time(nil))
         let files = chosen.sorted().flatMap { name in
-            (records[name]?.checks ?? []).map { check in (check, [("site", name), ("file", check.kind.rawValue)]) }
+            (records[name]?.checks ?? []).map { check in (check, [("site", name), ("file", check.name)]) }
         }
         text.family(
             "aasa_site_file_valid", type: .gauge,

@@ -65,6 +65,7 @@ enum MetricsReport {
             "aasa_last_reload_success_timestamp_seconds", "When the last reload succeeded (or the server started).",
             reloads.lastSuccess, into: &text)
         files(snapshot, into: &text)
+        securityTxtExpiry(snapshot, into: &text)
         // The same two numbers as the log, the status page and /sites.json (docs/serving.md, "Counting sites").
         gauge(
             "aasa_sites", "Site folders (one per domain or *.domain), in any state; aliases not included.",

@@ -34,6 +34,8 @@ struct SitesDocument: Encodable {
         /// The entity-tag of the copy being served (the last good one for an invalid file).
         let servedETag: String?
         let problems: [Problem]
+        /// `security.txt`'s `Expires`, seconds since the epoch.
+        let expires: Int?
     }
 
     /// A served file deleted from the folder whose last copy serves until `servedUntil`.
@@ -59,6 +61,8 @@ struct SitesDocument: Encodable {
         let problemCount: Int
         /// True when the site serves a `fallback.json` to people without the app.
         let fallback: Bool
+        /// Where `/.well-known/change-password` redirects (`site.json`'s `changePassword`).
+        let changePassword: String?
         /// Apple's CDN copy of this site's file, and Apple's fetcher's last visit.
         let cdn: SiteCDNStatus
         /// Google's view of this site's assetlinks.json.
@@ -85,17 +89,18 @@ struct SitesDocument: Encodable {
                 aliasCount: listing.aliasCounts[record.name] ?? 0, state: record.state.rawValue,
                 files: record.checks.map { check in
                     File(
-                        file: check.kind.rawValue, valid: check.isValid, bytes: check.byteCount,
-                        servedETag: record.content?.file(check.kind)?.etag,
-                        problems: check.problems.map(Problem.init))
+                        file: check.name, valid: check.isValid, bytes: check.byteCount,
+                        servedETag: record.content?.file(named: check.name)?.etag,
+                        problems: check.problems.map(Problem.init), expires: check.expires)
                 },
                 deletedFiles: record.deletedFiles.map { deleted in
                     DeletedFile(
-                        file: deleted.kind.rawValue, deletedAt: deleted.deletedAt, servedUntil: deleted.servedUntil,
-                        servedETag: record.content?.file(deleted.kind)?.etag)
+                        file: deleted.name, deletedAt: deleted.deletedAt, servedUntil: deleted.servedUntil,
+                        servedETag: record.content?.file(named: deleted.name)?.etag)
                 }, problems: problems.prefix(SiteListing.problemsShown).map(Problem.init),
                 problemCount: problems.count,
                 fallback: record.content?.hasFallback ?? false,
+                changePassword: record.content?.changePassword?.location,
                 cdn: SiteCDNStatus(site: record.name, state: state),
                 google: SiteCacheStatus(site: record.name, watch: state.googleWatch))
         }

@@ -2,6 +2,7 @@ import AASALoop
 import AASASites
 import AASASystem
 import AssociationKit
+import Foundation
 
 extension StatusPage {
     /// One site: its name, aliases and the platforms' caches once, then a row per file with its
@@ -42,14 +43,15 @@ extension StatusPage {
         _ record: SiteRecord, _ check: FileSummary, agreement: SiteAgreement,
         notes cache: ServedFileCache<PreparedFile, [Diagnostic]>
     ) -> String {
-        let served = record.content?.file(check.kind)
+        let served = record.content?.file(named: check.name)
         let status =
-            check.isValid
-            ? "<span class=\"ok\">valid</span>"
-            : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : "")
+            (check.isValid
+                ? "<span class=\"ok\">valid</span>"
+                : "<span class=\"bad\">invalid</span>" + (served != nil ? " (serving the last good copy)" : ""))
+            + expiry(check)
         let (diagnostics, omitted) = agreement.noting(
-            check.diagnostics ?? notes(served, check.kind, cache), omitted: check.omitted, of: check.kind)
-        let path = check.kind.rawValue
+            check.diagnostics ?? notes(served, check, cache), omitted: check.omitted, of: check.kind)
+        let path = check.name
         // As `validate` prints them: notes only with --verbose, here behind a toggle.
         let shown = DiagnosticLines.render(diagnostics, path: path, omitted: omitted) + (check.readError ?? "")
         let hidden = diagnostics.filter { !$0.isShown(withNotes: false) }
@@ -68,9 +70,9 @@ extension StatusPage {
 
     /// A served file deleted from the folder, its last copy serving out its grace (`SITE011`).
     private static func deletedRow(_ record: SiteRecord, _ deleted: DeletedFile) -> String {
-        let served = record.content?.file(deleted.kind)
+        let served = record.content?.file(named: deleted.name)
         let until = HTTPDate.format(deleted.servedUntil)
-        return "<tr class=\"file deleted-file\"><td>\(escape(deleted.kind.rawValue))</td>"
+        return "<tr class=\"file deleted-file\"><td>\(escape(deleted.name))</td>"
             + "<td class=\"bytes\">\(served?.bytes ?? 0)</td><td><code>\(escape(served?.etag ?? "-"))</code></td>"
             + "<td><span class=\"warn\">deleted</span> (serving the last copy until \(escape(until)))</td>"
             + "<td class=\"notes\">-</td></tr>\n"
@@ -121,9 +123,23 @@ extension StatusPage {
     /// The notes of a clean file, found again from the bytes it serves once (a snapshot keeps
     /// no diagnostics for clean files; a page shows at most `SiteListing.pageSize` sites).
     private static func notes(
-        _ served: PreparedFile?, _ kind: FileCheck.Kind, _ cache: ServedFileCache<PreparedFile, [Diagnostic]>
+        _ served: PreparedFile?, _ check: FileSummary, _ cache: ServedFileCache<PreparedFile, [Diagnostic]>
     ) -> [Diagnostic] {
         guard let served else { return [] }
-        return cache.value(for: served) { FileCheck.check($0.json, as: kind).diagnostics } ?? []
+        let name = (check.name as NSString).lastPathComponent
+        return cache.value(for: served) { FileCheck.check($0.json, as: check.kind, name: name).diagnostics } ?? []
+    }
+
+    /// `security.txt`'s countdown, counted at each view (the file is not read again as its
+    /// `Expires` comes closer): a warning within 30 days, an error once past (RFC 9116 §2.5.5).
+    private static func expiry(_ check: FileSummary) -> String {
+        guard let expires = check.expires else { return "" }
+        let left = expires - Int(time(nil))
+        let date = escape(HTTPDate.format(expires))
+        if left <= 0 { return " <span class=\"bad\">expired \(date)</span>" }
+        if left <= SecurityTxtValidator.expiryWarning {
+            return " <span class=\"warn\">expires in \(left / 86_400) days (\(date))</span>"
+        }
+        return " (expires \(date))"
     }
 }

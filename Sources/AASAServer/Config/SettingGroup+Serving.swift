@@ -27,7 +27,8 @@ extension SettingGroup {
             help: "Seconds a served file deleted from a site folder keeps serving its last copy (0: 404 at once)"),
         Setting(
             "cacheControl", \.cacheControl, .printable("cache control must be printable ASCII"), valueName: "value",
-            example: "max-age=60", help: "The Cache-Control header of served files"),
+            example: "max-age=60",
+            help: "The Cache-Control header of the association files and well-known/ files (other kinds: their own)"),
     ]
 
     static let listenerSettings: [Setting] = [

@@ -18,24 +18,43 @@ public struct FileSummary: Sendable {
         }
     }
 
+    /// What few files have: a `well-known/` file's name, `security.txt`'s `Expires`. Apart, so
+    /// the common file's summary grows by one word, not three.
+    final class Detail: Sendable {
+        let name: String?
+        let expires: Int?
+
+        init(name: String?, expires: Int?) {
+            (self.name, self.expires) = (name, expires)
+        }
+    }
+
     public let kind: FileCheck.Kind
     public let isValid: Bool
     public let byteCount: Int
     /// The file's stat(2) when it was read: a reload reads it again only when this changed.
     public let status: FileStatus?
     private let findings: Findings?
+    private let detail: Detail?
 
     init(_ check: FileCheck) {
         kind = check.kind
+        let name = check.kind == .wellKnownFolder ? check.name : nil
+        detail = name == nil && check.expires == nil ? nil : Detail(name: name, expires: check.expires)
         isValid = check.isValid
         byteCount = check.byteCount
         status = check.status
         // A file that is not served (fallback.json, expectations.json) keeps its notes: no bytes
         // are left to find them again from.
-        let unserved = !FileCheck.Kind.served.contains(check.kind) && !check.diagnostics.isEmpty
+        let unserved = !check.kind.file.isServed && check.kind != .wellKnownFolder && !check.diagnostics.isEmpty
         findings = check.isClean && check.signedContent == nil && !unserved ? nil : Findings(check)
     }
 
+    /// Its name in the site folder (`FileCheck.name`): the kind's, or `well-known/NAME`.
+    public var name: String { detail?.name ?? kind.rawValue }
+    /// `security.txt`'s `Expires`, seconds since the epoch (the metric and the status page
+    /// count down to it).
+    public var expires: Int? { detail?.expires }
     /// Seconds since the epoch.
     public var modified: Int { status?.modifiedSeconds ?? 0 }
     /// Nothing to report but notes.

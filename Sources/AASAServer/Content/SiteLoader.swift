@@ -151,16 +151,21 @@ public enum SiteLoader {
             return unreadable(site, root: root, error: error, previous: previous, now: settings.now)
         }
         let present = FileCheck.Kind.inFolder.filter { names.contains($0.rawValue) }
+        let shown = root.path + "/" + site.entry
+        let wellKnown =
+            names.contains(WellKnownFile.folderName)
+            ? FolderFiles(in: folder, shownAs: shown + "/" + WellKnownFile.folderName, site: site.name)
+            : FolderFiles()
+        let presentNames = present.map(\.rawValue) + wellKnown.names.map(FolderFiles.servedName)
         let misnamed = SiteDirectory.misnamedFiles(among: names)
-        let deleted = graced(previous, present: present, settings: settings)
+        let deleted = graced(previous, present: presentNames, settings: settings)
         let hasSettings = names.contains(SiteSettings.fileName)
         if let previous, !previous.isUnreadable, previous.deletedFiles.isEmpty,
             previous.isCurrent(
-                site: site, present: present, misnamed: misnamed.map(\.name), hasSettings: hasSettings)
+                site: site, present: presentNames, misnamed: misnamed.map(\.name), hasSettings: hasSettings)
         {
             return previous
         }
-        let shown = root.path + "/" + site.entry
         let (siteFile, siteFileStatus) =
             hasSettings ? Self.siteFile(in: folder, shownAs: shown, site: site.name, previous: previous) : (nil, nil)
         // A signed file's signer is checked against the system's roots (SSL_CERT_FILE and
@@ -171,6 +176,9 @@ public enum SiteLoader {
         var prepared: [FileCheck.Kind: PreparedFile] = [:]
         var siblings = FileCheck.Siblings(apple: nil, android: nil)
         var fallback: SiteFallback?
+        let prepare = { (check: FileCheck, bytes: [UInt8]) in
+            settings.prepare(check, bytes, siteCacheControl: siteFile?.cacheControl[check.kind])
+        }
         for kind in present {
             // A file that would break a promised link never ships: expectations are checked
             // against the site's files, and a failed one makes the site invalid.
@@ -182,12 +190,17 @@ public enum SiteLoader {
             if kind == .fallback, check.isValid, let file = check.fallbackFile, let bytes = check.bytes {
                 fallback = SiteFallback(file: file, bytes: bytes, apple: siblings.apple, android: siblings.android)
             }
-            if check.isValid, let bytes = check.bytes, kind != .expectations, kind != .fallback {
-                prepared[kind] = PreparedFile(
-                    body: bytes, lastModified: check.modified, cacheControl: settings.cacheControl,
-                    signedContent: check.signedContent)
+            if check.isValid, let bytes = check.bytes, kind.file.isServed {
+                prepared[kind] = prepare(check, bytes)
                 siblings.apple = siblings.apple ?? check.appleFile
                 siblings.android = siblings.android ?? check.androidFile
+            }
+        }
+        var folderFiles: [String: PreparedFile] = [:]
+        for check in wellKnown.read(signing: signing) {
+            checks.append(FileSummary(check))
+            if check.isValid, let bytes = check.bytes {
+                folderFiles[FolderFiles.fileName(check.name)] = prepare(check, bytes)
             }
         }
         var problems = misnamed.map { name, expected in
@@ -195,19 +208,24 @@ public enum SiteLoader {
                 shown + "/" + name, .misnamedFile, .warning, SiteDirectory.misnamedReason(name, expected: expected),
                 site: site.name)
         }
+        problems += wellKnown.problems
         // A deleted file's last copy serves out its grace (`SITE011`).
         for file in deleted {
-            prepared[file.kind] = previous?.content?.file(file.kind)
+            if let kind = FileCheck.Kind(rawValue: file.name), kind != .wellKnownFolder {
+                prepared[kind] = previous?.content?.file(kind)
+            } else {
+                folderFiles[FolderFiles.fileName(file.name)] = previous?.content?.file(named: file.name)
+            }
             if file.kind == .fallback { fallback = previous?.content?.fallback }
             problems.append(
                 LoadProblem(
-                    shown + "/" + file.kind.rawValue, .fileDeleted, .warning,
+                    shown + "/" + file.name, .fileDeleted, .warning,
                     "deleted; its last copy serves until \(HTTPDate.format(file.servedUntil)) "
                         + "(--deleted-file-grace), then it answers 404; put the file back to keep serving it",
                     site: site.name))
         }
-        let serving = present + deleted.map(\.kind)
-        if !serving.contains(where: FileCheck.Kind.served.contains) {
+        let serving = presentNames + deleted.map(\.name)
+        if !serving.contains(where: { FileCheck.Kind(rawValue: $0)?.file.isServed ?? true }) {
             problems.append(
                 LoadProblem(
                     shown, .emptySite, .warning,
@@ -216,11 +234,14 @@ public enum SiteLoader {
         }
         let state: SiteRecord.State
         var content: SiteContent?
+        let changePassword = siteFile?.changePassword.map {
+            PreparedRedirect(location: $0, cacheControl: settings.cacheControl)
+        }
         if checks.allSatisfy(\.isValid) {
             state = .valid
             let fresh = SiteContent(
-                name: site.name, apple: prepared[.apple], android: prepared[.android], fallback: fallback,
-                webauthn: prepared[.webauthn], passkeyEndpoints: prepared[.passkeyEndpoints])
+                name: site.name, files: prepared, folderFiles: folderFiles, changePassword: changePassword,
+                fallback: fallback)
             // The same bytes read again (a rescan after every inode changed) share the old object.
             content = previous?.content.flatMap { $0.servesSameFiles(as: fresh) ? $0 : nil } ?? fresh
         } else {
@@ -251,6 +272,7 @@ public enum SiteLoader {
                 settings.problems.contains(where: { $0.code == LoadProblem.Code.siteFileNotJSON.rawValue })
             {
                 (settings.aliases, settings.locations) = (previous.aliases, previous.locations)
+                (settings.changePassword, settings.cacheControl) = (previous.changePassword, previous.cacheControl)
             }
             return (settings, status)
         case .tooLarge(let status): reason = "larger than \(SiteSettings.readLimit) bytes (\(status.size))"
@@ -273,8 +295,10 @@ public enum SiteLoader {
         _ site: SiteDirectory.Site, root: Folder, error: SystemError, previous: SiteRecord?, now: Double
     ) -> SiteRecord {
         let deleted = previous?.deletedFiles.filter { Double($0.servedUntil) > now } ?? []
-        let ended = Set(previous?.deletedFiles.map(\.kind) ?? []).subtracting(deleted.map(\.kind))
-        let kept = (FileCheck.Kind.served + [.fallback]).filter { !ended.contains($0) }
+        let ended = Set(previous?.deletedFiles.map(\.name) ?? []).subtracting(deleted.map(\.name))
+        let kept = ((previous?.content?.servedNames ?? []) + [FileCheck.Kind.fallback.rawValue]).filter {
+            !ended.contains($0)
+        }
         let content = previous?.content.map { without(absent: kept, $0) }
         let problem = LoadProblem(
             root.path + "/" + site.entry, .siteUnreadable, .error,
@@ -287,31 +311,37 @@ public enum SiteLoader {
             deletedFiles: deleted, settings: previous?.settings)
     }
 
-    /// The files `previous` served that are no longer in the folder and whose grace has not
-    /// ended: the load that first finds one gone sets its end, later loads keep it.
-    static func graced(_ previous: SiteRecord?, present: [FileCheck.Kind], settings: Settings) -> [DeletedFile] {
+    /// The files `previous` served that are no longer in the folder (`present`: names as
+    /// `FileCheck.name`) and whose grace has not ended: the load that first finds one gone
+    /// sets its end, later loads keep it.
+    static func graced(_ previous: SiteRecord?, present: [String], settings: Settings) -> [DeletedFile] {
         guard settings.deletedFileGrace > 0, let previous, let content = previous.content else { return [] }
-        let served =
-            FileCheck.Kind.served.map { ($0, content.file($0) != nil) } + [(.fallback, content.fallback != nil)]
-        return served.compactMap { kind, isServed in
-            guard isServed, !present.contains(kind) else { return nil }
-            let known = previous.deletedFiles.first { $0.kind == kind }
+        let served = content.servedNames + (content.fallback != nil ? [FileCheck.Kind.fallback.rawValue] : [])
+        return served.compactMap { name in
+            guard !present.contains(name) else { return nil }
+            let known = previous.deletedFiles.first { $0.name == name }
             let end = known?.servedUntil ?? Int((settings.now + Double(settings.deletedFileGrace)).rounded(.up))
             guard Double(end) > settings.now else { return nil }
-            return DeletedFile(kind: kind, deletedAt: known?.deletedAt ?? Int(settings.now), servedUntil: end)
+            let kind = FileCheck.Kind(rawValue: name) ?? .wellKnownFolder
+            return DeletedFile(
+                kind: kind, name: name, deletedAt: known?.deletedAt ?? Int(settings.now), servedUntil: end)
         }
     }
 
-    /// `content` with only the kinds in `serving` (the files in the folder or in their grace):
-    /// an invalid site keeps its last good files, not a file deleted for good.
-    private static func without(absent serving: [FileCheck.Kind], _ content: SiteContent) -> SiteContent {
-        let kept = { (kind: FileCheck.Kind) in serving.contains(kind) ? content.file(kind) : nil }
-        let fallback = serving.contains(.fallback) ? content.fallback : nil
-        guard FileCheck.Kind.served.contains(where: { kept($0) !== content.file($0) }) || fallback !== content.fallback
-        else { return content }
+    /// `content` with only the files named in `serving` (the files in the folder or in their
+    /// grace): an invalid site keeps its last good files, not a file deleted for good.
+    private static func without(absent serving: [String], _ content: SiteContent) -> SiteContent {
+        let served = content.servedNames
+        let fallback = serving.contains(FileCheck.Kind.fallback.rawValue) ? content.fallback : nil
+        guard served.contains(where: { !serving.contains($0) }) || fallback !== content.fallback else {
+            return content
+        }
+        var files: [FileCheck.Kind: PreparedFile] = [:]
+        for kind in FileCheck.Kind.served where serving.contains(kind.rawValue) { files[kind] = content.file(kind) }
+        let folderFiles = content.folderFilesByName.filter { serving.contains(FolderFiles.servedName($0.key)) }
         return SiteContent(
-            name: content.name, apple: kept(.apple), android: kept(.android), fallback: fallback,
-            webauthn: kept(.webauthn), passkeyEndpoints: kept(.passkeyEndpoints))
+            name: content.name, files: files, folderFiles: folderFiles, changePassword: content.changePassword,
+            fallback: fallback)
     }
 
     /// Why the sites folder cannot be listed, in our words rather than Foundation's, naming

@@ -18,7 +18,7 @@ public final class SiteRecord: Sendable {
     /// What the site serves; nil when it has no valid file yet.
     public let content: SiteContent?
     /// The files read, in the order of `FileCheck.Kind.inFolder` (the served files, then
-    /// expectations.json and fallback.json).
+    /// expectations.json and fallback.json), then the `well-known/` folder's by name.
     public let checks: [FileSummary]
     /// Problems of the folder (misnamed files, no file at all); the files' own are in `checks`.
     public let folderProblems: [LoadProblem]
@@ -69,16 +69,16 @@ public final class SiteRecord: Sendable {
     /// True when the folder still holds exactly the files this record was read from: the same
     /// kinds of file, the same misnamed ones, and each file's stat(2) identity unchanged.
     func isCurrent(
-        site other: SiteDirectory.Site, present: [FileCheck.Kind], misnamed names: [String], hasSettings: Bool
+        site other: SiteDirectory.Site, present: [String], misnamed names: [String], hasSettings: Bool
     ) -> Bool {
-        guard other == site, names == misnamed, present == checks.map(\.kind), hasSettings == (settings != nil)
+        guard other == site, names == misnamed, present == checks.map(\.name), hasSettings == (settings != nil)
         else { return false }
         if settings != nil {
             guard let settingsStatus, FileStatus(site.folderPath + "/" + SiteSettings.fileName) == settingsStatus
             else { return false }
         }
         return checks.allSatisfy { check in
-            FileStatus(site.folderPath + "/" + check.kind.rawValue).map { $0 == check.status } ?? false
+            FileStatus(site.folderPath + "/" + check.name).map { $0 == check.status } ?? false
         }
     }
 }

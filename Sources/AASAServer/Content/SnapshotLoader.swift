@@ -96,8 +96,8 @@ public enum SnapshotLoader {
             // Found deleted by this load (the rest were logged by the load that found them).
             load.deletions = catalog.records.values.filter { !$0.deletedFiles.isEmpty }.sorted { $0.name < $1.name }
                 .flatMap { record in
-                    let before = Set(previous?.catalog.records[record.name]?.deletedFiles.map(\.kind) ?? [])
-                    let new = record.deletedFiles.map(\.kind).filter { !before.contains($0) }.map { "/" + $0.rawValue }
+                    let before = Set(previous?.catalog.records[record.name]?.deletedFiles.map(\.name) ?? [])
+                    let new = record.deletedFiles.map(\.name).filter { !before.contains($0) }.map { "/" + $0 }
                     return record.folderProblems.filter { problem in
                         problem.code == LoadProblem.Code.fileDeleted.rawValue
                             && new.contains { problem.path.hasSuffix($0) }

@@ -238,6 +238,11 @@ public final class FileWatcher: Sendable {
         else { return nil }
         do throws(SystemError) {
             targets[try Posix.addWatch(fd, site.folderPath, mask: mask)] = .site(entry)
+            // Its `well-known/` folder, when it has one, counts as the site (served at /.well-known/NAME).
+            let wellKnown = site.folderPath + "/" + WellKnownFile.folderName
+            if let wd = try? Posix.addWatch(fd, wellKnown, mask: mask | UInt32(IN_ONLYDIR)) {
+                targets[wd] = .site(entry)
+            }
             return nil
         } catch {
             return error

@@ -41,8 +41,9 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     /// The message with the JSON pointer of the offending value, as printed after the severity.
+    /// A text file's (`security.txt`, the Apple Pay file) has no pointer: its line says where.
     public var messageWithPointer: String {
-        "\(message) (at \(JSONPointer.display(pointer)))"
+        code.isAboutText ? message : "\(message) (at \(JSONPointer.display(pointer)))"
     }
 }
 

@@ -6,7 +6,8 @@
 /// patterns. AASA4xx: substitution variables. ADL0xx: Android's assetlinks.json. EXP0xx:
 /// expectations.json. FBK0xx: fallback.json. SIG0xx: a CMS-signed Apple file
 /// (docs/association-files.md, "Signed files"). XPL0xx: a site's two files compared
-/// (docs/association-files.md, "4. Both platforms").
+/// (docs/association-files.md, "4. Both platforms"). WKN0xx: the other well-known files
+/// (the Apple Pay file, a site's `well-known/` folder). SEC0xx: `security.txt` (RFC 9116).
 public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case jsonSyntax = "JSON001"
     case jsonComment = "JSON002"
@@ -143,6 +144,24 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case webCredentialsWithoutAndroid = "WAN020"
     case loginCredentialsWithoutApple = "WAN021"
     case passkeyEndpointsWithoutCredentials = "WAN022"
+    // WKN0xx: the well-known files whose format is not JSON (docs/serving.md, "Every file a
+    // domain owes").
+    case wellKnownEmpty = "WKN001"
+    case wellKnownNotText = "WKN002"
+    case wellKnownTooLarge = "WKN003"
+    case wellKnownUnregistered = "WKN004"
+    // SEC0xx: security.txt (RFC 9116).
+    case securityTxtNoContact = "SEC001"
+    case securityTxtNoExpires = "SEC002"
+    case securityTxtSeveralExpires = "SEC003"
+    case securityTxtExpired = "SEC004"
+    case securityTxtExpiresSoon = "SEC005"
+    case securityTxtInvalidExpires = "SEC006"
+    case securityTxtUnknownField = "SEC007"
+    case securityTxtMalformedLine = "SEC008"
+    case securityTxtInvalidURI = "SEC009"
+    case securityTxtBadSignature = "SEC010"
+    case securityTxtNotText = "SEC011"
 
     /// The severity the code is reported with.
     public var severity: Severity {
@@ -167,6 +186,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             .info
         case .webCredentialsWithoutAndroid, .loginCredentialsWithoutApple, .passkeyEndpointsWithoutCredentials:
             .info
+        case .securityTxtExpiresSoon: .warning
+        case .wellKnownUnregistered, .securityTxtUnknownField: .info
         default:
             .error
         }
@@ -308,12 +329,30 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
             "webcredentials, but no assetlinks.json grant of credentials to an Android app."
         case .loginCredentialsWithoutApple: "An assetlinks.json get_login_creds grant, but no webcredentials for Apple."
         case .passkeyEndpointsWithoutCredentials: "passkey-endpoints, but neither webcredentials nor get_login_creds."
+        case .wellKnownEmpty: "An empty Apple Pay domain association file."
+        case .wellKnownNotText: "An Apple Pay domain association file that is not text (control bytes, not UTF-8)."
+        case .wellKnownTooLarge: "A well-known file over its kind's size limit (64 KiB Apple Pay, 128 KiB others)."
+        case .wellKnownUnregistered: "A file of well-known/ whose name is not in IANA's Well-Known URIs registry."
+        case .securityTxtNoContact: "security.txt without a Contact field."
+        case .securityTxtNoExpires: "security.txt without an Expires field."
+        case .securityTxtSeveralExpires: "security.txt with more than one Expires field."
+        case .securityTxtExpired: "security.txt whose Expires is past."
+        case .securityTxtExpiresSoon: "security.txt whose Expires is within 30 days."
+        case .securityTxtInvalidExpires: "An Expires that is not an RFC 3339 date and time."
+        case .securityTxtUnknownField: "A field RFC 9116 does not define; readers ignore it."
+        case .securityTxtMalformedLine: "A line that is neither Field: value, a # comment nor blank."
+        case .securityTxtInvalidURI: "A Contact, Policy … value that is not a URI, or a web URI that is not https."
+        case .securityTxtBadSignature: "An OpenPGP cleartext signature whose framing is broken."
+        case .securityTxtNotText: "security.txt that is not UTF-8 text."
         }
     }
 
     /// Shown without `--verbose` although a note: what a signed file's owner must know, and
     /// the dynamic rules that would make Android keep Apple's exclusions.
     public var isAlwaysShown: Bool { self == .signedFile || self == .noDynamicRules }
+
+    /// A code of a file that is not JSON (SEC0xx, WKN0xx): no JSON pointer to show.
+    public var isAboutText: Bool { rawValue.hasPrefix("SEC") || rawValue.hasPrefix("WKN") }
 
     /// One of a signed file's codes (SIG0xx), about the signature rather than the JSON.
     public var isAboutSignature: Bool { rawValue.hasPrefix("SIG") }
