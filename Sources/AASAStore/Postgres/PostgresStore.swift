@@ -64,7 +64,8 @@ public final class PostgresStore: SharedStore {
                 } catch {
                     guard case .unreachable = error else { throw error }
                     state.connection = nil
-                    guard !fresh else {
+                    // A statement that got no answer is not sent again: that would double the wait.
+                    guard !fresh, !connection.timedOut else {
                         Self.failed(&state, error)
                         throw error
                     }
