@@ -8,10 +8,11 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     case folder(String)
     case postgres(String)
 
-    /// A URI with libpq's schemes is PostgreSQL; anything else a folder.
+    /// A URI with libpq's schemes is PostgreSQL; anything else a folder. libpq matches the
+    /// schemes case-sensitively (its `uri_prefix_length`), so `POSTGRES://` is no URI to it
+    /// and none here either: the same text must not mean a database here and a bad URI there.
     public init(parsing text: String) {
-        let lower = text.lowercased()
-        if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
+        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             self = .postgres(text)
         } else {
             self = .folder(text)

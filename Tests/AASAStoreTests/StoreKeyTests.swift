@@ -63,7 +63,10 @@ struct StoreKeyTests {
             ("postgres://aasa:s3cret@db.internal:5432/aasa?sslmode=require", "postgres aasa@db.internal:5432/aasa"),
             ("postgresql://db/aasa", "postgres db/aasa"),
             ("postgresql://u:p@h1:1,h2:2/d?password=x", "postgres u@h1:1,h2:2/d"),
-            ("POSTGRES://h", "postgres h"),
+            // libpq matches its schemes case-sensitively: another case is a (relative) folder.
+            ("POSTGRES://h", "folder POSTGRES://h"),
+            ("PostgreSQL://h/d", "folder PostgreSQL://h/d"),
+            ("postgres:/h", "folder postgres:/h"),
             ("/var/lib/aasa/store", "folder /var/lib/aasa/store"),
             ("relative/postgres://x", "folder relative/postgres://x"),
         ])

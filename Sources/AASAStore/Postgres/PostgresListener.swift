@@ -21,13 +21,16 @@ final class PostgresListener: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let finished = DispatchSemaphore(value: 0)
+    /// Milliseconds of quiet before the thread asks the server's clock.
+    private let quiet: Int32
 
     static let channel = "aasa_store"
     static let quiet: Int32 = 5000
 
-    init(uri: String, health: StoreHealth) {
+    init(uri: String, health: StoreHealth, quiet: Int32 = PostgresListener.quiet) {
         self.uri = uri
         self.health = health
+        self.quiet = quiet
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends {
@@ -87,15 +90,13 @@ final class PostgresListener: Sendable {
                 }
                 continue
             }
-            let readable = wait(socket: listening.socket, milliseconds: Self.quiet)
+            let readable = wait(socket: listening.socket, milliseconds: quiet)
             do throws(StoreError) {
                 if readable {
-                    for (channel, payload) in try listening.notifications() where channel == Self.channel {
-                        if let key = StoreKey(payload) { deliver(key) }
-                    }
-                    if listening.isBroken { throw StoreError.unreachable(listening.errorMessage) }
+                    try drain(listening)
                 } else {
                     mark = try Self.serverMark(listening)
+                    try drain(listening)
                 }
             } catch {
                 health.recordError(.listen)
@@ -106,21 +107,38 @@ final class PostgresListener: Sendable {
     }
 
     /// A connection that LISTENs, after handing over the keys written since `mark`.
+    /// Notifications that come while a statement runs are read off the socket by libpq and
+    /// queued (libpq's documentation, "Asynchronous Notification"): poll(2) would not see
+    /// them, so they are drained after every statement on this connection.
     private func listen(since mark: inout String?) throws(StoreError) -> PostgresConnection {
         // Its statements (LISTEN, the clock every 5 s of quiet) are not counted in `queries`,
         // which measures what the operations cost.
         let connection = try PostgresConnection.connect(uri)
         _ = try connection.execute("LISTEN \(Self.channel)")
+        try drain(connection)
+        // Taken after LISTEN, less the margin: a write committed from here on is notified, one
+        // committed before is at least as old as the mark and found by the next catch-up.
         let now = try Self.serverMark(connection)
+        try drain(connection)
         if let since = mark {
             let changed = try connection.execute(
                 "SELECT key FROM aasa_store_entries WHERE modified >= $1::text::timestamptz", [Array(since.utf8)])
             for row in 0..<changed.rowCount {
                 if let key = changed.text(row, 0).flatMap(StoreKey.init) { deliver(key) }
             }
+            try drain(connection)
         }
         mark = now
         return connection
+    }
+
+    /// Hands over the notifications read so far (from the socket and libpq's queue); throws
+    /// when the connection is gone.
+    private func drain(_ connection: PostgresConnection) throws(StoreError) {
+        for (channel, payload) in try connection.notifications() where channel == Self.channel {
+            if let key = StoreKey(payload) { deliver(key) }
+        }
+        if connection.isBroken { throw StoreError.unreachable(connection.errorMessage) }
     }
 
     /// The server's clock less a margin for writes not yet committed (their `modified` is

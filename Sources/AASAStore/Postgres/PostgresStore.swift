@@ -34,18 +34,29 @@ public final class PostgresStore: SharedStore {
 
     static let longestDelay = 5.0
 
-    /// Opens the store: connects and migrates the schema. A store that cannot be reached yet
-    /// is no error (serving goes on; `health` says it is down and calls try again); a schema
-    /// newer than this server's is.
-    public init(uri: String, cipher: StoreCipher? = nil) throws(StoreError) {
+    /// Opens the store: checks the URI, connects and migrates the schema. A store that cannot
+    /// be reached yet is no error (serving goes on; `health` says it is down and calls try
+    /// again); anything else is refused, since it would not mend by itself: a URI libpq cannot
+    /// parse, a schema newer than this server's, a migration that fails (a user without the
+    /// right to create the tables).
+    public convenience init(uri: String, cipher: StoreCipher? = nil) throws(StoreError) {
+        try self.init(uri: uri, cipher: cipher, quiet: PostgresListener.quiet)
+    }
+
+    /// `quiet`: the listener's milliseconds of quiet before it asks the server's clock (tests
+    /// shorten it).
+    init(uri: String, cipher: StoreCipher?, quiet: Int32) throws(StoreError) {
+        if let malformation = PostgresConnection.malformation(of: uri) {
+            throw StoreError.refused("invalid PostgreSQL URI: \(malformation)")
+        }
         self.uri = uri
         self.cipher = cipher
         summary = StoreLocation.postgres(uri).description
-        listener = PostgresListener(uri: uri, health: health)
+        listener = PostgresListener(uri: uri, health: health, quiet: quiet)
         do throws(StoreError) {
             _ = try run(.connect) { _ throws(StoreError) in () }
         } catch {
-            if case .refused = error { throw error }
+            guard case .unreachable = error else { throw StoreError.refused(error.detail) }
         }
         listener.start()
     }
@@ -64,7 +75,8 @@ public final class PostgresStore: SharedStore {
                 } catch {
                     guard case .unreachable = error else { throw error }
                     state.connection = nil
-                    guard !fresh else {
+                    // A statement that got no answer is not sent again: that would double the wait.
+                    guard !fresh, !connection.timedOut else {
                         Self.failed(&state, error)
                         throw error
                     }
