@@ -5,8 +5,11 @@ import AssociationKit
 /// `site.json` is written by whoever deploys that folder, so an alias may only name a host no
 /// other entry of the sites folder covers: an alias that a folder or link holds, or that a
 /// wildcard covers (`*.victim.example` covers `pr-1.staging.victim.example`), stays theirs
-/// (`SITE014`); a name two `site.json` files claim is served by neither (`SITE017`). Nothing
-/// depends on the order folders are listed or read in.
+/// (`SITE014`). A name two `site.json` files claim stays with the site it is served from now
+/// while that site still lists it, and a newcomer's claim is refused (`SITE017`), so adding a
+/// name to one's own `site.json` never takes another tenant's working alias down; with no
+/// such incumbent (`validate`, a cold start) neither serves it. Nothing depends on the order
+/// folders are listed or read in.
 public enum AliasClaims {
     /// One site folder's `site.json`: the site, the file as shown, its aliases and where each is.
     public struct Claim: Sendable {
@@ -31,8 +34,11 @@ public enum AliasClaims {
 
     /// Settles `claims` against the entries already in the sites folder: `holder` says, for
     /// a site key (a name or `*.domain`), how the folder or link that holds it is shown
-    /// ("the site folder example.com"), nil when none does.
-    public static func settle(_ claims: [Claim], holder: (String) -> String?) -> Settled {
+    /// ("the site folder example.com"), nil when none does. `incumbents` are the aliases the
+    /// served snapshot grants (alias → site); empty where nothing is served yet.
+    public static func settle(
+        _ claims: [Claim], incumbents: [String: String] = [:], holder: (String) -> String?
+    ) -> Settled {
         var claimants: [String: [String]] = [:]
         for claim in claims {
             for alias in claim.aliases { claimants[alias, default: []].append(claim.site) }
@@ -54,7 +60,15 @@ public enum AliasClaims {
                     continue
                 }
                 let others = Set(claimants[alias] ?? []).subtracting([claim.site]).sorted()
-                guard others.isEmpty else {
+                // The incumbent still lists it (it is a claimant): it keeps it, the rest are refused.
+                if let incumbent = incumbents[alias], others.contains(incumbent) {
+                    settled.problems.append(
+                        SiteSettings.claimedAfter(
+                            alias, path: claim.path, site: claim.site, location: claim.locations[alias],
+                            incumbent: incumbent))
+                    continue
+                }
+                guard others.isEmpty || incumbents[alias] == claim.site else {
                     settled.problems.append(
                         SiteSettings.claimedTwice(
                             alias, path: claim.path, site: claim.site, location: claim.locations[alias],

@@ -110,6 +110,20 @@ public struct SiteSettings: Sendable, Equatable {
         return problem
     }
 
+    /// `SITE017`: `alias`, named in `path`, is already served from `incumbent`'s `site.json`,
+    /// which still names it: the incumbent keeps it, this claim is refused.
+    public static func claimedAfter(
+        _ alias: String, path: String, site: String, location: SourceLocation?, incumbent: String
+    ) -> LoadProblem {
+        var problem = LoadProblem(
+            path, .siteAliasClaimedTwice, .warning,
+            "the alias \(alias) is not served from here: \(incumbent)'s site.json names it too and serves it"
+                + " already; remove it from \(site)'s site.json",
+            site: site)
+        (problem.lineNumber, problem.column) = (location?.line, location?.column)
+        return problem
+    }
+
     /// `SITE017`: `alias`, named in `path`, is also named by the `site.json` of each of `others`:
     /// served by none of them, whatever order the folders are read in.
     public static func claimedTwice(

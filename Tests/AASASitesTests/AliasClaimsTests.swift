@@ -83,4 +83,48 @@ struct AliasClaimsTests {
             #expect(settled.problems.map { "\($0.site ?? "") \($0.code)" }.sorted() == problems)
         }
     }
+
+    @Test(
+        "a served alias stays with its site while it lists it; a newcomer's claim is SITE017 naming both",
+        arguments: [
+            // A serves x; B adds x: A keeps it, B is refused.
+            (
+                ["a.example": ["x.example"], "b.example": ["x.example"]], ["x.example": "a.example"], "a.example",
+                ["b.example SITE017"]
+            ),
+            // Three claims: the incumbent keeps it, both newcomers are refused.
+            (
+                ["a.example": ["x.example"], "b.example": ["x.example"], "c2.example": ["x.example"]],
+                ["x.example": "a.example"], "a.example", ["b.example SITE017", "c2.example SITE017"]
+            ),
+            // The incumbent dropped it: the two left are refused, as with no incumbent.
+            (
+                ["b.example": ["x.example"], "d.example": ["x.example"]], ["x.example": "a.example"], nil,
+                ["b.example SITE017", "d.example SITE017"]
+            ),
+            // The incumbent dropped it and one claim is left: that one is served.
+            (["b.example": ["x.example"]], ["x.example": "a.example"], "b.example", []),
+            // A folder or wildcard beats an incumbent alias (SITE014), as it beats any alias.
+            (
+                ["a.example": ["go.c.example"], "b.example": ["go.c.example"]], ["go.c.example": "a.example"], nil,
+                ["a.example SITE014", "b.example SITE014"]
+            ),
+        ] as [([String: [String]], [String: String], String?, [String])])
+    func incumbent(
+        _ claims: [String: [String]], _ incumbents: [String: String], _ served: String?, _ problems: [String]
+    ) {
+        let holders = ["c.example": "the site folder c.example", "*.c.example": "the site folder *.c.example"]
+        let list = claims.map { AliasClaims.Claim(site: $0.key, path: $0.key, aliases: $0.value, locations: [:]) }
+        let alias = claims.values.first?.first ?? ""
+        for order in [list, list.reversed()] {
+            let settled = AliasClaims.settle(order, incumbents: incumbents) { holders[$0] }
+            #expect(settled.granted[alias] == served)
+            #expect(settled.problems.map { "\($0.site ?? "") \($0.code)" }.sorted() == problems)
+            for problem in settled.problems where problem.code == "SITE017" && served != nil {
+                let named = "\(served ?? "")'s site.json"
+                #expect(
+                    problem.message.contains(named) && problem.message.contains("\(problem.site ?? "")'s site.json"))
+            }
+        }
+    }
 }

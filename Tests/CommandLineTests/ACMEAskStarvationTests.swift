@@ -66,30 +66,40 @@ struct ACMEAskStarvationTests {
             pebble, ["--acme-challenges", "http-01", "--acme-on-demand-ask", "http://127.0.0.1:\(port)/ask"])
         defer { _ = server.stop() }
 
-        let junk = Junk(port: base.httpsPort, limit: 20_000)
+        // More names than the test can send in its minute, so the flood never ends on its own.
+        let junk = Junk(port: base.httpsPort, limit: 100_000)
         defer { junk.stop() }
         func sent() -> Int { junk.sent }
         // The flood is on: hundreds of names sent, the slow service busy with them.
         #expect(eventually(30) { sent() >= 300 && ACMEOnDemandNamesTests.asked(ask, prefix: "junk") >= 2 })
         let before = sent()
 
-        let started = Date()
+        // 30 s on the monotonic clock: room for a loaded 2-core runner, still far below what the
+        // single queue gave (never, for minutes, docs/security.md "The on-demand ask under a flood").
+        let clock = ContinuousClock()
+        let started = clock.now
+        let window = Duration.seconds(30)
         var handshakes = 0
-        // The real client handshakes twice a second (the pace is the client's, not a wait).
         var asked = false
-        while !asked && Date().timeIntervalSince(started) < 15 {
+        while !asked && clock.now - started < window {
+            // The real client's pace: a handshake every half second, the ask service watched between.
+            let next = clock.now + .milliseconds(500)
             handshakes += 1
             _ = try? Curl.request(
                 "https://\(real):\(base.httpsPort)/.well-known/apple-app-site-association",
                 ["--interface", "127.0.0.2", "--resolve", "\(real):\(base.httpsPort):127.0.0.1", "-k", "-m", "2"])
-            asked = eventually(0.5) { ACMEOnDemandNamesTests.asked(ask, real) > 0 }
+            let left = next - clock.now
+            let seconds = max(0, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+            asked = eventually(seconds) { ACMEOnDemandNamesTests.asked(ask, real) > 0 }
         }
-        let seconds = Date().timeIntervalSince(started)
+        let took = clock.now - started
+        let floodOn = sent() < 100_000
         print(
-            "acme ask under a flood: \(real) asked after \(seconds) s, \(handshakes) handshakes, "
+            "acme ask under a flood: \(real) asked after \(took), \(handshakes) handshakes, "
                 + "\(sent() - before) made-up names sent meanwhile, \(ACMEOnDemandNamesTests.asked(ask, prefix: "junk")) "
                 + "of them asked")
-        #expect(asked, "never asked in 15 s: \(sent() - before) made-up names sent meanwhile")
+        #expect(asked, "never asked in \(window): \(sent() - before) made-up names sent meanwhile")
+        #expect(floodOn, "the flood ran out before the real name was asked")
         #expect(eventually(10) { sent() > before }, "the flood goes on")
         // Asked once, as any name: an allowed name is ordered.
         #expect(eventually(10) { server.errors.contains("acme: on-demand name allowed by the ask URL") })

@@ -116,16 +116,18 @@ public struct SiteCatalog: Sendable {
 
     /// Sets the `site.json` aliases again from every record's (after a scan or an update), by
     /// the rule `validate` applies (`AliasClaims`): a name a site folder or a link holds, or a
-    /// wildcard covers, stays theirs (`SITE014`), and a name two sites claim is served by neither
-    /// (`SITE017`). Returns the names whose target changed. `root` is the sites folder as shown.
+    /// wildcard covers, stays theirs (`SITE014`), and a name two sites claim stays with the one of
+    /// `incumbents` (the served snapshot's `declaredAliases`) that still names it, else is served
+    /// by neither (`SITE017`). Returns the names whose target changed. `root` is the sites folder
+    /// as shown.
     @discardableResult
-    mutating func settleDeclaredAliases(root: String) -> Set<String> {
+    mutating func settleDeclaredAliases(root: String, incumbents: [String: String]) -> Set<String> {
         let claims = records.values.filter { !$0.declaredAliases.isEmpty }.map { record in
             AliasClaims.Claim(
                 site: record.name, path: root + "/" + record.site.entry + "/" + SiteSettings.fileName,
                 aliases: record.declaredAliases, locations: record.settings?.locations ?? [:])
         }
-        let settled = AliasClaims.settle(claims) { name in
+        let settled = AliasClaims.settle(claims, incumbents: incumbents) { name in
             if records[name] != nil { return "the site folder \(name)" }
             return linkAliases[name].map { "the link \(aliasEntries[name]?.entry ?? name) (alias of \($0))" }
         }

@@ -63,7 +63,8 @@ public enum SiteLoader {
         var catalog = SiteCatalog()
         catalog.records.reserveCapacity(names.count)
         for found in results.withLock({ $0.joined() }) { catalog.insert(found) }
-        catalog.settleDeclaredAliases(root: root.path)
+        // A full rescan (SIGHUP, a swapped root) keeps the served aliases with their sites.
+        catalog.settleDeclaredAliases(root: root.path, incumbents: previous?.declaredAliases ?? [:])
         return catalog
     }
 
@@ -117,7 +118,7 @@ public enum SiteLoader {
             next.skipped[entry] = nil
             next.insert(read(entry, root: folder, settings: settings, previous: catalog))
         }
-        affected.formUnion(next.settleDeclaredAliases(root: root.path))
+        affected.formUnion(next.settleDeclaredAliases(root: root.path, incumbents: catalog.declaredAliases))
         affected.formUnion(next.aliases(of: affected))
         return (next, affected)
     }
