@@ -47,6 +47,8 @@ public final class ACMEManager: Sendable {
         var deferred = false
         /// A failed order is being booked while its lock is still held: no worker takes it.
         var finishing = false
+        /// Pre-flight checks failed in a row (`waiting_dns`); the next waits 2^n minutes, at most an hour.
+        var dnsWaits = 0
     }
 
     /// What a worker takes: an order, or a renewal-information check.
@@ -64,6 +66,8 @@ public final class ACMEManager: Sendable {
         var results: [String: Int] = [:]
         /// The last on-demand names refused, newest last (`recentRefusals` of them).
         var refused: [(name: String, refusal: Refusal)] = []
+        /// What the pre-flight checks cost so far (`aasa_acme_preflight_*`).
+        var preflights = PreflightTotals()
         var stopping = false
     }
 
@@ -78,6 +82,12 @@ public final class ACMEManager: Sendable {
     public let challenges: [ChallengeType]
     /// Asks `--acme-on-demand-ask` about on-demand names, when given.
     let asker: OnDemandAsk?
+    /// The check before an order, nil when `--acme-preflight off`.
+    let preflight: Preflight?
+    /// The first wait of a name that is `waiting_dns`, doubling to `preflightRetryLimit`.
+    let preflightRetry: Int
+    /// Sixty times the first wait: an hour.
+    var preflightRetryLimit: Int { preflightRetry * 60 }
     /// What the on-demand budget counts registered domains by (`RegisteredDomain`).
     let publicSuffixes: PublicSuffixList
     let logger: Logger
@@ -116,6 +126,12 @@ public final class ACMEManager: Sendable {
         self.challenges = challenges
         self.logger = logger
         asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, caFile: settings.onDemandAskCA, logger: logger) }
+        preflight =
+            settings.preflight
+            ? Preflight(
+                resolver: settings.preflightResolver.map { .server(DNSClient(server: $0)) } ?? .system,
+                port: settings.preflightPort, requestsHTTP: challenges.contains(.http01)) : nil
+        preflightRetry = Self.preflightFirstRetry()
     }
 
     /// Reads (or makes, the first time) each issuer's account key and reads its EAB key: a
@@ -276,7 +292,8 @@ public final class ACMEManager: Sendable {
                 if books.stopping { return .stop }
                 // A held certificate whose renewal moment came is due as well as a scheduled job.
                 let due = books.jobs.filter {
-                    ($0.value.state == .scheduled || $0.value.state == .valid && !$0.value.checking)
+                    ($0.value.state == .scheduled || $0.value.state == .waitingDNS
+                        || $0.value.state == .valid && !$0.value.checking)
                         && $0.value.dueAt <= now && !$0.value.finishing
                 }
                 let chosen = due.min { left, right in
@@ -293,7 +310,7 @@ public final class ACMEManager: Sendable {
                     return .take(.check(check.key))
                 }
                 let waiting = books.jobs.values.flatMap { job -> [Int] in
-                    let order = job.state == .scheduled || job.state == .valid ? [job.dueAt] : []
+                    let order = [.scheduled, .valid, .waitingDNS].contains(job.state) ? [job.dueAt] : []
                     return order + (job.checking ? [] : job.checkAt.map { [$0] } ?? [])
                 }
                 let next = waiting.min() ?? now + 3600
@@ -306,6 +323,8 @@ public final class ACMEManager: Sendable {
         guard let held = books.withLock({ $0.jobs[primary] }) else { return }
         let claim = claim(primary, names: held.plan.names, holdingUntil: held.notAfter ?? 0, now: Int(time(nil)))
         guard case .order(let lock, let backoff) = claim else { return book(claim, for: primary, now: Int(time(nil))) }
+        // Nothing is ordered for a name that does not point here (the CA would fail it).
+        guard passesPreflight(primary, names: held.plan.names) else { return store.unlock(lock) }
         // A failure elsewhere whose backoff ended: go on from its count and its next issuer.
         if let backoff {
             books.withLock { books in
@@ -349,6 +368,7 @@ public final class ACMEManager: Sendable {
                 books.jobs[primary]?.issuedBy = settings.label
                 books.jobs[primary]?.issuerIndex = 0
                 books.jobs[primary]?.orderedAt = Int(time(nil))
+                books.jobs[primary]?.dnsWaits = 0
                 books.results[(job.renewal ? "renewal_valid|" : "order_valid|") + settings.label, default: 0] += 1
             }
             callbacks.withLock { $0 }?.certificatesChanged()

@@ -6,6 +6,9 @@ public struct ManagedCertificate: Sendable {
         /// Waiting for its turn (new, due for renewal, or after a failure's backoff).
         case scheduled
         case ordering
+        /// The pre-flight found the name not pointing here (`Preflight`): not ordered, checked
+        /// again after 1, 2, 4 … minutes up to an hour.
+        case waitingDNS = "waiting_dns"
         /// Issued and stored; the certificate loader has not picked it up yet.
         case issued
         /// An on-demand name whose orders failed `ACMESettings.onDemandFailures` times: not

@@ -68,7 +68,7 @@ struct ACMEIssuerTests {
             "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
             "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory", directory,
             "--acme-directory-ca", pebble.listenerCA, "--acme-challenges", "http-01", "--acme-on-demand", "off",
-        ]
+        ] + pebble.preflightFlags(port: base.httpPort)
         let unknown = try BinaryRunner.run(["serve"] + flags + ["--acme-profile", "ninety-days"], in: base.folder.url)
         #expect(unknown.status == 2, "\(unknown.stderr)")
         #expect(
@@ -144,7 +144,7 @@ struct ACMEIssuerTests {
             "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory",
             directory, "--acme-directory-ca", pebble.listenerCA,
             "--acme-challenges", "http-01", "--acme-on-demand", "off",
-        ]
+        ] + pebble.preflightFlags(port: base.httpPort)
         // Three runs, each asking about the certificate at once (start-up or issuance): the
         // window has begun every time, and the certificate is younger than a day.
         let chain = base.folder.url.appendingPathComponent("certs/acme/shop.example.com/fullchain.pem").path
@@ -198,7 +198,7 @@ struct ACMEIssuerTests {
             "--config", config, "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)",
             "--access-log", "off", "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-challenges",
             "http-01", "--acme-on-demand", "off",
-        ]
+        ] + pebble.preflightFlags(port: base.httpPort)
         #expect(chmod(keyFile, 0o644) == 0)
         let loose = try BinaryRunner.run(["serve"] + flags, in: base.folder.url)
         #expect(loose.status == 2 && loose.stderr.contains("chmod 600"), "\(loose.stderr)")

@@ -31,7 +31,7 @@ struct ACMETests {
                 "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(httpsPort)", "--access-log", "off",
                 "--acme", "on", "--acme-directory", pebble.directory, "--acme-directory-ca", pebble.listenerCA,
                 "--acme-email", "ops@example.com", "--http", http ? "127.0.0.1:\(httpPort)" : "off",
-            ] + extra)
+            ] + pebble.preflightFlags(port: httpPort) + extra)
     }
 
     /// curl over HTTPS to `host` on the server's port, trusting Pebble's root only.

@@ -51,10 +51,21 @@ extension MetricsReport {
         ] {
             text.sample("aasa_acme_challenge_lookups_total", [("result", result)], Double(count))
         }
+        let preflights = manager.preflightTotals
+        text.family(
+            "aasa_acme_preflight_checks_total", type: .counter,
+            help: "Checks before an order (resolves, reaches this deployment over HTTP), by result.")
+        for (result, count) in [("passed", preflights.checks - preflights.failed), ("failed", preflights.failed)] {
+            text.sample("aasa_acme_preflight_checks_total", [("result", result)], Double(count))
+        }
+        text.family(
+            "aasa_acme_preflight_dns_queries_total", type: .counter,
+            help: "DNS queries the checks sent to --acme-preflight-resolver (0 with the system's resolver).")
+        text.sample("aasa_acme_preflight_dns_queries_total", [], Double(preflights.dnsQueries))
         store(manager.store.health, into: &text)
         let managed = manager.managed()
         text.family("aasa_acme_certificates", type: .gauge, help: "Certificates ACME keeps, by state.")
-        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped] {
+        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped, .waitingDNS] {
             text.sample(
                 "aasa_acme_certificates", [("state", state.rawValue)],
                 Double(managed.count { $0.state == state }))
