@@ -65,7 +65,7 @@ public struct Preflight: Sendable {
         defer { board.removeHTTP(token: token) }
         let client = LoopbackHTTPClient(timeout: timeout)
         var reached = false
-        var problems: [String] = []
+        var unreachableIPv6: String?
         // At most a few addresses: a CA tries one or two, and a long list must not stall a worker.
         for address in addresses.prefix(4) {
             cost.requests += 1
@@ -75,12 +75,14 @@ public struct Preflight: Sendable {
             case .success(let response):
                 // Another server answers for the name: the CA would see it and fail.
                 return .notHere("http://\(name):\(port) at \(address.host) is another server (HTTP \(response.status))")
+            case .failure(let failure) where address.family == .ipv6:
+                unreachableIPv6 = unreachableIPv6 ?? "http://\(name):\(port) at \(address.host): \(failure)"
             case .failure(let failure):
-                problems.append("http://\(name):\(port) at \(address.host): \(failure)")
+                return .notHere("http://\(name):\(port) at \(address.host): \(failure)")
             }
         }
-        // A CA falls back to another address when one cannot be connected to (an IPv6
-        // address without a route), not when one answers differently.
-        return reached ? .reaches : .notHere(problems.first ?? "\(name) has no address")
+        // Every address must answer: a CA may use any of them. It falls back from an IPv6
+        // address it cannot connect to (no route) to IPv4, never from IPv4 or from a wrong answer.
+        return reached ? .reaches : .notHere(unreachableIPv6 ?? "\(name) has no address")
     }
 }

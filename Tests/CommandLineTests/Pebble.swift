@@ -103,8 +103,10 @@ final class Pebble {
     }
 
     /// Makes `name` resolve to `address` alone in Pebble's DNS (nothing listens there: its
-    /// validation fails).
+    /// validation fails); what it resolved to before is cleared (`/add-a` adds to it).
     func resolve(_ name: String, to address: String) throws {
+        _ = try Curl.request(
+            "http://127.0.0.1:\(challengeManagementPort)/clear-a", ["-X", "POST", "--data", #"{"host": "\#(name)."}"#])
         _ = try Curl.request(
             "http://127.0.0.1:\(challengeManagementPort)/add-a",
             ["-X", "POST", "--data", #"{"host": "\#(name).", "addresses": ["\#(address)"]}"#])
