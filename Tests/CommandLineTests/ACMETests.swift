@@ -246,6 +246,8 @@ struct ACMETests {
                 "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(httpsPort)", "--access-log", "off",
                 "--acme", "on", "--acme-directory", "https://127.0.0.1:\(try #require(port))/dir",
                 "--acme-directory-ca", certificates.caFile, "--acme-on-demand", "off",
+                // No DNS here for the names: the CA's answer, not the pre-flight's, is under test.
+                "--acme-preflight", "off",
             ])
         try body(server, requests, try #require(port))
     }
