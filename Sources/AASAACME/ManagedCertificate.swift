@@ -36,3 +36,21 @@ public struct ManagedCertificate: Sendable {
     /// The renewal the CA asked for waits for the end of the renewal floor (`nextAttempt`).
     public var renewalDeferred = false
 }
+
+extension ManagedCertificate {
+    /// The state as docs/usage.md names it for `/sites.json` ("Pre-flight"): `waiting_dns`,
+    /// `failing` (a failed order or a dropped on-demand name: `lastError` and `nextAttempt`
+    /// say what and when), `expired` (the held certificate ended and no order runs),
+    /// `ordering` (queued or running, nothing valid held) or `issued`.
+    public func status(now: Int) -> String {
+        switch state {
+        case .waitingDNS: return "waiting_dns"
+        case .dropped: return "failing"
+        case .ordering: return "ordering"
+        case .scheduled where failures > 0: return "failing"
+        default:
+            guard let notAfter else { return state == .issued ? "issued" : "ordering" }
+            return notAfter <= now ? "expired" : "issued"
+        }
+    }
+}

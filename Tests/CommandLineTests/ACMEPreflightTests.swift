@@ -22,6 +22,17 @@ struct ACMEPreflightTests {
             .flatMap { Int($0.dropFirst(series.count + 1)) }
     }
 
+    /// The state `/sites.json` gives the certificate of site `name`.
+    func certificateState(_ server: RunningServer, _ name: String) -> String? {
+        guard let text = try? base.admin(server, "/sites.json?q=\(name)"),
+            let document = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let sites = document["sites"] as? [[String: Any]],
+            let site = sites.first(where: { $0["name"] as? String == name }),
+            let certificate = site["certificate"] as? [String: Any]
+        else { return nil }
+        return certificate["state"] as? String
+    }
+
     @Test("a name pointing elsewhere is waiting_dns and never ordered; pointed here, it is issued at the next check")
     func waitsForDNS() throws {
         let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
@@ -41,6 +52,8 @@ struct ACMEPreflightTests {
         #expect(page.contains("waiting_dns") && page.contains("late.example.com"))
         #expect(page.contains("pre-flight: http://late.example.com:\(base.httpPort) at 127.0.0.2: cannot connect"))
         #expect(server.errors.contains("acme: waiting for DNS; not ordered"))
+        #expect(certificateState(server, "late.example.com") == "waiting_dns")
+        #expect(certificateState(server, "shop.example.com") == "issued")
         #expect(
             !FileManager.default.fileExists(
                 atPath: base.folder.url.appendingPathComponent("certs/acme/late.example.com").path))
@@ -52,6 +65,7 @@ struct ACMEPreflightTests {
         print("acme pre-flight: pointed to served: \(Date().timeIntervalSince(pointed)) s")
         #expect(pebble.ordersCreated == 2, "one order for late.example.com, no failed one")
         #expect(eventually(10) { metric(server, "aasa_acme_certificates{state=\"waiting_dns\"}") == 0 })
+        #expect(eventually(10) { certificateState(server, "late.example.com") == "issued" })
         let queries = metric(server, "aasa_acme_preflight_dns_queries_total") ?? 0
         let checks = metric(server, "aasa_acme_preflight_checks_total{result=\"passed\"}") ?? 0
         let failures = metric(server, failed) ?? 0

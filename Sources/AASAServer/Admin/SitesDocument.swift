@@ -1,6 +1,8 @@
+import AASAACME
 import AASALoop
 import AASASites
 import AssociationKit
+@preconcurrency import Glibc
 
 /// `/sites.json?q=…&page=N`: the status page's counts and one page of sites, for scripts.
 struct SitesDocument: Encodable {
@@ -45,6 +47,24 @@ struct SitesDocument: Encodable {
         let servedETag: String?
     }
 
+    /// The certificate ACME keeps for a site (`--acme on`), by docs/usage.md's states.
+    struct Certificate: Encodable {
+        /// `issued`, `waiting_dns`, `ordering`, `failing` or `expired`.
+        let state: String
+        let names: [String]
+        /// Seconds since the epoch.
+        let notAfter: Int?
+        let nextAttempt: Int?
+        /// The CA's problem, or the pre-flight's reason.
+        let problem: String?
+
+        init(_ managed: ManagedCertificate, now: Int) {
+            (state, names, notAfter) = (managed.status(now: now), managed.names, managed.notAfter)
+            nextAttempt = managed.state == .valid ? nil : managed.nextAttempt
+            problem = managed.lastError
+        }
+    }
+
     struct Site: Encodable {
         let name: String
         let aliases: [String]
@@ -59,6 +79,8 @@ struct SitesDocument: Encodable {
         let cdn: SiteCDNStatus
         /// Google's view of this site's assetlinks.json.
         let google: SiteCacheStatus
+        /// With `--acme on`: the site's certificate (nil for a wildcard site or without ACME).
+        let certificate: Certificate?
     }
 
     let summary: Summary
@@ -74,6 +96,7 @@ struct SitesDocument: Encodable {
             sites: counts.sites, aliases: counts.aliases, valid: counts.valid, keptLastGood: counts.keptLastGood,
             refused: counts.refused, problems: snapshot.problems.count)
         (query, page, pages, total) = (listing.query, listing.page, listing.pages, listing.total)
+        let now = Int(time(nil))
         sites = listing.records.map { record in
             Site(
                 name: record.name, aliases: listing.aliases[record.name] ?? [], state: record.state.rawValue,
@@ -90,7 +113,8 @@ struct SitesDocument: Encodable {
                 }, problems: snapshot.catalog.folderProblems(of: record).map(Problem.init),
                 fallback: record.content?.hasFallback ?? false,
                 cdn: SiteCDNStatus(site: record.name, state: state),
-                google: SiteCacheStatus(site: record.name, watch: state.googleWatch))
+                google: SiteCacheStatus(site: record.name, watch: state.googleWatch),
+                certificate: state.acme?.managed(primary: record.name).map { Certificate($0, now: now) })
         }
     }
 
