@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "AASAACMETests",
             dependencies: [
-                "AssociationKit", "AASATransport", "AASAACME", "TestSupport",
+                "AssociationKit", "AASATransport", "AASAStore", "AASAACME", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -153,8 +153,8 @@ let package = Package(
         .testTarget(
             name: "AASAServerTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
-                "AASAServer", "TestSupport",
+                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAStore", "AASAACME",
+                "AASALoop", "AASAServer", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -139,6 +139,8 @@ public final class ACMEManager: Sendable {
     /// issuer's directory does not offer fails start-up too; a directory that cannot be
     /// reached now is checked at its first order instead.
     public func prepare() throws(ACMEProblem) {
+        try mirrorAccounts()
+        mirrorCertificates()
         var made: [(ECKey, ExternalAccountBinding?)] = []
         for (index, issuer) in issuers.enumerated() {
             let key = try storage.accountKey(directory: issuer.directory, adoptLegacy: index == 0)
@@ -191,6 +193,12 @@ public final class ACMEManager: Sendable {
             thread.start()
         }
         asker?.start { [self] name, answer in answered(name, answer) }
+        // What another replica changed (PostgreSQL tells): a posted challenge drops what the
+        // board cached for it; a certificate is copied here, and the file watcher reloads.
+        store.observeChanges { [self] key in
+            if let challenge = StoreChallenges.challenge(key) { board.forget(challenge) }
+            mirrorChange(key)
+        }
     }
 
     public func stop() {
@@ -353,6 +361,7 @@ public final class ACMEManager: Sendable {
         let outcome = Result { () throws(ACMEProblem) in
             let issued = try orderers[index].issue(job.plan.names, profile: settings.profile, replaces: replaces)
             try storage.store(issued, name: primary, directory: settings.directory)
+            share(issued, name: primary, directory: settings.directory)
         }
         do {
             try outcome.get()

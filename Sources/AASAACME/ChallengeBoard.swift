@@ -1,6 +1,7 @@
 import AASASystem
 import AASATransport
 import Foundation
+@preconcurrency import Glibc
 import Synchronization
 
 /// The challenges being validated now, read by the listeners: HTTP-01 key authorizations
@@ -119,12 +120,18 @@ public final class ChallengeBoard: Sendable {
         signal.wake()
     }
 
+    /// A challenge another replica posted or removed (the store's change notice): what was
+    /// cached for it goes, so a check that follows asks the store again.
+    public func forget(_ key: ChallengeKey) {
+        lookups.withLock { _ = $0.cache.removeValue(forKey: key) }
+    }
+
     // MARK: Posting (the issuer)
 
     /// Posts an HTTP-01 answer here and, first, where the other replicas find it: the CA is
     /// asked to validate only after this returns.
     func postHTTP(token: String, name: String, keyAuthorization: String) throws {
-        try source?.post(.http(token: token), name: name, keyAuthorization: keyAuthorization)
+        try share(.http(token: token), name: name, keyAuthorization: keyAuthorization)
         http.withLock { $0[token] = HTTPAnswer(name: name, keyAuthorization: Array(keyAuthorization.utf8)) }
     }
 
@@ -134,13 +141,27 @@ public final class ChallengeBoard: Sendable {
     }
 
     func postTLS(name: String, keyAuthorization: String, context: TLSContext) throws {
-        try source?.post(.tls(name: name), name: name, keyAuthorization: keyAuthorization)
+        try share(.tls(name: name), name: name, keyAuthorization: keyAuthorization)
         tls.withLock { $0[name] = context }
     }
 
     func removeTLS(name: String) {
         tls.withLock { _ = $0.removeValue(forKey: name) }
         source?.remove(.tls(name: name))
+    }
+
+    /// Posts to the source, tried three times: another replica removing its own challenge
+    /// may remove a folder this write needs for a moment (a folder store); an order that
+    /// fails here costs a failed validation at the CA.
+    private func share(_ key: ChallengeKey, name: String, keyAuthorization: String) throws {
+        guard let source else { return }
+        for attempt in 1...3 {
+            do {
+                return try source.post(key, name: name, keyAuthorization: keyAuthorization)
+            } catch  where attempt < 3 {
+                usleep(20_000)
+            }
+        }
     }
 
     // MARK: Lookups

@@ -24,6 +24,17 @@ public final class StoreChallenges: ChallengeSource {
         }
     }
 
+    /// The challenge a store key names (`challenges/http-01/TOKEN`, `challenges/tls-alpn-01/NAME`).
+    public static func challenge(_ key: StoreKey) -> ChallengeKey? {
+        let parts = key.components
+        guard parts.count == 3, parts[0] == "challenges" else { return nil }
+        switch parts[1] {
+        case "http-01": return .http(token: String(parts[2]))
+        case "tls-alpn-01": return .tls(name: String(parts[2]))
+        default: return nil
+        }
+    }
+
     public func post(_ key: ChallengeKey, name: String, keyAuthorization: String) throws {
         guard let storeKey = Self.key(key) else { throw StoreError.refused("not a challenge key: \(key)") }
         try store.store(storeKey, Array((name + "\n" + keyAuthorization).utf8))

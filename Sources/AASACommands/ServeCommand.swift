@@ -34,13 +34,14 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: SettingGroup.limits.title) var limits: SettingOptions<LimitOptions>
     @OptionGroup(title: SettingGroup.logging.title) var logs: SettingOptions<LogOptions>
     @OptionGroup(title: SettingGroup.acme.title) var acme: SettingOptions<ACMEOptions>
+    @OptionGroup(title: SettingGroup.store.title) var store: SettingOptions<StoreOptions>
     @OptionGroup(title: SettingGroup.cdnWatch.title) var cdnWatch: SettingOptions<CDNWatchOptions>
     @OptionGroup(title: SettingGroup.googleWatch.title) var googleWatch: SettingOptions<GoogleWatchOptions>
 
     /// The flags given, with their settings.
     var flags: [(setting: ServerConfiguration.Setting, value: String)] {
-        sites.given + listeners.given + admin.given + limits.given + logs.given + acme.given + cdnWatch.given
-            + googleWatch.given
+        sites.given + listeners.given + admin.given + limits.given + logs.given + acme.given + store.given
+            + cdnWatch.given + googleWatch.given
     }
 
     func run() throws {

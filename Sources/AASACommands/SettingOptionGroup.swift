@@ -12,5 +12,6 @@ enum AdminOptions: SettingOptionGroup { static let group = SettingGroup.admin }
 enum LimitOptions: SettingOptionGroup { static let group = SettingGroup.limits }
 enum LogOptions: SettingOptionGroup { static let group = SettingGroup.logging }
 enum ACMEOptions: SettingOptionGroup { static let group = SettingGroup.acme }
+enum StoreOptions: SettingOptionGroup { static let group = SettingGroup.store }
 enum CDNWatchOptions: SettingOptionGroup { static let group = SettingGroup.cdnWatch }
 enum GoogleWatchOptions: SettingOptionGroup { static let group = SettingGroup.googleWatch }

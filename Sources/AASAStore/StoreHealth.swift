@@ -5,6 +5,7 @@ import Synchronization
 /// read by the admin thread (an atomic, and a lock taken only on an error or a scrape).
 public final class StoreHealth: Sendable {
     private let up = Atomic<Bool>(true)
+    private let queryCount = Atomic<Int>(0)
     private let counts = Mutex([Int](repeating: 0, count: StoreOperation.allCases.count))
 
     public init() {}
@@ -20,6 +21,14 @@ public final class StoreHealth: Sendable {
     /// Every operation with its count, in `StoreOperation.allCases` order.
     public var errorCounts: [(operation: StoreOperation, count: Int)] {
         StoreOperation.allCases.map { ($0, errors($0)) }
+    }
+
+    /// Statements sent to a database server since the start (0 for a folder): what each
+    /// operation costs, measured.
+    public var queries: Int { queryCount.load(ordering: .relaxed) }
+
+    package func recordQuery() {
+        queryCount.add(1, ordering: .relaxed)
     }
 
     package func recordUp(_ value: Bool) {

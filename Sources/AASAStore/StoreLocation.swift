@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the store is (`--store`, docs/usage.md, "Several replicas, one store"): a folder, or a
 /// PostgreSQL database named by a `postgres://` or `postgresql://` URI, kept as given for
 /// libpq to read (its parameters, `sslmode` and `passfile` among them, and libpq's
@@ -23,6 +25,36 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         case .folder(let path): "folder \(path)"
         case .postgres(let uri): "postgres \(Self.redacted(uri))"
         }
+    }
+
+    /// `text` with every secret of `uri` (the URI whole, its password as written and decoded, a
+    /// `password` parameter's value) replaced by `***`: libpq's messages about a malformed URI
+    /// quote it (`invalid percent-encoded token: "…"`).
+    public static func scrubbed(_ text: String, uri: String) -> String {
+        var result = text.replacingOccurrences(of: uri, with: redacted(uri))
+        for secret in secrets(of: uri) where !secret.isEmpty {
+            result = result.replacingOccurrences(of: secret, with: "***")
+        }
+        return result
+    }
+
+    /// The password of `uri`'s user part and of its `password=` parameters, as written and
+    /// percent-decoded.
+    static func secrets(of uri: String) -> [String] {
+        guard let scheme = uri.range(of: "://") else { return [] }
+        let rest = uri[scheme.upperBound...]
+        var found: [Substring] = []
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            found.append(authority[authority.index(after: colon)..<at])
+        }
+        if let query = rest.firstIndex(of: "?") {
+            for parameter in rest[rest.index(after: query)...].split(separator: "&") {
+                let parts = parameter.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == "password" { found.append(parts[1]) }
+            }
+        }
+        return found.flatMap { secret in [String(secret), String(secret).removingPercentEncoding ?? ""] }
     }
 
     /// The URI's user, hosts and database, without the scheme, the password or the query.

@@ -6,10 +6,20 @@ import Synchronization
 public final class StoreLock: Sendable {
     public let name: String
     private let release: Mutex<(@Sendable () -> Void)?>
+    /// Whether the engine's hold is still there (nil: as long as it is not released).
+    private let check: (@Sendable () -> Bool)?
 
-    package init(name: String, release: @escaping @Sendable () -> Void) {
+    package init(
+        name: String, check: (@Sendable () -> Bool)? = nil, release: @escaping @Sendable () -> Void
+    ) {
         self.name = name
+        self.check = check
         self.release = Mutex(release)
+    }
+
+    /// Not released, and the engine's hold still there.
+    package func stillHeld() -> Bool {
+        isHeld && (check?() ?? true)
     }
 
     /// Releases the hold; later calls do nothing.

@@ -1,3 +1,4 @@
+import AASAStore
 import Foundation
 import Synchronization
 import TestSupport
@@ -119,5 +120,16 @@ struct ChallengeBoardTests {
         board.removeHTTP(token: Self.token)
         #expect(source.posted.withLock { $0.isEmpty })
         #expect(source.reads.load(ordering: .relaxed) == 0)
+    }
+
+    @Test(
+        "a store key names its challenge",
+        arguments: [
+            ("challenges/http-01/abc", ChallengeKey.http(token: "abc")),
+            ("challenges/tls-alpn-01/a.example.com", .tls(name: "a.example.com")),
+            ("challenges/dns-01/a.example.com", nil), ("backoff/a.example.com", nil), ("challenges/http-01", nil),
+        ] as [(String, ChallengeKey?)])
+    func storeKeys(text: String, expected: ChallengeKey?) throws {
+        #expect(StoreChallenges.challenge(try #require(StoreKey(text))) == expected)
     }
 }

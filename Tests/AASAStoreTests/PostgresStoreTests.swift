@@ -142,6 +142,36 @@ struct PostgresStoreTests {
             return !text.contains(cluster.password) && text.contains("password authentication failed")
         }
         #expect(!refused.health.isUp)
+        // libpq quotes a malformed URI in its message: the password is scrubbed out.
+        let malformed = try PostgresStore(uri: "postgresql://postgres:SE%zzCRET@127.0.0.1:\(cluster.port)/d")
+        defer { malformed.close() }
+        #expect {
+            try malformed.load(Self.key("x"))
+        } throws: { error in
+            "\(error)".contains("percent-encoded") && !"\(error)".contains("SE%zzCRET")
+        }
+    }
+
+    @Test("the URI's parameters are libpq's: a passfile gives the password, sslmode=require is kept")
+    func libpqParameters() throws {
+        let (cluster, database) = try Self.fresh()
+        let folder = try TemporaryFolder("store-passfile")
+        let passfile = try folder.write("pgpass", "127.0.0.1:\(cluster.port):*:postgres:\(cluster.password)\n")
+        // libpq ignores a password file others can read (libpq's documentation, "The Password File").
+        #expect(chmod(passfile, 0o600) == 0)
+        let base = "postgresql://postgres@127.0.0.1:\(cluster.port)/\(database)"
+        let withPassfile = try PostgresStore(uri: base + "?passfile=\(passfile)&connect_timeout=3")
+        defer { withPassfile.close() }
+        try withPassfile.store(Self.key("k"), [7])
+        #expect(try withPassfile.load(Self.key("k")) == [7])
+        // The throwaway cluster has no TLS: a URI that requires it is refused by libpq.
+        let tls = try PostgresStore(uri: base + "?passfile=\(passfile)&sslmode=require&connect_timeout=3")
+        defer { tls.close() }
+        #expect {
+            try tls.load(Self.key("k"))
+        } throws: { error in
+            "\(error)".contains("SSL")
+        }
     }
 
     @Test("a server that never answers is unreachable within the connect timeout, not a hang")
@@ -197,5 +227,39 @@ struct PostgresStoreTests {
                 return seen.withLock { $0.contains("after") }
             })
         #expect(b.health.isUp)
+    }
+}
+
+/// What each operation costs in statements (`StoreHealth.queries`), once connected.
+@Suite(
+    "PostgreSQL store: queries per operation", .enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed"))
+struct PostgresQueryCountTests {
+    @Test("one statement per operation; a lock one more connection; opening connects and migrates")
+    func queriesPerOperation() throws {
+        let (cluster, database) = try PostgresStoreTests.fresh()
+        let store = try PostgresStore(uri: cluster.uri(database))
+        defer { store.close() }
+        // Connecting: the migration's BEGIN, lock, CREATE IF NOT EXISTS, version, migration,
+        // UPDATE, COMMIT.
+        #expect(store.health.queries == 7)
+        let key = try PostgresStoreTests.key("x.example.com/fullchain.pem")
+        let certificate = try ["privkey.pem", "fullchain.pem", "issuer"].map {
+            (try PostgresStoreTests.key("y.example.com/" + $0), [UInt8](repeating: 1, count: 100))
+        }
+        let operations: [(String, () throws -> Void)] = [
+            ("store", { try store.store(key, [1]) }),
+            ("load", { _ = try store.load(key) }),
+            ("stat", { _ = try store.stat(key) }),
+            ("storeAll of 3", { try store.storeAll(certificate) }),
+            ("list", { _ = try store.list(prefix: "") }),
+            ("loadAll", { _ = try store.loadAll(prefix: "") }),
+            ("delete", { try store.delete(key) }),
+            ("tryLock", { _ = try store.tryLock("x.example.com") }),
+        ]
+        for (name, operation) in operations {
+            let before = store.health.queries
+            try operation()
+            #expect(store.health.queries - before == 1, "\(name)")
+        }
     }
 }

@@ -39,6 +39,25 @@ struct StoreKeyTests {
     }
 
     @Test(
+        "libpq's messages lose the URI's secrets",
+        arguments: [
+            (
+                "postgres://u:SECRET@ho%zzst/db", #"invalid percent-encoded token: "ho%zzst""#,
+                #"invalid percent-encoded token: "ho%zzst""#
+            ),
+            (
+                "postgres://u:SE%43RET@h/db", #"invalid percent-encoded token: "SE%43RET""#,
+                #"invalid percent-encoded token: "***""#
+            ),
+            ("postgres://u:SE%43RET@h/db", "password SECRET wrong", "password *** wrong"),
+            ("postgres://u:SECRET@[::1", #"in URI: "postgres://u:SECRET@[::1""#, #"in URI: "u@[::1""#),
+            ("postgres://u@h/db?password=SECRET", "got SECRET", "got ***"),
+        ])
+    func scrubbed(uri: String, message: String, scrubbed: String) {
+        #expect(StoreLocation.scrubbed(message, uri: uri) == scrubbed)
+    }
+
+    @Test(
         "a PostgreSQL location's summary has no password or parameters",
         arguments: [
             ("postgres://aasa:s3cret@db.internal:5432/aasa?sslmode=require", "postgres aasa@db.internal:5432/aasa"),

@@ -62,6 +62,9 @@ enum StoreTable {
         #expect(try pair.second.list(prefix: "challenges/http-01/t_").map(\.text) == ["challenges/http-01/t_2"])
         #expect(try pair.second.list(prefix: "challenges/http-01/%").isEmpty)
         #expect(try pair.second.list(prefix: "nothing/").isEmpty)
+        let loaded = try pair.second.loadAll(prefix: "challenges/http-01/")
+        #expect(loaded.map(\.0.text) == ["challenges/http-01/t1", "challenges/http-01/t_2"])
+        #expect(loaded.allSatisfy { $0.1 == [1] })
         #expect(try pair.second.list(prefix: "../").isEmpty)
     }
 
@@ -86,6 +89,7 @@ enum StoreTable {
         #expect(try pair.first.tryLock("x.example.com") == nil)
         let other = try #require(try pair.second.tryLock("y.example.com"))
         pair.first.unlock(held)
+        #expect(!pair.first.holds(held))
         pair.first.unlock(held)
         let taken = try #require(try pair.second.tryLock("x.example.com"))
         #expect(try pair.first.tryLock("x.example.com") == nil)
@@ -96,8 +100,10 @@ enum StoreTable {
 
     static func deadHolder(_ pair: StorePair) throws {
         let held = try #require(try pair.first.tryLock("watches"))
+        #expect(pair.first.holds(held))
         #expect(try pair.second.tryLock("watches") == nil)
         try pair.kill(held)
+        #expect(!pair.first.holds(held))
         var taken: StoreLock?
         #expect(
             eventually(5) {

@@ -17,12 +17,21 @@ final class ReplicaSet {
     /// Every replica's flags beyond its ports.
     let arguments: [String]
     let environment: [String: String]
+    /// Each replica with a certificates folder of its own (`certs-N`): what they share goes
+    /// through the store alone (PostgreSQL), as on hosts without a shared volume.
+    let ownCertificates: Bool
+
+    /// Whether this build of `serve` takes `--store` (it arrives with the store's settings).
+    static let serverHasStore: Bool = {
+        (try? BinaryRunner.run(["serve", "--help"]))?.stdout.contains("--store") ?? false
+    }()
 
     /// `names` each get a site folder; `extra` is added to every replica's flags.
     init(
         replicas: Int = 3, names: [String], extra: [String] = [], environment: [String: String] = [:],
-        pebbleEnvironment: [String: String] = [:], start: Bool = true
+        pebbleEnvironment: [String: String] = [:], ownCertificates: Bool = false, start: Bool = true
     ) throws {
+        self.ownCertificates = ownCertificates
         folder = try TemporaryFolder("aasa-replicas")
         self.names = names
         self.environment = environment
@@ -39,7 +48,7 @@ final class ReplicaSet {
         haproxy = try HAProxy(backends: ports, httpPort: httpPort, tlsPort: tlsPort)
         arguments =
             [
-                "--sites", "sites", "--certs", "certs", "--access-log", "off", "--acme", "on",
+                "--sites", "sites", "--access-log", "off", "--acme", "on",
                 "--acme-directory", pebble.directory, "--acme-directory-ca", pebble.listenerCA,
                 "--acme-email", "ops@example.com", "--acme-on-demand", "off",
             ] + pebble.preflightFlags(port: httpPort) + extra
@@ -51,11 +60,12 @@ final class ReplicaSet {
 
     /// Starts replica `index` (again) on its own ports.
     func start(_ index: Int) throws {
+        let certificates = ownCertificates ? ["--certs", "certs-\(index)"] : ["--certs", "certs"]
         servers[index] = try RunningServer(
             in: folder.url,
             [
                 "--http", "127.0.0.1:\(ports[index].httpPort)", "--https", "127.0.0.1:\(ports[index].httpsPort)",
-            ] + arguments, environment: environment)
+            ] + certificates + arguments, environment: environment)
     }
 
     /// kill -9: no goodbye, its store session and locks die with it.
@@ -86,30 +96,44 @@ final class ReplicaSet {
     /// The names replica `index` serves over HTTPS with a certificate Pebble issued, asked in
     /// one curl run (one process for every name).
     func served(by index: Int, _ names: [String]) -> Set<String> {
-        let port = ports[index].httpsPort
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["curl", "-s", "--max-time", "5", "--cacert", pebble.issuingRoot]
-        arguments += ["-w", "%{http_code} %{url}\\n"]
-        for name in names {
-            // -o goes with one URL: each body is dropped, so only the -w lines are read.
-            arguments += [
-                "--resolve", "\(name):\(port):127.0.0.1", "-o", "/dev/null",
-                "https://\(name):\(port)/.well-known/apple-app-site-association",
-            ]
+        served([index: names])[index] ?? []
+    }
+
+    /// The same for several replicas at once, their curl runs side by side (a poll of all
+    /// replicas takes as long as the slowest, not their sum).
+    func served(_ asked: [Int: [String]]) -> [Int: Set<String>] {
+        var running: [(Int, Process, Pipe)] = []
+        for (index, names) in asked where !names.isEmpty {
+            let port = ports[index].httpsPort
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            var arguments = ["curl", "-s", "--max-time", "5", "--cacert", pebble.issuingRoot]
+            arguments += ["-w", "%{http_code} %{url}\\n"]
+            for name in names {
+                // -o goes with one URL: each body is dropped, so only the -w lines are read.
+                arguments += [
+                    "--resolve", "\(name):\(port):127.0.0.1", "-o", "/dev/null",
+                    "https://\(name):\(port)/.well-known/apple-app-site-association",
+                ]
+            }
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { continue }
+            running.append((index, process, output))
         }
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var served = Set<String>()
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("200 ") {
-            if let host = URLComponents(string: String(line.dropFirst(4)))?.host { served.insert(host) }
+        var result: [Int: Set<String>] = [:]
+        for (index, process, output) in running {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            var served = Set<String>()
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("200 ") {
+                if let host = URLComponents(string: String(line.dropFirst(4)))?.host { served.insert(host) }
+            }
+            result[index] = served
         }
-        return served
+        return result
     }
 
     /// The admin page `path` of replica `index`.

@@ -45,6 +45,9 @@ public final class CacheWatcher: Sendable, ServerComponent {
     /// Counts each start: a thread of an earlier start ends at its next look, so a watch
     /// stopped and started again (a replica that lost and regained the watches) runs one set.
     private let generation = Atomic<Int>(0)
+    /// Where the watch runs when replicas share a store (`WatchLeader`): 0 here alone (no
+    /// store), 1 here for the replicas, 2 in another replica (results read from the store).
+    let placement = Atomic<Int>(0)
     let userAgent: String
 
     init(source: any CacheSource, logger: Logger) {

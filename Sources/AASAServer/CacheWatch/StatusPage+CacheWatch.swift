@@ -10,7 +10,14 @@ extension StatusPage {
         var html =
             "<h2>\(escape(source.title))</h2>\n<p>Each domain at \(escape(source.shownRequest)), every "
             + "\(source.interval) s, \(source.ratePerMinute) requests a minute at most.</p>\n"
-            + "<table id=\"\(id)-states\"><tr>"
+        switch watch.placement.load(ordering: .relaxed) {
+        case 1: html += "<p id=\"\(id)-placement\">Run by this replica for all (the store's lock).</p>\n"
+        case 2:
+            html +=
+                "<p id=\"\(id)-placement\">Run by another replica; these are its results, read from the store.</p>\n"
+        default: break
+        }
+        html += "<table id=\"\(id)-states\"><tr>"
         html += CacheState.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
         html +=
             CacheState.allCases.map { state in

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 /// Runs the CDN and Google watches in one replica at a time (docs/usage.md, "Several replicas,
-/// one store"): every `interval` each replica tries the store's lock `watches`; the one that
-/// gets it starts the watches and writes their latest results to the store
+/// one store"): every `followInterval` each replica tries the store's lock `watches`; the one
+/// that gets it starts the watches and writes their latest results to the store
 /// (`watches/NAME/results`); the others read them, so every replica shows them. The lock
 /// goes with its holder (killed, or its store session lost: PostgreSQL's advisory lock), and
 /// another replica takes the watches over at its next try. A replica that can no longer reach
@@ -22,8 +22,11 @@ final class WatchLeader: Sendable, ServerComponent {
     let store: any SharedStore
     let watchers: [CacheWatcher]
     let logger: Logger
-    /// Seconds between tries of the lock and between shares of the results.
+    /// Seconds between the leader's checks of its lock and shares of the results.
     static let interval = 2.0
+    /// Seconds between the others' tries of the lock and reads of the results: each try of a
+    /// PostgreSQL lock is a session of its own, so many replicas must not try too often.
+    static let followInterval = 5.0
     private let books = Mutex(Books())
     private let signal = WorkerSignal()
     private let stopped = Mutex(false)
@@ -41,7 +44,7 @@ final class WatchLeader: Sendable, ServerComponent {
         let thread = Thread { [self] in
             while !books.withLock({ $0.stopping }) {
                 tick()
-                let next = Date().addingTimeInterval(Self.interval)
+                let next = Date().addingTimeInterval(isLeading ? Self.interval : Self.followInterval)
                 _ = signal.next { () -> WorkerSignal.Step<Bool> in
                     if books.withLock({ $0.stopping }) { return .stop }
                     let left = next.timeIntervalSinceNow
@@ -64,7 +67,9 @@ final class WatchLeader: Sendable, ServerComponent {
     private func tick() {
         let held = books.withLock { $0.lock }
         if let held {
-            guard held.isHeld, store.health.isUp else { return stepDown(reason: "the store is out of reach") }
+            guard store.holds(held), store.health.isUp else {
+                return stepDown(reason: "the store is out of reach or its session ended")
+            }
             share()
             return
         }
@@ -78,7 +83,10 @@ final class WatchLeader: Sendable, ServerComponent {
         logger.info(
             "watches: this replica runs them",
             metadata: ["watches": "\(watchers.map(\.source.name).joined(separator: ","))"])
-        for watcher in watchers { watcher.start() }
+        for watcher in watchers {
+            watcher.placement.store(1, ordering: .relaxed)
+            watcher.start()
+        }
     }
 
     private func stepDown(reason: String?) {
@@ -88,7 +96,10 @@ final class WatchLeader: Sendable, ServerComponent {
                 return books.lock
             })
         else { return }
-        for watcher in watchers { watcher.stop() }
+        for watcher in watchers {
+            watcher.stop()
+            watcher.placement.store(2, ordering: .relaxed)
+        }
         store.unlock(lock)
         if let reason { logger.warning("watches: stopped here: \(reason); another replica may take them") }
     }
@@ -110,6 +121,7 @@ final class WatchLeader: Sendable, ServerComponent {
 
     private func follow() {
         for watcher in watchers {
+            watcher.placement.store(2, ordering: .relaxed)
             guard let key = StoreKey("watches/\(watcher.source.name)/results"),
                 let bytes = try? store.load(key)
             else { continue }

@@ -70,7 +70,8 @@ extension ServerConfiguration {
                 default: throw Problem(description: "\(place): \(member.key) must be a string, number or boolean")
                 }
                 let resolved =
-                    setting.isPath && !text.isEmpty && !text.hasPrefix("/")
+                    // A URI (`store`'s postgres://) is no path.
+                    setting.isPath && !text.isEmpty && !text.hasPrefix("/") && !text.contains("://")
                     ? (folder as NSString).appendingPathComponent(text) : text
                 try apply(setting, resolved, source: place)
             }

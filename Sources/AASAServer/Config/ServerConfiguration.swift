@@ -1,6 +1,8 @@
 import AASAACME
 import AASALoop
+import AASAStore
 import AASATransport
+import Foundation
 @preconcurrency import Glibc
 
 /// Everything `serve` runs with. Built from defaults, then `Config/aasa-server.json` (or
@@ -39,6 +41,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var defaultCertificate: String?
     /// Certificates from an ACME CA (docs/usage.md, "Automatic certificates").
     public var acme = ACMESettings()
+    /// Where replicas share ACME's state and the watches' (docs/usage.md, "Several replicas,
+    /// one store"); nil: `acme/` under `certs` (`storeLocation`).
+    public var store: StoreLocation?
+    /// The 32-byte key that encrypts private keys in a PostgreSQL store.
+    public var storeKeyFile: String?
     /// The watch over Apple's CDN copies, and the record of Apple's own fetches.
     public var cdnWatch = CDNWatchSettings()
     /// The watch over Google's view of the sites' assetlinks.json.
@@ -63,6 +70,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var acmeChallenges: [ChallengeType] {
         let possible = ChallengeType.allCases.filter { $0 == .http01 ? http != nil : https != nil }
         return (acme.challenges ?? possible).filter(possible.contains)
+    }
+
+    /// The store to open: as given, else the certificates folder's `acme/`.
+    public var storeLocation: StoreLocation {
+        store ?? .folder((certs as NSString).appendingPathComponent("acme"))
     }
 
     /// The number of event loops to start.

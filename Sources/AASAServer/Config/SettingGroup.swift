@@ -1,9 +1,9 @@
 /// The settings of `serve` by concern, each group's table in its own file
-/// (`SettingGroup+Serving.swift`, `+Admin`, `+ACME`, `+CDNWatch`, `+GoogleWatch`); `serve --help` shows each
+/// (`SettingGroup+Serving.swift`, `+Admin`, `+ACME`, `+Store`, `+CDNWatch`, `+GoogleWatch`); `serve --help` shows each
 /// group under its title. A new setting is one row in its group's table and the field it
 /// lands in (docs/ARCHITECTURE.md, "Where new code goes").
 public enum SettingGroup: CaseIterable, Sendable {
-    case sites, listeners, admin, limits, logging, acme, cdnWatch, googleWatch
+    case sites, listeners, admin, limits, logging, acme, store, cdnWatch, googleWatch
 
     public var title: String {
         switch self {
@@ -13,6 +13,7 @@ public enum SettingGroup: CaseIterable, Sendable {
         case .limits: "Loops and limits"
         case .logging: "Logs"
         case .acme: "Automatic certificates (ACME)"
+        case .store: "Shared store (several replicas)"
         case .cdnWatch: "Apple's CDN and fetcher"
         case .googleWatch: "Google's view of assetlinks.json"
         }
@@ -26,6 +27,7 @@ public enum SettingGroup: CaseIterable, Sendable {
         case .limits: Self.limitSettings
         case .logging: Self.logSettings
         case .acme: Self.acmeSettings
+        case .store: Self.storeSettings
         case .cdnWatch: Self.cdnWatchSettings
         case .googleWatch: Self.googleWatchSettings
         }

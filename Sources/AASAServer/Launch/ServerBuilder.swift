@@ -10,7 +10,7 @@ import Foundation
 import Logging
 
 /// The composition root: the one place the server's parts are made from resolved settings
-/// (the watcher, the first load, ACME, the shared state, the listeners and their loops, the
+/// (ACME and its store, the watcher, the first load, the shared state, the listeners and their loops, the
 /// reloader) and listed, in start order, as the components `Server` starts and stops. A new
 /// long-lived part is one more line in `build`'s list.
 struct ServerBuilder {
@@ -33,11 +33,13 @@ struct ServerBuilder {
             logger.warning("\(problem.description); it is closed, and its listener binds as usual")
             if case .unmatched(let socket, _) = problem { Posix.close(socket.fd) }
         }
-        // Watches first, then the first read: a change made while the sites load is seen.
+        // ACME first: it makes `acme/` under the certificates folder (which the watcher must find
+        // there) and copies a store's certificates into it before the first read.
+        let acme = try acmeManager()
+        // Watches, then the first read: a change made while the sites load is seen.
         let watcher = FileWatcher(
             sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger)
         let (load, snapshot) = try firstLoad()
-        let acme = try acmeManager()
         StartupReport.flush()
         let state = ServerState(
             configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acme,
@@ -131,10 +133,28 @@ struct ServerBuilder {
         }
         let manager = ACMEManager(
             settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges,
-            publicSuffixes: suffixes, logger: logger)
+            publicSuffixes: suffixes, store: try sharedStore(), logger: logger)
         do { try manager.prepare() } catch { throw .notStarting("acme: \(error)", status: 2) }
         if let warning = acme.onDemandWarning { logger.warning("\(warning)") }
         return manager
+    }
+
+    /// The store replicas share (`--store`): nil for the default, the certificates folder's
+    /// `acme/`, which ACME's own folder is; another folder or PostgreSQL is opened here, and a
+    /// store that cannot be opened stops the start (docs/usage.md, "Several replicas, one store").
+    private func sharedStore() throws(LaunchFailure) -> (any SharedStore)? {
+        let location = settings.storeLocation
+        let own = URL(fileURLWithPath: ACMEStorage(certificates: settings.certs).folder).standardizedFileURL.path
+        if case .folder(let path) = location, URL(fileURLWithPath: path).standardizedFileURL.path == own {
+            return nil
+        }
+        do {
+            let store = try openStore(location, keyFile: settings.storeKeyFile)
+            logger.info("store: \(store.summary)")
+            return store
+        } catch {
+            throw .notStarting("store: \(error)", status: 2)
+        }
     }
 
     /// What the process needs before any component's thread starts: SIGPIPE ignored (plain

@@ -48,6 +48,12 @@ public enum ServerLaunch {
             return "no ACME challenge type is possible: http-01 needs --http, tls-alpn-01 --https"
         }
         if settings.acme.enabled, let problem = settings.acme.issuersProblem { return problem }
+        // A folder store keeps private keys as 0600 files: an encryption key would promise a
+        // protection it does not give (docs/usage.md, "Several replicas, one store").
+        if settings.storeKeyFile != nil, case .folder = settings.storeLocation {
+            return "--store-key-file applies to a PostgreSQL store (--store postgres://…); a folder store keeps "
+                + "private keys in 0600 files"
+        }
         return nil
     }
 

@@ -99,7 +99,9 @@ package enum FolderFiles {
                 throw SystemError("open", errno: EISDIR, path: path)
             }
             if tighten, status.st_mode & 0o077 != 0 { try Posix.changeMode(fd, 0o600) }
-            return try Posix.readAll(fd, limit: limit)
+            // The buffer is the file's size (one byte more shows a file over `limit`), not the
+            // limit: files are replaced by rename, never grown in place.
+            return try Posix.readAll(fd, limit: min(limit, Int(status.st_size) + 1))
         } catch let error where error.errno == ENOENT {
             return nil
         }

@@ -77,12 +77,18 @@ public final class FolderStore: SharedStore {
 
     public func store(_ key: StoreKey, _ value: [UInt8]) throws(StoreError) {
         try counting(.store) { () throws(StoreError) in
-            try prepareFolders(of: key)
             let path = path(key)
-            do throws(SystemError) {
-                try FolderFiles.writeAtomically(value, to: path, mode: key.isPrivate ? 0o600 : 0o644)
-            } catch {
-                throw StoreError.io("cannot write \(path): \(error)")
+            // Twice: another replica deleting the folder's last key removes the folder, which
+            // may happen between making it and writing into it.
+            for attempt in 1...2 {
+                try prepareFolders(of: key)
+                do throws(SystemError) {
+                    try FolderFiles.writeAtomically(value, to: path, mode: key.isPrivate ? 0o600 : 0o644)
+                    return
+                } catch {
+                    if error.errno == ENOENT && attempt == 1 { continue }
+                    throw StoreError.io("cannot write \(path): \(error)")
+                }
             }
         }
     }
@@ -190,6 +196,11 @@ public final class FolderStore: SharedStore {
 
     public func unlock(_ lock: StoreLock) {
         lock.releaseHold()
+    }
+
+    /// A flock(2) lasts as long as its descriptor.
+    public func holds(_ lock: StoreLock) -> Bool {
+        lock.stillHeld()
     }
 
     /// The file watcher sees the folder's changes; nothing here calls `handler`.

@@ -1,18 +1,27 @@
 import CLibPQ
 import Foundation
+import Synchronization
 
 /// One libpq connection (PGconn). Blocking: used only on threads that may block (a store
-/// caller, the listener thread), by one of them at a time: the store's lock, the listener
-/// thread or the `StoreLock` that owns it; hence unchecked.
+/// caller, the listener thread, a lock's holder). A PGconn is not for two threads at once
+/// (libpq's documentation, "Behavior in Threaded Programs"): each call takes `inUse`, so the
+/// class is safe to share, hence unchecked.
 final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
+    private let inUse = Mutex(())
+    /// Counts the statements sent.
+    private let health: StoreHealth?
+    /// Scrubbed out of every message (`StoreLocation.scrubbed`).
+    private let uri: String
 
     /// Seconds libpq waits for a server when neither the URI nor PGCONNECT_TIMEOUT says:
     /// a store away must fail a call, not hang it.
     static let defaultConnectTimeout = "5"
 
-    private init(_ connection: OpaquePointer) {
+    private init(_ connection: OpaquePointer, health: StoreHealth?, uri: String) {
         self.connection = connection
+        self.health = health
+        self.uri = uri
     }
 
     deinit {
@@ -22,7 +31,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// Connects with the URI exactly as given (expanded by libpq, so its parameters, the
     /// passfile and libpq's environment apply); `connect_timeout` and `application_name` are
     /// defaults placed before it, which the URI and the environment override.
-    static func connect(_ uri: String) throws(StoreError) -> PostgresConnection {
+    static func connect(_ uri: String, health: StoreHealth? = nil) throws(StoreError) -> PostgresConnection {
         var keywords = ["application_name", "dbname"]
         var values = ["aasa-server", uri]
         if ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] == nil {
@@ -35,7 +44,7 @@ final class PostgresConnection: @unchecked Sendable {
             }
         }
         guard let made else { throw StoreError.unreachable("libpq could not allocate a connection") }
-        let connection = PostgresConnection(made)
+        let connection = PostgresConnection(made, health: health, uri: uri)
         // libpq prints the server's notices to stderr by default; the store reports its own
         // failures, so they are dropped (PQsetNoticeProcessor(3)).
         _ = PQsetNoticeProcessor(made, { _, _ in }, nil)
@@ -45,9 +54,10 @@ final class PostgresConnection: @unchecked Sendable {
         return connection
     }
 
-    /// libpq's last message on this connection, on one line.
+    /// libpq's last message on this connection, on one line, without the URI's secrets.
     var errorMessage: String {
-        Self.oneLine(PQerrorMessage(connection).map { String(cString: $0) } ?? "unknown error")
+        let text = Self.oneLine(PQerrorMessage(connection).map { String(cString: $0) } ?? "unknown error")
+        return StoreLocation.scrubbed(text, uri: uri)
     }
 
     var isBroken: Bool { PQstatus(connection) != CONNECTION_OK }
@@ -79,9 +89,12 @@ final class PostgresConnection: @unchecked Sendable {
         }
         defer { for buffer in buffers { buffer.deallocate() } }
         let pointers: [UnsafePointer<CChar>?] = buffers.map { UnsafePointer($0) }
-        let result = PQexecParams(
-            connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, binaryResults ? 1 : 0)
-        let wrapped = PostgresResult(result)
+        health?.recordQuery()
+        let wrapped = inUse.withLock { _ in
+            PostgresResult(
+                PQexecParams(
+                    connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, binaryResults ? 1 : 0))
+        }
         switch wrapped.status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
             return wrapped
@@ -92,7 +105,8 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Several statements in one round trip (the simple query protocol; no parameters).
     func executeScript(_ sql: String) throws(StoreError) {
-        let wrapped = PostgresResult(PQexec(connection, sql))
+        health?.recordQuery()
+        let wrapped = inUse.withLock { _ in PostgresResult(PQexec(connection, sql)) }
         // PQexec returns the last statement's result; an earlier failure stops there.
         guard wrapped.status == PGRES_COMMAND_OK || wrapped.status == PGRES_TUPLES_OK else {
             throw failure(wrapped)
@@ -102,17 +116,22 @@ final class PostgresConnection: @unchecked Sendable {
     /// Reads what the server sent without blocking, then the notifications it held:
     /// (channel, payload) pairs. Throws when the connection is gone.
     func notifications() throws(StoreError) -> [(channel: String, payload: String)] {
-        guard PQconsumeInput(connection) == 1 else { throw StoreError.unreachable(errorMessage) }
-        var found: [(String, String)] = []
-        while let notify = PQnotifies(connection) {
-            found.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
-            PQfreemem(notify)
+        let found = inUse.withLock { _ -> [(String, String)]? in
+            guard PQconsumeInput(connection) == 1 else { return nil }
+            var found: [(String, String)] = []
+            while let notify = PQnotifies(connection) {
+                found.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
+                PQfreemem(notify)
+            }
+            return found
         }
+        guard let found else { throw StoreError.unreachable(errorMessage) }
         return found
     }
 
     private func failure(_ result: PostgresResult) -> StoreError {
-        let message = result.errorMessage.isEmpty ? errorMessage : result.errorMessage
+        let message =
+            result.errorMessage.isEmpty ? errorMessage : StoreLocation.scrubbed(result.errorMessage, uri: uri)
         // SQLSTATE class 08 is a connection exception; 57P01-57P03 the server shutting down
         // or starting (PostgreSQL's documentation, Appendix A, "Error Codes").
         let state = result.sqlState

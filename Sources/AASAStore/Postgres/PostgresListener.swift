@@ -107,6 +107,8 @@ final class PostgresListener: Sendable {
 
     /// A connection that LISTENs, after handing over the keys written since `mark`.
     private func listen(since mark: inout String?) throws(StoreError) -> PostgresConnection {
+        // Its statements (LISTEN, the clock every 5 s of quiet) are not counted in `queries`,
+        // which measures what the operations cost.
         let connection = try PostgresConnection.connect(uri)
         _ = try connection.execute("LISTEN \(Self.channel)")
         let now = try Self.serverMark(connection)

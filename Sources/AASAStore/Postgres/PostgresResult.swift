@@ -1,7 +1,9 @@
 import CLibPQ
 
-/// One PGresult, cleared when it goes.
-final class PostgresResult {
+/// One PGresult, cleared when it goes. Immutable once made and read only by the thread that
+/// ran its statement (it crosses `PostgresConnection`'s lock only as it is made), hence
+/// unchecked.
+final class PostgresResult: @unchecked Sendable {
     private let result: OpaquePointer?
 
     init(_ result: OpaquePointer?) {

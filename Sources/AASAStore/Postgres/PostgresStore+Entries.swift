@@ -49,21 +49,47 @@ extension PostgresStore {
         }
     }
 
+    /// One query for every key under `prefix` and its value, sorted by key.
+    public func loadAll(prefix: String) throws(StoreError) -> [(StoreKey, [UInt8])] {
+        let pattern = Self.likePattern(prefix)
+        let rows = try run(.list) { connection throws(StoreError) in
+            let result = try connection.execute(
+                "SELECT key, value FROM aasa_store_entries WHERE key LIKE $1 ORDER BY key", [Array(pattern.utf8)],
+                binaryResults: true)
+            return (0..<result.rowCount).compactMap { row -> (String, [UInt8])? in
+                guard let key = result.text(row, 0), let value = result.bytes(row, 1) else { return nil }
+                return (key, value)
+            }
+        }
+        var found: [(StoreKey, [UInt8])] = []
+        found.reserveCapacity(rows.count)
+        for (text, value) in rows {
+            guard let key = StoreKey(text) else { continue }
+            found.append((key, try opened(value, for: key)))
+        }
+        return found
+    }
+
     /// A LIKE on the prefix, its `%`, `_` and `\` escaped: the key's index serves it (the
     /// column's collation is "C").
     public func list(prefix: String) throws(StoreError) -> [StoreKey] {
-        var pattern = ""
-        for character in prefix {
-            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
-            pattern.append(character)
-        }
-        pattern += "%"
+        let pattern = Self.likePattern(prefix)
         let texts = try run(.list) { connection throws(StoreError) in
             let result = try connection.execute(
                 "SELECT key FROM aasa_store_entries WHERE key LIKE $1 ORDER BY key", [Array(pattern.utf8)])
             return (0..<result.rowCount).compactMap { result.text($0, 0) }
         }
         return texts.compactMap(StoreKey.init)
+    }
+
+    /// `prefix` as a LIKE pattern: its `%`, `_` and `\\` escaped, then `%`.
+    static func likePattern(_ prefix: String) -> String {
+        var pattern = ""
+        for character in prefix {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
     }
 
     /// The size is the value's, without the seal of an encrypted key.

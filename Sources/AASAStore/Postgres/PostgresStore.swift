@@ -58,7 +58,7 @@ public final class PostgresStore: SharedStore {
     ) throws(StoreError) -> Result {
         do throws(StoreError) {
             let result = try main.withLock { state throws(StoreError) -> Result in
-                let (connection, fresh) = try Self.connection(&state, uri: uri)
+                let (connection, fresh) = try Self.connection(&state, uri: uri, health: health)
                 do throws(StoreError) {
                     return try body(connection)
                 } catch {
@@ -68,7 +68,7 @@ public final class PostgresStore: SharedStore {
                         Self.failed(&state, error)
                         throw error
                     }
-                    let (again, _) = try Self.connection(&state, uri: uri)
+                    let (again, _) = try Self.connection(&state, uri: uri, health: health)
                     return try body(again)
                 }
             }
@@ -83,7 +83,7 @@ public final class PostgresStore: SharedStore {
 
     /// The calls' connection, made (and migrated) when missing; `fresh` when just made.
     private static func connection(
-        _ state: inout MainConnection, uri: String
+        _ state: inout MainConnection, uri: String, health: StoreHealth
     ) throws(StoreError) -> (PostgresConnection, fresh: Bool) {
         if let connection = state.connection, !connection.isBroken { return (connection, false) }
         state.connection = nil
@@ -91,7 +91,7 @@ public final class PostgresStore: SharedStore {
             throw StoreError.unreachable("trying again shortly; last: \(state.lastError)")
         }
         do throws(StoreError) {
-            let connection = try PostgresConnection.connect(uri)
+            let connection = try PostgresConnection.connect(uri, health: health)
             try PostgresSchema.migrate(connection)
             state.connection = connection
             state.delay = 0.2
@@ -114,19 +114,33 @@ public final class PostgresStore: SharedStore {
             guard StoreKey.isValidLockName(name) else {
                 throw StoreError.refused("lock name \"\(name)\" is not allowed")
             }
+            // While the calls' connection waits out its backoff the server is away: no attempt
+            // (which could wait for the connect timeout) until the next try is due.
+            let away = main.withLock { state in
+                state.connection == nil && MonotonicClock.now() < state.retryAt ? state.lastError : nil
+            }
+            if let away { throw StoreError.unreachable("trying again shortly; last: \(away)") }
             // A session of its own: the lock lasts as long as it, and so no longer than the
             // replica that holds it.
-            let connection = try PostgresConnection.connect(uri)
+            let connection = try PostgresConnection.connect(uri, health: health)
             let answer = try connection.execute("SELECT pg_try_advisory_lock(\(Self.lockID(name)))")
+            health.recordUp(true)
             guard answer.text(0, 0) == "t" else { return nil }
             let id = locks.withLock { held in
                 held.next += 1
                 held.connections[held.next] = connection
                 return held.next
             }
-            return StoreLock(name: name) { [weak self] in
-                _ = self?.locks.withLock { $0.connections.removeValue(forKey: id) }
-            }
+            return StoreLock(
+                name: name,
+                check: { [weak self] in
+                    // The session still there (one round trip on the lock's own connection).
+                    guard let held = self?.locks.withLock({ $0.connections[id] }) else { return false }
+                    return (try? held.execute("SELECT 1")) != nil
+                },
+                release: { [weak self] in
+                    _ = self?.locks.withLock { $0.connections.removeValue(forKey: id) }
+                })
         } catch {
             health.recordError(.lock)
             if case .unreachable = error { health.recordUp(false) }
@@ -136,6 +150,10 @@ public final class PostgresStore: SharedStore {
 
     public func unlock(_ lock: StoreLock) {
         lock.releaseHold()
+    }
+
+    public func holds(_ lock: StoreLock) -> Bool {
+        lock.stillHeld()
     }
 
     /// The advisory lock key of `name`: FNV-1a (64 bits) of a prefix and the name, so the
