@@ -58,7 +58,10 @@ struct DNSClientTests {
         let server = try FakeDNSServer(udp: { query in [Self.answer(to: query, flags: 0x8183, addresses: [])] })
         var queries = 0
         let found = NameResolver.server(try client(server)).resolve("gone.example.com", port: 80, queries: &queries)
-        guard case .failure(let failure) = found else { Issue.record("resolved: \(found)"); return }
+        guard case .failure(let failure) = found else {
+            Issue.record("resolved: \(found)")
+            return
+        }
         #expect(failure.noSuchName && queries == 1, "\(failure)")
     }
 
@@ -69,9 +72,13 @@ struct DNSClientTests {
         })
         let started = MonotonicClock.now()
         var queries = 0
-        let found = try client(server, timeout: 0.3, tries: 2).addresses(of: "shop.example.com", type: .a, queries: &queries)
+        let found = try client(server, timeout: 0.3, tries: 2).addresses(
+            of: "shop.example.com", type: .a, queries: &queries)
         let seconds = Double(MonotonicClock.now() - started) / 1e9
-        guard case .failure(let failure) = found else { Issue.record("answered: \(found)"); return }
+        guard case .failure(let failure) = found else {
+            Issue.record("answered: \(found)")
+            return
+        }
         #expect(failure.description.contains("within 0.3 s"), "\(failure)")
         #expect(queries == 2 && seconds >= 0.5 && seconds < 2, "\(seconds) s")
     }
@@ -83,7 +90,10 @@ struct DNSClientTests {
         let started = MonotonicClock.now()
         var queries = 0
         let found = client.addresses(of: "shop.example.com", type: .a, queries: &queries)
-        guard case .failure = found else { Issue.record("answered: \(found)"); return }
+        guard case .failure = found else {
+            Issue.record("answered: \(found)")
+            return
+        }
         #expect(Double(MonotonicClock.now() - started) / 1e9 < 2)
     }
 
@@ -96,7 +106,9 @@ struct DNSClientTests {
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         return Int(UInt16(bigEndian: address.sin_port))
     }

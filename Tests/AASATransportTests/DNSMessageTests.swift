@@ -11,8 +11,10 @@ struct DNSMessageTests {
     static let question: [UInt8] = [3] + Array("www".utf8) + [7] + Array("example".utf8) + [3] + Array("com".utf8) + [0]
 
     static func header(id: UInt16 = id, flags: UInt16 = 0x8180, questions: UInt16 = 1, answers: UInt16) -> [UInt8] {
-        [UInt8(id >> 8), UInt8(id & 0xFF), UInt8(flags >> 8), UInt8(flags & 0xFF), 0, UInt8(questions), 0,
-            UInt8(answers & 0xFF), 0, 0, 0, 0]
+        [
+            UInt8(id >> 8), UInt8(id & 0xFF), UInt8(flags >> 8), UInt8(flags & 0xFF), 0, UInt8(questions), 0,
+            UInt8(answers & 0xFF), 0, 0, 0, 0,
+        ]
     }
 
     static func record(_ owner: [UInt8], type: UInt16, data: [UInt8], length: Int? = nil) -> [UInt8] {
@@ -60,9 +62,11 @@ struct DNSMessageTests {
             message: header(answers: 1) + [3] + Array("WwW".utf8) + Array(question.dropFirst(4)) + [0, 1, 0, 1]
                 + record(pointer, type: 1, data: [10, 0, 0, 1]),
             expected: .addresses([[10, 0, 0, 1]])),
-        Case(label: "another id", message: header(id: 0x4321, answers: 0) + question + [0, 1, 0, 1],
+        Case(
+            label: "another id", message: header(id: 0x4321, answers: 0) + question + [0, 1, 0, 1],
             expected: .unrelated("another id")),
-        Case(label: "a query, not a response", message: response(flags: 0x0100, answers: 0, []),
+        Case(
+            label: "a query, not a response", message: response(flags: 0x0100, answers: 0, []),
             expected: .unrelated("not a response to a query")),
         Case(
             label: "another question",
@@ -71,7 +75,8 @@ struct DNSMessageTests {
         Case(label: "truncated (TC)", message: response(flags: 0x8380, answers: 0, []), expected: .truncated),
         Case(label: "no such name", message: response(flags: 0x8183, answers: 0, []), expected: .noSuchName),
         Case(label: "SERVFAIL", message: response(flags: 0x8182, answers: 0, []), expected: .failed(rcode: 2)),
-        Case(label: "shorter than a header", message: [0x12, 0x34, 0x81], expected: .unrelated("shorter than a header")),
+        Case(
+            label: "shorter than a header", message: [0x12, 0x34, 0x81], expected: .unrelated("shorter than a header")),
         Case(
             label: "a pointer to itself",
             message: response(answers: 1, [0xC0, 33] + [0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 1, 2, 3, 4]),
@@ -124,9 +129,10 @@ struct DNSMessageTests {
         #expect(
             DNSMessage.query(id: Self.id, name: "WWW.Example.com.", type: .aaaa)
                 == [0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0] + Self.question + [0, 28, 0, 1])
-        for bad in ["", ".", "a..b", "ex ample.com", String(repeating: "a", count: 64) + ".com",
-            Array(repeating: String(repeating: "a", count: 60), count: 5).joined(separator: "."), "é.example"]
-        {
+        for bad in [
+            "", ".", "a..b", "ex ample.com", String(repeating: "a", count: 64) + ".com",
+            Array(repeating: String(repeating: "a", count: 60), count: 5).joined(separator: "."), "é.example",
+        ] {
             #expect(DNSMessage.query(id: 1, name: bad, type: .a) == nil, "\(bad)")
         }
     }
@@ -135,7 +141,8 @@ struct DNSMessageTests {
     func mutations() {
         let valid = Self.response(
             answers: 2,
-            Self.record(Self.pointer, type: 5, data: Self.edge) + Self.record([0xC0, 45], type: 1, data: [192, 0, 2, 7]))
+            Self.record(Self.pointer, type: 5, data: Self.edge)
+                + Self.record([0xC0, 45], type: 1, data: [192, 0, 2, 7]))
         var read = 0
         for index in valid.indices {
             var message = valid

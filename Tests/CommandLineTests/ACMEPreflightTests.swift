@@ -90,7 +90,9 @@ struct ACMEPreflightTests {
         ]
         let server = try RunningServer(
             in: base.folder.url,
-            flags + ["--acme-preflight-resolver", "127.0.0.1:\(pebble.dnsPort)", "--acme-preflight-port", "\(otherPort)"],
+            flags + [
+                "--acme-preflight-resolver", "127.0.0.1:\(pebble.dnsPort)", "--acme-preflight-port", "\(otherPort)",
+            ],
             environment: ["AASA_TEST_PREFLIGHT_RETRY": "1"])
         #expect(
             eventually(30) { server.errors.contains("is another server (HTTP 404)") }, "\(server.errors.suffix(3000))")

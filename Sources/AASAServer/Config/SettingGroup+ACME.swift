@@ -98,7 +98,8 @@ extension SettingGroup {
                     }
                 }, show: { $0?.description ?? "the system's resolver" }, cleared: ""),
             valueName: "addr:port", example: "127.0.0.1:53",
-            help: "The DNS server the pre-flight asks (UDP, TCP for long answers)", defaultText: "the system's resolver"),
+            help: "The DNS server the pre-flight asks (UDP, TCP for long answers)", defaultText: "the system's resolver"
+        ),
         Setting(
             "acmePreflightPort", \.acme.preflightPort,
             .integer(1...65_535, "the pre-flight port must be 1 to 65535"), valueName: "port", example: "8080",

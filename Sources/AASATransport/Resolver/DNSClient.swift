@@ -44,7 +44,8 @@ public struct DNSClient: Sendable {
             }
             switch answer {
             case .success(.addresses(let found)): return .success(found)
-            case .success(.noSuchName): return .failure(Failure(description: "\(server): no such name (NXDOMAIN)", noSuchName: true))
+            case .success(.noSuchName):
+                return .failure(Failure(description: "\(server): no such name (NXDOMAIN)", noSuchName: true))
             case .success(.failed(let rcode)):
                 last = Failure(description: "\(server) answered RCODE \(rcode)")
             case .success(.truncated):
