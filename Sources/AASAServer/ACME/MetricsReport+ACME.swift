@@ -44,10 +44,11 @@ extension MetricsReport {
             "aasa_acme_challenge_lookups_total", type: .counter,
             help:
                 "Checks for a challenge this replica did not post, by result: found or absent in the store, failed "
-                + "(the store did not answer), cached (answered from an earlier lookup), refused (too many at once).")
+                + "(the store did not answer), cached (answered from an earlier lookup), refused (too many at once), "
+                + "preflight (a pre-flight's own token, found or not).")
         for (result, count) in [
             ("found", lookups.found), ("absent", lookups.absent), ("failed", lookups.failed),
-            ("cached", lookups.cached), ("refused", lookups.refused),
+            ("cached", lookups.cached), ("refused", lookups.refused), ("preflight", lookups.preflight),
         ] {
             text.sample("aasa_acme_challenge_lookups_total", [("result", result)], Double(count))
         }
