@@ -83,6 +83,14 @@ struct DNSClientTests {
         #expect(queries == 2 && seconds >= 0.5 && seconds < 2, "\(seconds) s")
     }
 
+    @Test("without a resolver setting, getaddrinfo(3): localhost from /etc/hosts, the port set, no DNS query counted")
+    func system() throws {
+        var queries = 0
+        let found = try NameResolver.system.resolve("localhost", port: 8080, queries: &queries).get()
+        #expect(found.contains { $0.description == "127.0.0.1:8080" }, "\(found)")
+        #expect(queries == 0)
+    }
+
     @Test("nothing listening: refused at once, not a wait for the deadline")
     func refused() throws {
         let port = Self.freeUDPPort()

@@ -69,7 +69,12 @@ struct ACMEPreflightTests {
         let queries = metric(server, "aasa_acme_preflight_dns_queries_total") ?? 0
         let checks = metric(server, "aasa_acme_preflight_checks_total{result=\"passed\"}") ?? 0
         let failures = metric(server, failed) ?? 0
-        print("acme pre-flight: \(checks + failures) checks, \(queries) DNS queries")
+        let seconds = (try? base.admin(server, "/metrics"))?.components(separatedBy: "\n")
+            .first { $0.hasPrefix("aasa_acme_preflight_seconds_total ") }
+            .flatMap { Double($0.dropFirst("aasa_acme_preflight_seconds_total ".count)) } ?? 0
+        print(
+            "acme pre-flight: \(checks + failures) checks of \(checks + failures + 1) names, \(queries) DNS queries, "
+                + "\(String(format: "%.1f", seconds * 1000 / Double(checks + failures + 1))) ms per name")
         // Two queries per name checked (A and AAAA; shop.example.com's check has two names),
         // nothing retried on loopback.
         #expect(queries == 2 * (checks + failures + 1), "\(queries) queries for \(checks + failures) checks")

@@ -63,6 +63,10 @@ extension MetricsReport {
             "aasa_acme_preflight_dns_queries_total", type: .counter,
             help: "DNS queries the checks sent to --acme-preflight-resolver (0 with the system's resolver).")
         text.sample("aasa_acme_preflight_dns_queries_total", [], Double(preflights.dnsQueries))
+        text.family(
+            "aasa_acme_preflight_seconds_total", type: .counter,
+            help: "Time the checks took, all names together (resolution and HTTP requests).")
+        text.sample("aasa_acme_preflight_seconds_total", [], preflights.seconds)
         store(manager.store.health, into: &text)
         let managed = manager.managed()
         text.family("aasa_acme_certificates", type: .gauge, help: "Certificates ACME keeps, by state.")
