@@ -5,8 +5,8 @@ import AASAStore
 /// `preflight/TOKEN`, `Preflight`), each holding the name being
 /// validated, a line break, and the key authorization. A TLS-ALPN-01 check is answered with a
 /// validation certificate each replica makes from the key authorization, so no private key
-/// goes through the store. `queries` counts the store's reads, for the figure "store queries
-/// per challenge".
+/// goes through the store. The board counts the reads it makes through this
+/// (`aasa_acme_challenge_lookups_total`: "store queries per challenge").
 public final class StoreChallenges: ChallengeSource {
     let store: any SharedStore
     /// A key authorization is a token, a dot and a thumbprint: far under this.
