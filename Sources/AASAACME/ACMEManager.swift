@@ -240,7 +240,9 @@ public final class ACMEManager: Sendable {
                             job.state = .valid
                             job.dueAt = renewAt
                             job.failures = 0
-                        } else if job.state != .scheduled || job.failures == 0 {
+                            job.dnsWaits = 0
+                        } else if job.state != .waitingDNS && (job.state != .scheduled || job.failures == 0) {
+                            // A renewal waiting for its DNS keeps its next check (a reload is no reason).
                             job.state = .scheduled
                             job.dueAt = max(now, job.failures == 0 ? now : job.dueAt)
                         }
