@@ -69,7 +69,8 @@ struct ACMEPreflightTests {
         let queries = metric(server, "aasa_acme_preflight_dns_queries_total") ?? 0
         let checks = metric(server, "aasa_acme_preflight_checks_total{result=\"passed\"}") ?? 0
         let failures = metric(server, failed) ?? 0
-        let seconds = (try? base.admin(server, "/metrics"))?.components(separatedBy: "\n")
+        let seconds =
+            (try? base.admin(server, "/metrics"))?.components(separatedBy: "\n")
             .first { $0.hasPrefix("aasa_acme_preflight_seconds_total ") }
             .flatMap { Double($0.dropFirst("aasa_acme_preflight_seconds_total ".count)) } ?? 0
         print(
