@@ -51,6 +51,8 @@ public final class ACMEManager: Sendable {
         var chargedNames: [String]?
         /// A failed order is being booked while its lock is still held: no worker takes it.
         var finishing = false
+        /// Pre-flight checks failed in a row (`waiting_dns`); the next waits 2^n minutes, at most an hour.
+        var dnsWaits = 0
     }
 
     /// What a worker takes: an order, or a renewal-information check.
@@ -70,6 +72,8 @@ public final class ACMEManager: Sendable {
         var refused: [(name: String, refusal: Refusal)] = []
         /// The plans were set once (start-up); later new plans with aliases settle first.
         var planned = false
+        /// What the pre-flight checks cost so far (`aasa_acme_preflight_*`).
+        var preflights = PreflightTotals()
         var stopping = false
     }
 
@@ -84,6 +88,12 @@ public final class ACMEManager: Sendable {
     public let challenges: [ChallengeType]
     /// Asks `--acme-on-demand-ask` about on-demand names, when given.
     let asker: OnDemandAsk?
+    /// The check before an order, nil when `--acme-preflight off`.
+    let preflight: Preflight?
+    /// The first wait of a name that is `waiting_dns`, doubling to `preflightRetryLimit`.
+    let preflightRetry: Int
+    /// Sixty times the first wait: an hour.
+    var preflightRetryLimit: Int { preflightRetry * 60 }
     /// What the on-demand budget counts registered domains by (`RegisteredDomain`).
     let publicSuffixes: PublicSuffixList
     let logger: Logger
@@ -122,6 +132,12 @@ public final class ACMEManager: Sendable {
         self.challenges = challenges
         self.logger = logger
         asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, caFile: settings.onDemandAskCA, logger: logger) }
+        preflight =
+            settings.preflight
+            ? Preflight(
+                resolver: settings.preflightResolver.map { .server(DNSClient(server: $0)) } ?? .system,
+                port: settings.preflightPort, requestsHTTP: challenges.contains(.http01)) : nil
+        preflightRetry = Self.preflightFirstRetry()
     }
 
     /// Reads (or makes, the first time) each issuer's account key and reads its EAB key: a
@@ -232,7 +248,9 @@ public final class ACMEManager: Sendable {
                             job.state = .valid
                             job.dueAt = renewAt
                             job.failures = 0
-                        } else if job.state != .scheduled || job.failures == 0 {
+                            job.dnsWaits = 0
+                        } else if job.state != .waitingDNS && (job.state != .scheduled || job.failures == 0) {
+                            // A renewal waiting for its DNS keeps its next check (a reload is no reason).
                             job.state = .scheduled
                             job.dueAt = max(now, job.failures == 0 ? now : job.dueAt)
                         }
@@ -252,20 +270,6 @@ public final class ACMEManager: Sendable {
             }
         }
         wake.wake()
-    }
-
-    /// Every plan's certificate, for the status page.
-    public func managed(now: Int = Int(time(nil))) -> [ManagedCertificate] {
-        books.withLock { books in
-            books.jobs.values.map { job in
-                ManagedCertificate(
-                    names: job.plan.names, state: job.state, onDemand: job.plan.onDemand, issuer: job.issuer,
-                    issuedBy: job.issuedBy, nextIssuer: issuers[job.issuerIndex % issuers.count].label,
-                    renewalWindow: job.window, nextCheck: job.checkAt, notAfter: job.notAfter,
-                    nextAttempt: job.state == .ordering ? nil : job.dueAt, lastError: job.lastError,
-                    failures: job.failures, renewalDeferred: job.deferred && job.state == .valid)
-            }.sorted { $0.names[0] < $1.names[0] }
-        }
     }
 
     /// Orders and renewals by result and issuer (`aasa_acme_orders_total`,
@@ -298,7 +302,8 @@ public final class ACMEManager: Sendable {
                 if books.stopping { return .stop }
                 // A held certificate whose renewal moment came is due as well as a scheduled job.
                 let due = books.jobs.filter {
-                    ($0.value.state == .scheduled || $0.value.state == .valid && !$0.value.checking)
+                    ($0.value.state == .scheduled || $0.value.state == .waitingDNS
+                        || $0.value.state == .valid && !$0.value.checking)
                         && $0.value.dueAt <= now && !$0.value.finishing
                 }
                 let chosen = due.min { left, right in
@@ -315,7 +320,7 @@ public final class ACMEManager: Sendable {
                     return .take(.check(check.key))
                 }
                 let waiting = books.jobs.values.flatMap { job -> [Int] in
-                    let order = job.state == .scheduled || job.state == .valid ? [job.dueAt] : []
+                    let order = [.scheduled, .valid, .waitingDNS].contains(job.state) ? [job.dueAt] : []
                     return order + (job.checking ? [] : job.checkAt.map { [$0] } ?? [])
                 }
                 let next = waiting.min() ?? now + 3600
@@ -328,6 +333,8 @@ public final class ACMEManager: Sendable {
         guard let held = books.withLock({ $0.jobs[primary] }) else { return }
         let claim = claim(primary, names: held.plan.names, holdingUntil: held.notAfter ?? 0, now: Int(time(nil)))
         guard case .order(let lock, let backoff) = claim else { return book(claim, for: primary, now: Int(time(nil))) }
+        // Nothing is ordered for a name that does not point here (the CA would fail it).
+        guard passesPreflight(primary, names: held.plan.names) else { return store.unlock(lock) }
         // A failure elsewhere whose backoff ended: go on from its count and its next issuer.
         if let backoff {
             books.withLock { books in
@@ -376,6 +383,7 @@ public final class ACMEManager: Sendable {
                 books.jobs[primary]?.issuedBy = settings.label
                 books.jobs[primary]?.issuerIndex = 0
                 books.jobs[primary]?.orderedAt = Int(time(nil))
+                books.jobs[primary]?.dnsWaits = 0
                 books.results[(job.renewal ? "renewal_valid|" : "order_valid|") + settings.label, default: 0] += 1
             }
             callbacks.withLock { $0 }?.certificatesChanged()

@@ -1,3 +1,5 @@
+import AASATransport
+
 /// What `serve --acme on` runs with (docs/usage.md, "Automatic certificates").
 public struct ACMESettings: Sendable, Equatable {
     /// Let's Encrypt's production directory; its staging one is
@@ -33,6 +35,12 @@ public struct ACMESettings: Sendable, Equatable {
     public var onDemandAsk: String?
     /// A PEM CA trusted besides the system's when the ask URL is https (`--acme-on-demand-ask-ca`).
     public var onDemandAskCA: String?
+    /// The check before each order (`Preflight`, docs/acme.md "Pre-flight"): on by default.
+    public var preflight = true
+    /// The DNS server the check asks (`ADDR:PORT`); nil: the system's resolver.
+    public var preflightResolver: SocketAddress?
+    /// The port the check's HTTP request goes to: where the CA connects for HTTP-01.
+    public var preflightPort = 80
     /// Sent to the CA (RFC 8555 §6.1 asks clients for one); the server names its version.
     public var userAgent = "aasa-server acme"
 

@@ -49,6 +49,9 @@ public final class ChallengeBoard: Sendable {
         public var failed = 0
         /// Refused without a query: the in-flight cap was reached.
         public var refused = 0
+        /// Queries for the pre-flight's tokens (`Preflight`), found or not: counted apart, so
+        /// the others stay the CA's challenges.
+        public var preflight = 0
         public var cached = 0
         public init() {}
     }
@@ -220,6 +223,9 @@ public final class ChallengeBoard: Sendable {
                     // The store failed: answered absent now, asked again at the next check.
                     books.counts.failed += 1
                     books.cache[key] = (.absent, now + 1)
+                case let answer? where key.isPreflight:
+                    books.counts.preflight += 1
+                    books.cache[key] = (answer, now + Self.absentSeconds)
                 case .absent?:
                     books.counts.absent += 1
                     if case .tls = key {

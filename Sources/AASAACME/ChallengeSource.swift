@@ -17,6 +17,12 @@ public enum ChallengeKey: Hashable, Sendable {
     case http(token: String)
     case tls(name: String)
 
+    /// A pre-flight's own token (`Preflight.tokenPrefix`), not a CA's.
+    var isPreflight: Bool {
+        if case .http(let token) = self { return token.hasPrefix(Preflight.tokenPrefix) }
+        return false
+    }
+
     /// Only a token a CA could have issued is ever looked up: base64url (RFC 8555 §8.1), of at
     /// least 128 bits (22 characters; Let's Encrypt and Pebble send 43) and at most 64
     /// characters. Anything else is answered 404 at once.

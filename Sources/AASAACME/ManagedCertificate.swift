@@ -6,6 +6,9 @@ public struct ManagedCertificate: Sendable {
         /// Waiting for its turn (new, due for renewal, or after a failure's backoff).
         case scheduled
         case ordering
+        /// The pre-flight found the name not pointing here (`Preflight`): not ordered, checked
+        /// again after 1, 2, 4 … minutes up to an hour.
+        case waitingDNS = "waiting_dns"
         /// Issued and stored; the certificate loader has not picked it up yet.
         case issued
         /// An on-demand name whose orders failed `ACMESettings.onDemandFailures` times: not
@@ -32,4 +35,22 @@ public struct ManagedCertificate: Sendable {
     public var failures: Int
     /// The renewal the CA asked for waits for the end of the renewal floor (`nextAttempt`).
     public var renewalDeferred = false
+}
+
+extension ManagedCertificate {
+    /// The state as docs/usage.md names it for `/sites.json` ("Pre-flight"): `waiting_dns`,
+    /// `failing` (a failed order or a dropped on-demand name: `lastError` and `nextAttempt`
+    /// say what and when), `expired` (the held certificate ended and no order runs),
+    /// `ordering` (queued or running, nothing valid held) or `issued`.
+    public func status(now: Int) -> String {
+        switch state {
+        case .waitingDNS: return "waiting_dns"
+        case .dropped: return "failing"
+        case .ordering: return "ordering"
+        case .scheduled where failures > 0: return "failing"
+        default:
+            guard let notAfter else { return state == .issued ? "issued" : "ordering" }
+            return notAfter <= now ? "expired" : "issued"
+        }
+    }
 }

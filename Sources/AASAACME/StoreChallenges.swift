@@ -1,7 +1,8 @@
 import AASAStore
 
 /// Pending challenges in the store replicas share (docs/acme.md, "Several replicas"):
-/// `challenges/http-01/TOKEN` and `challenges/tls-alpn-01/NAME`, each holding the name being
+/// `challenges/http-01/TOKEN` and `challenges/tls-alpn-01/NAME` (and the pre-flight's tokens,
+/// `preflight/TOKEN`, `Preflight`), each holding the name being
 /// validated, a line break, and the key authorization. A TLS-ALPN-01 check is answered with a
 /// validation certificate each replica makes from the key authorization, so no private key
 /// goes through the store. The board counts the reads it makes through this
@@ -17,6 +18,7 @@ public final class StoreChallenges: ChallengeSource {
 
     static func key(_ key: ChallengeKey) -> StoreKey? {
         switch key {
+        case .http(let token) where token.hasPrefix(Preflight.tokenPrefix): StoreKey("preflight/" + token)
         case .http(let token): StoreKey("challenges/http-01/" + token)
         case .tls(let name): StoreKey("challenges/tls-alpn-01/" + name)
         }

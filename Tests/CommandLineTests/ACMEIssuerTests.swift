@@ -64,11 +64,12 @@ struct ACMEIssuerTests {
         let modeFile = try base.folder.write("ari-mode", "ahead")
         let (proxy, directory) = try ariProxy(pebble, modeFile: modeFile)
         let label = directory.dropFirst("https://".count).prefix { $0 != "/" }
-        let flags = [
-            "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
-            "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory", directory,
-            "--acme-directory-ca", pebble.listenerCA, "--acme-challenges", "http-01", "--acme-on-demand", "off",
-        ]
+        let flags =
+            [
+                "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
+                "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory", directory,
+                "--acme-directory-ca", pebble.listenerCA, "--acme-challenges", "http-01", "--acme-on-demand", "off",
+            ] + pebble.preflightFlags(port: base.httpPort)
         let unknown = try BinaryRunner.run(["serve"] + flags + ["--acme-profile", "ninety-days"], in: base.folder.url)
         #expect(unknown.status == 2, "\(unknown.stderr)")
         #expect(
@@ -139,12 +140,13 @@ struct ACMEIssuerTests {
         let pebble = try Pebble(httpPort: base.httpPort, tlsPort: base.httpsPort)
         let modeFile = try base.folder.write("ari-mode", "begun")
         let (proxy, directory) = try ariProxy(pebble, modeFile: modeFile)
-        let flags = [
-            "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
-            "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory",
-            directory, "--acme-directory-ca", pebble.listenerCA,
-            "--acme-challenges", "http-01", "--acme-on-demand", "off",
-        ]
+        let flags =
+            [
+                "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)", "--access-log", "off",
+                "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-directory",
+                directory, "--acme-directory-ca", pebble.listenerCA,
+                "--acme-challenges", "http-01", "--acme-on-demand", "off",
+            ] + pebble.preflightFlags(port: base.httpPort)
         // Three runs, each asking about the certificate at once (start-up or issuance): the
         // window has begun every time, and the certificate is younger than a day.
         let chain = base.folder.url.appendingPathComponent("certs/acme/shop.example.com/fullchain.pem").path
@@ -194,11 +196,12 @@ struct ACMEIssuerTests {
               {"directory": "\(pebble.directory)", "ca": "pebble.pem", "eabKid": "kid-1",
                "eabHmacKeyFile": "eab.key"}]}
             """)
-        let flags = [
-            "--config", config, "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)",
-            "--access-log", "off", "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-challenges",
-            "http-01", "--acme-on-demand", "off",
-        ]
+        let flags =
+            [
+                "--config", config, "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:\(base.httpsPort)",
+                "--access-log", "off", "--http", "127.0.0.1:\(base.httpPort)", "--acme", "on", "--acme-challenges",
+                "http-01", "--acme-on-demand", "off",
+            ] + pebble.preflightFlags(port: base.httpPort)
         #expect(chmod(keyFile, 0o644) == 0)
         let loose = try BinaryRunner.run(["serve"] + flags, in: base.folder.url)
         #expect(loose.status == 2 && loose.stderr.contains("chmod 600"), "\(loose.stderr)")

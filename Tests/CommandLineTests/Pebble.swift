@@ -11,6 +11,8 @@ final class Pebble {
     private(set) var managementPort = 0
     /// pebble-challtestsrv's management port (its `/add-a` points a name elsewhere).
     private(set) var challengeManagementPort = 0
+    /// pebble-challtestsrv's DNS port (UDP and TCP), which the server's pre-flight asks too.
+    private(set) var dnsPort = 0
     /// The CA that signed Pebble's own HTTPS listener (`--acme-directory-ca`).
     let listenerCA: String
     /// The root Pebble issues under (curl's `--cacert`).
@@ -49,7 +51,7 @@ final class Pebble {
         for attempt in 1...3 {
             directoryPort = try ProbeTests.freePort()
             managementPort = try ProbeTests.freePort()
-            let dnsPort = try ProbeTests.freePort()
+            dnsPort = try ProbeTests.freePort()
             challengeManagementPort = try ProbeTests.freePort()
             let configuration = """
                 {"pebble": {"listenAddress": "127.0.0.1:\(directoryPort)",
@@ -94,9 +96,17 @@ final class Pebble {
         processes.append(process)
     }
 
+    /// The server's pre-flight asks Pebble's DNS, and its HTTP request goes to `port` (where
+    /// Pebble's `httpPort` points: the server's own or a balancer's).
+    func preflightFlags(port: Int) -> [String] {
+        ["--acme-preflight-resolver", "127.0.0.1:\(dnsPort)", "--acme-preflight-port", "\(port)"]
+    }
+
     /// Makes `name` resolve to `address` alone in Pebble's DNS (nothing listens there: its
-    /// validation fails).
+    /// validation fails); what it resolved to before is cleared (`/add-a` adds to it).
     func resolve(_ name: String, to address: String) throws {
+        _ = try Curl.request(
+            "http://127.0.0.1:\(challengeManagementPort)/clear-a", ["-X", "POST", "--data", #"{"host": "\#(name)."}"#])
         _ = try Curl.request(
             "http://127.0.0.1:\(challengeManagementPort)/add-a",
             ["-X", "POST", "--data", #"{"host": "\#(name).", "addresses": ["\#(address)"]}"#])

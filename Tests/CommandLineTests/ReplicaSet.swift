@@ -51,7 +51,7 @@ final class ReplicaSet {
                 "--sites", "sites", "--access-log", "off", "--acme", "on",
                 "--acme-directory", pebble.directory, "--acme-directory-ca", pebble.listenerCA,
                 "--acme-email", "ops@example.com", "--acme-on-demand", "off",
-            ] + extra
+            ] + pebble.preflightFlags(port: httpPort) + extra
         servers = Array(repeating: nil, count: replicas)
         if start {
             for index in 0..<replicas { try self.start(index) }

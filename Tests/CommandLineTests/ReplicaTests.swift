@@ -133,6 +133,15 @@ struct ReplicaTests {
         try Self.issueEveryName(set, label: "folder, http-01")
         let perChallenge = try Self.queriesPerChallenge(set)
         print("replicas (folder, http-01): store queries per challenge: \(String(format: "%.2f", perChallenge))")
+        var preflightQueries = 0.0
+        for index in set.ports.indices {
+            let metrics = try set.admin(index, "/metrics")
+            preflightQueries += Self.sample(metrics, "aasa_acme_challenge_lookups_total{result=\"preflight\"}") ?? 0
+        }
+        // One pre-flight request per name through the balancer: a store query when it reaches
+        // a replica other than the one checking (two in three).
+        print("replicas (folder): store queries per pre-flight: \(preflightQueries / Double(set.names.count))")
+        #expect(preflightQueries <= Double(set.names.count))
         // Pebble checks each challenge three times, each reaching any replica: at most one
         // query per replica that did not post it.
         #expect(perChallenge <= 2)
@@ -186,9 +195,10 @@ struct ReplicaTests {
     static func failureBackoff(store: [String], ownCertificates: Bool) throws {
         let bad = "unreachable.replicas.example.com"
         let good = "reachable.replicas.example.com"
+        // The pre-flight off: with it, the name would wait for its DNS and never reach the CA.
         let set = try ReplicaSet(
-            names: [bad, good], extra: ["--acme-challenges", "http-01"] + store, ownCertificates: ownCertificates,
-            start: false)
+            names: [bad, good], extra: ["--acme-challenges", "http-01", "--acme-preflight", "off"] + store,
+            ownCertificates: ownCertificates, start: false)
         // Nothing listens at 127.0.0.2: every check of the name fails.
         try set.pebble.resolve(bad, to: "127.0.0.2")
         for index in set.ports.indices { try set.start(index) }

@@ -44,17 +44,33 @@ extension MetricsReport {
             "aasa_acme_challenge_lookups_total", type: .counter,
             help:
                 "Checks for a challenge this replica did not post, by result: found or absent in the store, failed "
-                + "(the store did not answer), cached (answered from an earlier lookup), refused (too many at once).")
+                + "(the store did not answer), cached (answered from an earlier lookup), refused (too many at once), "
+                + "preflight (a pre-flight's own token, found or not).")
         for (result, count) in [
             ("found", lookups.found), ("absent", lookups.absent), ("failed", lookups.failed),
-            ("cached", lookups.cached), ("refused", lookups.refused),
+            ("cached", lookups.cached), ("refused", lookups.refused), ("preflight", lookups.preflight),
         ] {
             text.sample("aasa_acme_challenge_lookups_total", [("result", result)], Double(count))
         }
+        let preflights = manager.preflightTotals
+        text.family(
+            "aasa_acme_preflight_checks_total", type: .counter,
+            help: "Checks before an order (resolves, reaches this deployment over HTTP), by result.")
+        for (result, count) in [("passed", preflights.checks - preflights.failed), ("failed", preflights.failed)] {
+            text.sample("aasa_acme_preflight_checks_total", [("result", result)], Double(count))
+        }
+        text.family(
+            "aasa_acme_preflight_dns_queries_total", type: .counter,
+            help: "DNS queries the checks sent to --acme-preflight-resolver (0 with the system's resolver).")
+        text.sample("aasa_acme_preflight_dns_queries_total", [], Double(preflights.dnsQueries))
+        text.family(
+            "aasa_acme_preflight_seconds_total", type: .counter,
+            help: "Time the checks took, all names together (resolution and HTTP requests).")
+        text.sample("aasa_acme_preflight_seconds_total", [], preflights.seconds)
         store(manager.store.health, into: &text)
         let managed = manager.managed()
         text.family("aasa_acme_certificates", type: .gauge, help: "Certificates ACME keeps, by state.")
-        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped] {
+        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped, .waitingDNS] {
             text.sample(
                 "aasa_acme_certificates", [("state", state.rawValue)],
                 Double(managed.count { $0.state == state }))

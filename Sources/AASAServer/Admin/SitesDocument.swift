@@ -1,6 +1,8 @@
+import AASAACME
 import AASALoop
 import AASASites
 import AssociationKit
+@preconcurrency import Glibc
 
 /// `/sites.json?q=…&page=N`: the status page's counts and one page of sites, for scripts.
 struct SitesDocument: Encodable {
@@ -47,6 +49,24 @@ struct SitesDocument: Encodable {
         let servedETag: String?
     }
 
+    /// The certificate ACME keeps for a site (`--acme on`), by docs/usage.md's states.
+    struct Certificate: Encodable {
+        /// `issued`, `waiting_dns`, `ordering`, `failing` or `expired`.
+        let state: String
+        let names: [String]
+        /// Seconds since the epoch.
+        let notAfter: Int?
+        let nextAttempt: Int?
+        /// The CA's problem, or the pre-flight's reason.
+        let problem: String?
+
+        init(_ managed: ManagedCertificate, now: Int) {
+            (state, names, notAfter) = (managed.status(now: now), managed.names, managed.notAfter)
+            nextAttempt = managed.state == .valid ? nil : managed.nextAttempt
+            problem = managed.lastError
+        }
+    }
+
     struct Site: Encodable {
         let name: String
         /// At most `SiteListing.aliasesShown` of them; `aliasCount` counts them all.
@@ -67,6 +87,8 @@ struct SitesDocument: Encodable {
         let cdn: SiteCDNStatus
         /// Google's view of this site's assetlinks.json.
         let google: SiteCacheStatus
+        /// With `--acme on`: the site's certificate (nil for a wildcard site or without ACME).
+        let certificate: Certificate?
     }
 
     let summary: Summary
@@ -82,6 +104,7 @@ struct SitesDocument: Encodable {
             sites: counts.sites, aliases: counts.aliases, valid: counts.valid, keptLastGood: counts.keptLastGood,
             refused: counts.refused, problems: snapshot.problems.count)
         (query, page, pages, total) = (listing.query, listing.page, listing.pages, listing.total)
+        let now = Int(time(nil))
         sites = listing.records.map { record in
             let problems = snapshot.catalog.folderProblems(of: record)
             return Site(
@@ -102,7 +125,8 @@ struct SitesDocument: Encodable {
                 fallback: record.content?.hasFallback ?? false,
                 changePassword: record.content?.changePassword?.location,
                 cdn: SiteCDNStatus(site: record.name, state: state),
-                google: SiteCacheStatus(site: record.name, watch: state.googleWatch))
+                google: SiteCacheStatus(site: record.name, watch: state.googleWatch),
+                certificate: state.acme?.managed(primary: record.name).map { Certificate($0, now: now) })
         }
     }
 

@@ -1,4 +1,5 @@
 import AASAACME
+import AASATransport
 
 /// Certificates from an ACME CA (docs/usage.md, "Automatic certificates (ACME)"; docs/acme.md).
 /// `acmeIssuers`, a list of objects, is the config file's alone (`applyIssuers`).
@@ -84,5 +85,25 @@ extension SettingGroup {
         Setting(
             "acmeOnDemandAskCa", \.acme.onDemandAskCA, .file, valueName: "file", example: "/etc/aasa/ask-ca.pem",
             help: "A PEM CA file to trust, besides the system's, when the on-demand ask URL is https"),
+        Setting(
+            "acmePreflight", \.acme.preflight, .onOff("acme pre-flight must be on or off"), valueName: "on|off",
+            example: "off",
+            help: "Before ordering, check that the name resolves and reaches this deployment over HTTP, on or off"),
+        Setting(
+            "acmePreflightResolver", \.acme.preflightResolver,
+            SettingValue(
+                read: { text throws(ServerConfiguration.Problem) in
+                    if text.isEmpty { return nil }
+                    do { return try SocketAddress(parsing: text) } catch {
+                        throw ServerConfiguration.Problem(description: "the pre-flight resolver: \(error)")
+                    }
+                }, show: { $0?.description ?? "the system's resolver" }, cleared: ""),
+            valueName: "addr:port", example: "127.0.0.1:53",
+            help: "The DNS server the pre-flight asks (UDP, TCP for long answers)", defaultText: "the system's resolver"
+        ),
+        Setting(
+            "acmePreflightPort", \.acme.preflightPort,
+            .integer(1...65_535, "the pre-flight port must be 1 to 65535"), valueName: "port", example: "8080",
+            help: "The port the pre-flight's HTTP request goes to: where the CA connects for HTTP-01"),
     ]
 }

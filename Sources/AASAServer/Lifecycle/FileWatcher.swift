@@ -155,8 +155,12 @@ public final class FileWatcher: Sendable {
                         if name == link { add(ChangeSet(sites: nil, certificates: false)) }
                     case .certificates?:
                         // Hidden entries are ACME's lock and staging files; `..data` is a
-                        // Kubernetes Secret's swap and counts.
-                        if !ignored && (!name.hasPrefix(".") || name.hasPrefix("..")) {
+                        // Kubernetes Secret's swap and counts. The store's own folders
+                        // (`challenges`, `preflight`, ...) come and go with each challenge and
+                        // pre-flight: no certificate, no reload.
+                        if !ignored && (!name.hasPrefix(".") || name.hasPrefix(".."))
+                            && !ACMEStorage.storeOnlyFolders.contains(name)
+                        {
                             add(ChangeSet(sites: [], certificates: true))
                         }
                     case nil:

@@ -11,9 +11,10 @@ public struct LoopbackHTTPClient: Sendable {
         self.timeout = timeout
     }
 
-    /// GET `path` from `address` with the given header fields.
+    /// GET `path` from `address` with the given header fields; `host` is the Host field
+    /// (the address itself when nil).
     public func get(
-        _ path: String, from address: SocketAddress, headers: [(String, String)] = []
+        _ path: String, from address: SocketAddress, host: String? = nil, headers: [(String, String)] = []
     ) -> Result<HTTPClientResponse, HTTPClientFailure> {
         let deadline = MonotonicClock.now() + UInt64(timeout * 1_000_000_000)
         let fd: Int32
@@ -29,7 +30,7 @@ public struct LoopbackHTTPClient: Sendable {
         } catch {
             return .failure(HTTPClientFailure(stage: .tcp, message: "cannot connect to \(address): \(error)"))
         }
-        var head = "GET \(path) HTTP/1.1\r\nHost: \(address)\r\n"
+        var head = "GET \(path) HTTP/1.1\r\nHost: \(host ?? address.description)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         var request = Array((head + "Connection: close\r\n\r\n").utf8)[...]
         do throws(SystemError) {

@@ -22,6 +22,12 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         SocketAddress(family: .ipv4, bytes: [127, 0, 0, 1], port: port)
     }
 
+    /// An address from its 4 or 16 bytes in network order (a DNS answer's A or AAAA data).
+    public init?(addressBytes: [UInt8], port: Int) {
+        guard addressBytes.count == 4 || addressBytes.count == 16, (0...65535).contains(port) else { return nil }
+        self.init(family: addressBytes.count == 4 ? .ipv4 : .ipv6, bytes: addressBytes, port: port)
+    }
+
     /// The same address on another port (the one the kernel chose for port 0).
     public func with(port: Int) -> SocketAddress {
         SocketAddress(family: family, bytes: bytes, port: port)
