@@ -169,7 +169,7 @@ inside systemd-run --quiet --unit pebble-dns pebble-challtestsrv -defaultIPv4 12
   -dns01 127.0.0.1:8053 -http01 "" -https01 "" -tlsalpn01 "" -management 127.0.0.1:8055
 inside systemd-run --quiet --unit pebble -E PEBBLE_VA_NOSLEEP=1 pebble -config /root/pebble.json -dnsserver 127.0.0.1:8053
 until_true 20 inside curl -fsS --cacert /root/pebble.pem https://127.0.0.1:14000/dir || fail "pebble did not start"
-printf '[Service]\nExecStart=\nExecStart=/usr/bin/aasa-server serve --config /etc/aasa-server/aasa-server.json --https 0.0.0.0:443 --acme on --acme-directory https://127.0.0.1:14000/dir --acme-directory-ca /usr/local/share/pebble.pem\n' \
+printf '[Service]\nExecStart=\nExecStart=/usr/bin/aasa-server serve --config /etc/aasa-server/aasa-server.json --https 0.0.0.0:443 --acme on --acme-directory https://127.0.0.1:14000/dir --acme-directory-ca /usr/local/share/pebble.pem --acme-preflight-resolver 127.0.0.1:8053\n' \
   | inside tee /etc/systemd/system/aasa-server.service.d/20-acme.conf >/dev/null
 inside systemctl daemon-reload
 inside systemctl restart aasa-server
