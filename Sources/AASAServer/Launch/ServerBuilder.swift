@@ -53,6 +53,7 @@ struct ServerBuilder {
             stop: watcher.stop)
         // Start order; `Server` stops them in reverse.
         let components: [(any ServerComponent)?] = [
+            certificateLoader(snapshot.certificates?.cache, wake: loops.wake),
             loops.sites,
             loops.admin,
             acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
@@ -64,6 +65,28 @@ struct ServerBuilder {
         return Server(
             components: components.compactMap { $0 }, reloader: reloader, signals: signals, logger: logger,
             report: report)
+    }
+
+    /// The thread that loads a certificate when a handshake first asks for its name, then wakes
+    /// the loops, whose paused handshakes go on (`CertificateCache`); it starts before the loops
+    /// and stops after them. A certificate that cannot be used is logged with its code.
+    private func certificateLoader(
+        _ cache: CertificateCache?, wake: @escaping @Sendable () -> Void
+    ) -> ThreadGroup? {
+        guard let cache else { return nil }
+        let logger = logger
+        return ThreadGroup(
+            name: "aasa-certs",
+            bodies: [
+                {
+                    cache.runLoader(wake: wake) { problem in
+                        let problem = LoadProblem(problem)
+                        logger.error(
+                            "\(problem.rendered)",
+                            metadata: ["code": .string(problem.code), "file": .string(problem.path)])
+                    }
+                }
+            ], stop: cache.stop)
     }
 
     /// The watch over Google's view (nil unless `--google-watch on`), its API key read once.
