@@ -172,14 +172,20 @@ def summary(values):
 def run_aasa(work, count, sites, certs, authority):
     https, admin_port = free_port(), free_port()
     log = open(os.path.join(work, "server.log"), "w")
-    command = [binary, "serve", "--sites", sites, "--certs", certs, "--https", f"127.0.0.1:{https}", "--http", "off",
+    config = os.path.join(work, "aasa-server.json")  # not the repository's Config/aasa-server.json
+    with open(config, "w") as out:
+        out.write("{}\n")
+    command = [binary, "serve", "--config", config, "--sites", sites, "--certs", certs, "--https", f"127.0.0.1:{https}", "--http", "off",
                "--admin", f"127.0.0.1:{admin_port}", "--access-log", "off", "--workers", "2"]
     context = client_context(authority)
     started = time.monotonic()
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     figures = {}
     try:
-        first = wait_until(lambda: handshake(https, name_of(count // 2), context, timeout=2), 600)
+        first = wait_until(
+            lambda: server.poll() is not None or handshake(https, name_of(count // 2), context, timeout=2), 600)
+        if server.poll() is not None:
+            return figures
         figures["first handshake after start"] = f"{first:.1f} s" if first is not None else "none within 600 s"
         figures["resident memory then"] = f"{rss_mib(server.pid):.0f} MiB"
         # Names no handshake asked for, spread over the folder; then the same names again.
@@ -207,6 +213,10 @@ def run_aasa(work, count, sites, certs, authority):
         figures["resident memory at the end"] = f"{rss_mib(server.pid):.0f} MiB"
         del renamed
     finally:
+        if server.poll() is not None:
+            log.flush()
+            with open(os.path.join(work, "server.log")) as text:
+                print(f"aasa-server exited with {server.returncode}:\n" + "".join(text.readlines()[-20:]))
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(60)

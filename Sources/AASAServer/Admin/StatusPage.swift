@@ -65,6 +65,10 @@ enum StatusPage {
             html +=
                 "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep "
                 + "serving:</p><pre>\(escape(lastProblems))</pre>\n"
+        } else if !reloads.skippedAtStart.isEmpty {
+            html +=
+                "<p class=\"warn\" id=\"startup-skipped\">Started without the invalid sites (--invalid-sites skip): "
+                + "\(escape(reloads.skippedAtStart.joined(separator: ", "))).</p><pre>\(escape(lastProblems))</pre>\n"
         }
         html += summarySection(snapshot)
         html += testerSection(table, url: url, matchers: state.matchers, androidMatchers: state.androidMatchers)
