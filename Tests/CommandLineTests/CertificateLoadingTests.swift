@@ -8,18 +8,22 @@ import Testing
 /// `--certificate-cache-mib`; against the real binary with curl and `openssl s_client`.
 @Suite("aasa-server serve: certificates loaded when asked", .serialized)
 final class CertificateLoadingTests {
-    static let names = (0..<48).map { "shop\($0).test" }
-
     let folder: TemporaryFolder
     let certificates: TestCertificates
 
     init() throws {
         folder = try TemporaryFolder()
         certificates = try TestCertificates(in: folder)
-        for name in Self.names {
+    }
+
+    /// `count` sites, each with its own certificate.
+    func sites(_ count: Int) throws -> [String] {
+        let names = (0..<count).map { "shop\($0).test" }
+        for name in names {
             try folder.write("sites/\(name)/apple-app-site-association", TLSTests.wild)
             try certificates.issue(name, names: [name])
         }
+        return names
     }
 
     func start(_ extra: [String] = []) throws -> (RunningServer, port: Int, admin: Int) {
@@ -46,6 +50,7 @@ final class CertificateLoadingTests {
 
     @Test("none loaded at start; each name's first handshake loads its certificate, later ones reuse it")
     func loadedWhenAsked() throws {
+        _ = try sites(3)
         let (server, port, admin) = try start()
         defer { _ = server.stop() }
         #expect(try metric("aasa_certificates_loaded", admin: admin) == 0)
@@ -66,16 +71,18 @@ final class CertificateLoadingTests {
 
     @Test("--certificate-cache-mib bounds the loaded certificates: the least recently used go, and load again")
     func budget() throws {
+        // About 10 KiB each (CertificateCache.entryBytes and the files): 1 MiB holds about 100.
+        let names = try sites(128)
         let (server, port, admin) = try start(["--certificate-cache-mib", "1"])
         defer { _ = server.stop() }
-        for name in Self.names { #expect(try get(name, port: port).status == 200, "\(name)") }
+        for name in names { #expect(try get(name, port: port).status == 200, "\(name)") }
         let loaded = try #require(try metric("aasa_certificates_loaded", admin: admin))
-        #expect(loaded < Self.names.count)
+        #expect(loaded < names.count)
         #expect(try #require(try metric("aasa_certificate_cache_bytes", admin: admin)) <= 1 << 20)
         #expect(try #require(try metric("aasa_certificate_evictions_total", admin: admin)) > 0)
         // The first names went first; asked again, they load again and serve.
-        #expect(try get(Self.names[0], port: port).status == 200)
-        #expect(try metric("aasa_certificate_loads_total", admin: admin) == Self.names.count + 1)
+        #expect(try get(names[0], port: port).status == 200)
+        #expect(try metric("aasa_certificate_loads_total", admin: admin) == names.count + 1)
     }
 
     /// The serial number the server presents for `name`.

@@ -3,14 +3,14 @@ import AssociationKit
 import COpenSSL
 import Synchronization
 
-/// The certificates made ready for handshakes (an `SSL_CTX` each, with its key), loaded when a
+/// The certificates made ready for handshakes (`LoadedCertificate`: the parsed chain and key), loaded when a
 /// name is first asked for and kept while they fit in a budget of approximate bytes, the least
 /// recently used going first (docs/usage.md, "Many certificates"). One cache lives as long as
 /// the server: every certificate store a reload builds shares it, and an entry is keyed by its
 /// chain file and that file's identity, so a changed certificate is loaded again and nothing
 /// else is.
 ///
-/// A handshake asks on its loop (`context(for:)`): a loaded entry answers at once; otherwise
+/// A handshake asks on its loop (`loaded(for:)`): a loaded entry answers at once; otherwise
 /// the certificate is queued for the loader thread (`runLoader`, a component of the server)
 /// and the handshake pauses (SSL_CLIENT_HELLO_RETRY), to go on when the loader wakes the loops.
 /// Without a loader running (tests in one process, commands other than `serve`), the caller
@@ -18,7 +18,7 @@ import Synchronization
 public final class CertificateCache: Sendable {
     /// What a handshake learns about one certificate.
     package enum Answer {
-        case ready(TLSContext)
+        case ready(LoadedCertificate)
         /// On its way: the loops are woken when it is loaded (or fails).
         case loading
         /// It cannot be used (the key does not match, cannot be read): no certificate.
@@ -38,7 +38,7 @@ public final class CertificateCache: Sendable {
     }
 
     private enum Slot {
-        case loaded(TLSContext, bytes: Int, lastUse: UInt64)
+        case loaded(LoadedCertificate, bytes: Int, lastUse: UInt64)
         case loading
         case failed(CertificateProblem)
     }
@@ -59,9 +59,10 @@ public final class CertificateCache: Sendable {
         var evictions = 0
     }
 
-    /// What one loaded certificate costs beside its files: an `SSL_CTX` with its session cache
-    /// and parsed chain and key, measured with `make bench-certs` (docs/development.md).
-    package static let contextBytes = 24 * 1024
+    /// What one loaded certificate costs beside its files: the parsed leaf, chain and key
+    /// (P-256), as resident memory grew per certificate loaded under `make bench-certs`
+    /// (docs/development.md, "Many certificates").
+    package static let entryBytes = 8 * 1024
 
     public let budget: Int
     private let state = Mutex(State())
@@ -71,15 +72,15 @@ public final class CertificateCache: Sendable {
         budget = max(budgetBytes, 0)
     }
 
-    /// The certificate's context if loaded (marked as just used); else queued for the loader
+    /// The certificate if loaded (marked as just used); else queued for the loader
     /// (or, without one, loaded here).
-    package func context(for certificate: CertificateStore.Certificate) -> Answer {
+    package func loaded(for certificate: CertificateStore.Certificate) -> Answer {
         let queued: Bool? = state.withLock { state in
             state.tick &+= 1
             if let entry = state.entries[certificate.files.chain], entry.identity == certificate.identity {
                 switch entry.slot {
-                case .loaded(let context, let bytes, _):
-                    state.entries[certificate.files.chain]?.slot = .loaded(context, bytes: bytes, lastUse: state.tick)
+                case .loaded(let loaded, let bytes, _):
+                    state.entries[certificate.files.chain]?.slot = .loaded(loaded, bytes: bytes, lastUse: state.tick)
                     return nil
                 case .loading: return false
                 case .failed: return nil
@@ -109,19 +110,29 @@ public final class CertificateCache: Sendable {
                 return nil
             }
             switch entry.slot {
-            case .loaded(let context, _, _): return .ready(context)
+            case .loaded(let loaded, _, _): return .ready(loaded)
             case .failed: return .failed
             case .loading: return .loading
             }
         }
     }
 
-    /// Loads `certificate` now, on the caller's thread (the default certificate, at load time).
-    package func loadNow(_ certificate: CertificateStore.Certificate) -> Result<TLSContext, CertificateProblem> {
-        if case .ready(let context)? = loadedAnswer(certificate) { return .success(context) }
-        let made = Self.make(certificate)
-        _ = install(certificate, made)
-        return made
+    /// The context of the default certificate, the one handshakes begin on: made at load
+    /// time, outside the cache (it stays as long as its store).
+    package static func defaultContext(
+        _ certificate: CertificateStore.Certificate
+    ) -> Result<TLSContext, CertificateProblem> {
+        let files = certificate.files
+        if let reason = ReadPermission.problem(reading: files.key, what: "the private key") {
+            return .failure(CertificateProblem(files.folder, .unusable, .error, reason))
+        }
+        do {
+            let context = try TLSContext(chainFile: files.chain, keyFile: files.key)
+            SSL_CTX_set_client_hello_cb(context.context, chooseCertificate, nil)
+            return .success(context)
+        } catch {
+            return .failure(CertificateProblem(files.folder, .unusable, .error, "\(error)"))
+        }
     }
 
     /// Entries of certificates no longer in the folder go (their chain files).
@@ -189,16 +200,15 @@ public final class CertificateCache: Sendable {
         signal.wake()
     }
 
-    /// The context of `certificate`'s files, or why it cannot be used.
-    static func make(_ certificate: CertificateStore.Certificate) -> Result<TLSContext, CertificateProblem> {
+    /// `certificate`'s chain and key read, or why it cannot be used.
+    static func make(_ certificate: CertificateStore.Certificate) -> Result<LoadedCertificate, CertificateProblem> {
         let files = certificate.files
         if let reason = ReadPermission.problem(reading: files.key, what: "the private key") {
             return .failure(CertificateProblem(files.folder, .unusable, .error, reason))
         }
         do {
-            let context = try TLSContext(chainFile: files.chain, keyFile: files.key)
-            SSL_CTX_set_client_hello_cb(context.context, chooseCertificate, nil)
-            return .success(context)
+            return .success(
+                try LoadedCertificate(chainFile: files.chain, keyFile: files.key, fileBytes: certificate.fileBytes))
         } catch {
             return .failure(CertificateProblem(files.folder, .unusable, .error, "\(error)"))
         }
@@ -206,20 +216,20 @@ public final class CertificateCache: Sendable {
 
     /// Records what loading found and keeps the cache within its budget.
     private func install(
-        _ certificate: CertificateStore.Certificate, _ made: Result<TLSContext, CertificateProblem>
+        _ certificate: CertificateStore.Certificate, _ made: Result<LoadedCertificate, CertificateProblem>
     ) -> Answer {
         state.withLock { state in
             state.tick &+= 1
             if case .loaded(_, let bytes, _)? = state.entries[certificate.files.chain]?.slot { state.bytes -= bytes }
             switch made {
-            case .success(let context):
-                let bytes = Self.contextBytes + certificate.fileBytes
+            case .success(let loaded):
+                let bytes = Self.entryBytes + loaded.fileBytes
                 state.entries[certificate.files.chain] = Entry(
-                    identity: certificate.identity, slot: .loaded(context, bytes: bytes, lastUse: state.tick))
+                    identity: certificate.identity, slot: .loaded(loaded, bytes: bytes, lastUse: state.tick))
                 state.bytes += bytes
                 state.loads += 1
                 if state.bytes > budget { evict(&state, keeping: certificate.files.chain) }
-                return .ready(context)
+                return .ready(loaded)
             case .failure(let problem):
                 state.entries[certificate.files.chain] = Entry(identity: certificate.identity, slot: .failed(problem))
                 return .failed

@@ -107,7 +107,7 @@ extension CertificateStore {
                             "no certificate for the default name \(defaultName)")
                     ])
             }
-            switch cache.loadNow(chosen) {
+            switch CertificateCache.defaultContext(chosen) {
             case .success(let context): fallback = (chosen, context)
             case .failure(let problem): return LoadResult(store: nil, problems: problems + [problem])
             }

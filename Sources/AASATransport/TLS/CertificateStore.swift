@@ -9,9 +9,9 @@ import Foundation
 /// domain (one label, RFC 6125 §6.4.3), else the default certificate when one is named.
 ///
 /// The index holds what each leaf certificate says (names, dates, issuer), read once per file
-/// (`CertificateStore+Loading.swift`); the key and the `SSL_CTX` a handshake needs are loaded
-/// when a name is first asked for, into the `CertificateCache` every store of the process
-/// shares (docs/usage.md, "Many certificates").
+/// (`CertificateStore+Loading.swift`); the chain and key a handshake needs are loaded when a
+/// name is first asked for, into the `CertificateCache` every store of the process shares
+/// (docs/usage.md, "Many certificates"), and given to the handshake on the context it began on.
 public final class CertificateStore: @unchecked Sendable {
     /// What tells a reload that a pair changed on disk: its two files' stat(2) identities.
     package struct Identity: Sendable, Hashable {
@@ -161,10 +161,11 @@ func chooseCertificate(
         return 1
     }
     if let certificate = store.certificate(forServerName: name) {
-        switch store.cache.context(for: certificate) {
-        case .ready(let context):
-            SSL_set_SSL_CTX(ssl, context.context)
-            return 1
+        switch store.cache.loaded(for: certificate) {
+        case .ready(let loaded):
+            if loaded.use(on: ssl) { return 1 }
+            alert?.pointee = SSL_AD_INTERNAL_ERROR
+            return 0
         case .loading:
             return COpenSSLShims_SSL_CLIENT_HELLO_RETRY
         case .failed:
