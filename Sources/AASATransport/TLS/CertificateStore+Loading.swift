@@ -162,8 +162,20 @@ extension CertificateStore {
     }
 
     /// Reads the leaf (the chain's first PEM certificate) for what the index keeps; the rest
-    /// of the chain and the key wait for a handshake.
-    static func scan(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
+    /// of the chain and the key wait for a handshake. `LeafScan` reads the DER itself; a
+    /// certificate it does not read is parsed by OpenSSL.
+    package static func scan(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
+        if case .regular(_, let bytes) = FileStatus.read(files.chain, limit: 1 << 20), let leaf = LeafScan(pem: bytes) {
+            return Certificate(
+                folder: files.folder, names: leaf.names, notBefore: leaf.notBefore, notAfter: leaf.notAfter,
+                issuer: leaf.issuer, serialNumber: leaf.serialNumber, authorityKeyID: leaf.authorityKeyID,
+                rsaKey: leaf.rsaKey, files: files, identity: identity)
+        }
+        return try parse(files, identity: identity)
+    }
+
+    /// The same fields from OpenSSL's parse of the leaf (what `LeafScan` is checked against).
+    package static func parse(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
         ERR_clear_error()
         guard let bio = BIO_new_file(files.chain, "r") else {
             throw OpenSSLError.drain("cannot load the certificate chain \(files.chain)")

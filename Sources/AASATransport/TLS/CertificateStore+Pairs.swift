@@ -8,6 +8,12 @@ extension CertificateStore {
         package let folder: String
         package let chain: String
         package let key: String
+
+        package init(folder: String, chain: String, key: String) {
+            self.folder = folder
+            self.chain = chain
+            self.key = key
+        }
     }
 
     /// The names a pair may have: certbot's (`fullchain.pem` or `cert.pem` with

@@ -17,6 +17,11 @@ public final class CertificateStore: @unchecked Sendable {
     package struct Identity: Sendable, Hashable {
         package let chain: FileStatus
         package let key: FileStatus
+
+        package init(chain: FileStatus, key: FileStatus) {
+            self.chain = chain
+            self.key = key
+        }
     }
 
     public struct Certificate: Sendable {
