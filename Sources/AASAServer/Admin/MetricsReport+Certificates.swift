@@ -78,7 +78,7 @@ extension MetricsReport {
             cache.evictions, into: &text)
         gauge(
             "aasa_certificate_load_failures",
-            "Certificates that could not be loaded (CERT004: the key does not match, "
+            "Certificates that could not be loaded at their first handshake (the key does not match, "
                 + "cannot be read).", cache.failures.count, into: &text)
     }
 
