@@ -90,16 +90,24 @@ def generate(work, count, authority):
     aasa_file = os.path.join(work, "aasa.json")
     with open(aasa_file, "wb") as out:
         out.write(AASA)
+    def source(path, index):
+        """A copy of `path` per 50,000 links (ext4 allows 65,000 links to one file)."""
+        copy = f"{path}.{index // 50_000}"
+        if not os.path.exists(copy):
+            shutil.copyfile(path, copy)
+            os.chmod(copy, 0o644)
+        return copy
+
     started = time.monotonic()
     for index in range(count):
         name = name_of(index)
         os.mkdir(os.path.join(sites, name))
-        os.link(aasa_file, os.path.join(sites, name, "apple-app-site-association"))
+        os.link(source(aasa_file, index), os.path.join(sites, name, "apple-app-site-association"))
         folder = os.path.join(certs, name)
         os.mkdir(folder)
         with open(os.path.join(folder, "fullchain.pem"), "wb") as out:
             out.write(authority.chain(name))
-        os.link(authority.key_file, os.path.join(folder, "privkey.pem"))
+        os.link(source(authority.key_file, index), os.path.join(folder, "privkey.pem"))
     print(f"generated {count} sites and certificates in {time.monotonic() - started:.0f} s")
     return sites, certs
 
