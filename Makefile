@@ -5,7 +5,7 @@ SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-click bench-hostile bench-idle bench-scale fuzz sanitize clean screenshots \
+.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-click bench-hostile bench-idle bench-scale bench-certs fuzz sanitize clean screenshots \
   deb install system-test image image-test
 
 all: build
@@ -95,6 +95,12 @@ bench-idle: release
 SITES ?= 100000
 bench-scale: release
 	python3 bench/scale-bench.py $(SITES)
+
+# A certificate per site: start-up, memory, first handshakes of names not yet loaded and
+# loaded, a changed certificate, /metrics, for CERTS counts; nginx at 10,000 in the same run.
+CERTS ?= 10000 100000
+bench-certs: release
+	python3 bench/cert-bench.py $(CERTS)
 
 # Fuzz targets (Fuzz/, libFuzzer with AddressSanitizer), FUZZ_SECONDS each; FUZZ_TARGETS
 # picks some of apple android matcher http probe config loop.

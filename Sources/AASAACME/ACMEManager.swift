@@ -219,6 +219,16 @@ public final class ACMEManager: Sendable {
         plans: [CertificatePlan], certificates: [CertificateStore.Certificate], now: Int = Int(time(nil))
     ) {
         let wanted = Dictionary(plans.map { ($0.primary, $0) }, uniquingKeysWith: { first, _ in first })
+        // The certificates by the names they cover, so each plan looks only at those naming its
+        // primary name (a wildcard under its parent's key): one pass, not plans × certificates.
+        var byName: [String: [Int]] = [:]
+        for (position, certificate) in certificates.enumerated() where certificate.notAfter > now {
+            for name in certificate.names { byName[name, default: []].append(position) }
+        }
+        func candidates(_ host: String) -> [Int] {
+            let wildcard = host.firstIndex(of: ".").flatMap { byName["*" + host[$0...]] } ?? []
+            return ((byName[host] ?? []) + wildcard).sorted()  // certificates' order, as before
+        }
         books.withLock { books in
             let startUp = !books.planned
             books.planned = true
@@ -229,9 +239,8 @@ public final class ACMEManager: Sendable {
                 books.jobs[primary] = nil
             }
             for (primary, plan) in wanted {
-                let covering = certificates.filter { certificate in
+                let covering = candidates(plan.primary).map { certificates[$0] }.filter { certificate in
                     plan.names.allSatisfy { CertificateStore.covers(certificate.names, $0) }
-                        && certificate.notAfter > now
                 }.max { $0.notAfter < $1.notAfter }
                 let previous = books.jobs[primary]
                 var job = previous ?? Job(plan: plan, state: .scheduled, dueAt: now, renewal: covering != nil)

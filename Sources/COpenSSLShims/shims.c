@@ -26,6 +26,10 @@ int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates) { return sk_X5
 
 void COpenSSLShims_sk_X509_pop_free(STACK_OF(X509) *certificates) { sk_X509_pop_free(certificates, X509_free); }
 
+STACK_OF(X509) *COpenSSLShims_sk_X509_new_null(void) { return sk_X509_new_null(); }
+
+int COpenSSLShims_sk_X509_push(STACK_OF(X509) *certificates, X509 *certificate) { return sk_X509_push(certificates, certificate); }
+
 long COpenSSLShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
 
 const uint64_t COpenSSLShims_SSL_OP_NO_RENEGOTIATION = SSL_OP_NO_RENEGOTIATION;

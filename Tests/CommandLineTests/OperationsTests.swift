@@ -70,7 +70,12 @@ final class OperationsTests {
         #expect(try fetch("www.example.com").body == Data(Self.second.utf8))
         let metrics = String(decoding: try admin("/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"aasa_site_files{file="apple-app-site-association",valid="false"} 1"#))
-        #expect(!metrics.contains("site="), "per-site series without --metrics-per-site on")
+        // Without --metrics-per-site on, the one per-site series is the invalid file's own, the
+        // site the alert names (AASASiteFilesInvalid).
+        let perSite = metrics.split(separator: "\n").filter { $0.contains("site=") && !$0.hasPrefix("#") }
+        #expect(
+            perSite == [#"aasa_site_invalid_files{site="example.com",file="apple-app-site-association"} 1.0"#],
+            "\(perSite)")
         #expect(metrics.contains(#"aasa_reloads_total{result="failed"} "#))
         let page = String(decoding: try admin("/").body, as: UTF8.self)
         #expect(page.contains("invalid"))

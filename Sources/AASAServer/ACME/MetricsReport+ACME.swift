@@ -75,6 +75,15 @@ extension MetricsReport {
                 "aasa_acme_certificates", [("state", state.rawValue)],
                 Double(managed.count { $0.state == state }))
         }
+        // One series per site whose certificate is not issued (scheduled, ordering, failing,
+        // dropped), and only for those: AASACertificateNotIssued fires after a day of it.
+        text.family(
+            "aasa_acme_certificate_unissued", type: .gauge,
+            help: "1 for each site ACME has no certificate for yet, by its first name (first 1,000 by name).")
+        let unissued = managed.filter { $0.state != .valid && $0.state != .issued }.map { $0.names[0] }
+        for site in unissued.sorted().prefix(outOfSyncLimit) {
+            text.sample("aasa_acme_certificate_unissued", [("site", site)], real: 1)
+        }
     }
 
     /// The shared store's reachability and errors (docs/usage.md, "Several replicas, one store").

@@ -30,6 +30,17 @@ extension MetricsReport {
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "true")], Double(valid))
             text.sample("aasa_site_files", [("file", kind.rawValue), ("valid", "false")], Double(invalid))
         }
+        // One series per invalid file, and only for those (the alert names the site), bounded.
+        text.family(
+            "aasa_site_invalid_files", type: .gauge,
+            help: "1 for each site file that does not pass the validator, by site and file (first 1,000 by site).")
+        var invalid: [(site: String, file: String)] = []
+        for record in snapshot.catalog.records.values where record.state != .valid {
+            for check in record.checks where !check.isValid { invalid.append((record.name, check.kind.rawValue)) }
+        }
+        for (site, file) in invalid.sorted(by: { ($0.site, $0.file) < ($1.site, $1.file) }).prefix(outOfSyncLimit) {
+            text.sample("aasa_site_invalid_files", [("site", site), ("file", file)], real: 1)
+        }
         gauge(
             "aasa_site_files_deleted", "Served files deleted from their site folder whose last copy still serves.",
             snapshot.counts.deletedFiles, into: &text)

@@ -74,26 +74,7 @@ enum MetricsReport {
             "aasa_site_aliases", "Aliases: links or site.json names serving another site folder's files.",
             snapshot.counts.aliases, into: &text)
         if state.configuration.metricsPerSite { perSite(snapshot, totals, into: &text) }
-        text.family(
-            "aasa_certificate_expiry_timestamp_seconds", type: .gauge, help: "When each certificate expires.")
-        for certificate in snapshot.certificates?.certificates ?? [] {
-            let labels = [
-                ("certificate", (certificate.folder as NSString).lastPathComponent),
-                ("names", certificate.names.joined(separator: ",")),
-            ]
-            text.sample("aasa_certificate_expiry_timestamp_seconds", labels, Double(certificate.notAfter))
-        }
-        // The lifetime makes expiry alerts proportional (docker/prometheus-rules.yml).
-        text.family(
-            "aasa_certificate_lifetime_seconds", type: .gauge,
-            help: "Each certificate's lifetime, notBefore to notAfter.")
-        for certificate in snapshot.certificates?.certificates ?? [] {
-            let labels = [
-                ("certificate", (certificate.folder as NSString).lastPathComponent),
-                ("names", certificate.names.joined(separator: ",")),
-            ]
-            text.sample("aasa_certificate_lifetime_seconds", labels, Double(certificate.lifetime))
-        }
+        certificates(snapshot.certificates, into: &text)
         if let manager = state.acme { acme(manager, into: &text) }
         cdn(state, into: &text)
         if let watch = state.googleWatch { cacheWatch(watch, prefix: "google", into: &text) }

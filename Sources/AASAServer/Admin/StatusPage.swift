@@ -65,6 +65,10 @@ enum StatusPage {
             html +=
                 "<p class=\"bad\" id=\"reload-failure\">The last reload was refused; the last good files keep "
                 + "serving:</p><pre>\(escape(lastProblems))</pre>\n"
+        } else if !reloads.skippedAtStart.isEmpty {
+            html +=
+                "<p class=\"warn\" id=\"startup-skipped\">Started without the invalid sites (--invalid-sites skip): "
+                + "\(escape(reloads.skippedAtStart.joined(separator: ", "))).</p><pre>\(escape(lastProblems))</pre>\n"
         }
         html += summarySection(snapshot)
         html += testerSection(table, url: url, matchers: state.matchers, androidMatchers: state.androidMatchers)
@@ -73,33 +77,7 @@ enum StatusPage {
             html += cacheSection(watch, filtered: only != nil)
         }
         html += sitesSection(snapshot, SiteListing(snapshot, query: query, page: page, only: only), state: state)
-        if let store = snapshot.certificates {
-            html +=
-                "<h2>Certificates</h2>\n<table "
-                + "id=\"certificates\"><tr><th>Folder</th><th>Names</th><th>Expires</th></tr>\n"
-            let now = Int(time(nil))
-            let soonest = store.certificates.sorted { $0.notAfter < $1.notAfter }
-            for certificate in soonest.prefix(certificateRows) {
-                let days = CertificateStore.daysLeft(certificate.notAfter, now: now)
-                let marker = days < 14 ? "warn" : "ok"
-                let isDefault = certificate.folder == store.defaultCertificate?.folder ? " (default)" : ""
-                html +=
-                    "<tr><td>\(escape((certificate.folder as NSString).lastPathComponent))\(isDefault)</td>"
-                    + "<td>\(escape(certificate.names.joined(separator: ", ")))</td>"
-                html +=
-                    "<td class=\"\(marker)\">\(escape(HTTPDate.format(certificate.notAfter))) (\(days) "
-                    + "days)</td></tr>\n"
-            }
-            html += "</table>\n"
-            if soonest.count > certificateRows {
-                html += "<p>and \(soonest.count - certificateRows) more certificates expiring later.</p>\n"
-            }
-            let certificateProblems = snapshot.certificateProblems
-            if !certificateProblems.isEmpty {
-                let lines = certificateProblems.map(\.rendered).joined(separator: "\n")
-                html += "<pre class=\"warn\">\(escape(lines))</pre>\n"
-            }
-        }
+        if let store = snapshot.certificates { html += certificatesSection(store, snapshot: snapshot) }
         if let manager = state.acme { html += acmeSection(manager, now: Int(time(nil))) }
         html += "</body></html>\n"
         return html

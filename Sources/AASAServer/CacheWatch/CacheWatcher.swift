@@ -195,19 +195,22 @@ public final class CacheWatcher: Sendable, ServerComponent {
     /// Counts per state (every state, 0 when none), checks by result, and the domains out
     /// of sync, longest first, at most `limit`.
     func summary(limit: Int, now: Int = Int(time(nil))) -> (
-        states: [CacheState: Int], checks: [String: Int], outOfSync: [(domain: String, seconds: Int)]
+        states: [CacheState: Int], checks: [String: Int], outOfSync: [(domain: String, seconds: Int)],
+        failing: [String]
     ) {
         books.withLock { books in
             var states = Dictionary(uniqueKeysWithValues: CacheState.allCases.map { ($0, 0) })
             var outOfSync: [(domain: String, seconds: Int)] = []
+            var failing: [String] = []
             for (name, watch) in books.domains {
                 states[watch.state, default: 0] += 1
                 if watch.state.isOutOfSync, let since = watch.outOfSyncSince {
                     outOfSync.append((name, max(0, now - since)))
                 }
+                if watch.state == .failing { failing.append(name) }
             }
             outOfSync.sort { ($1.seconds, $0.domain) < ($0.seconds, $1.domain) }
-            return (states, books.checks, Array(outOfSync.prefix(limit)))
+            return (states, books.checks, Array(outOfSync.prefix(limit)), Array(failing.sorted().prefix(limit)))
         }
     }
 }

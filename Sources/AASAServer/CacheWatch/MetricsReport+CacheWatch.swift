@@ -18,6 +18,13 @@ extension MetricsReport {
         for (domain, seconds) in summary.outOfSync {
             text.sample("aasa_\(prefix)_out_of_sync_seconds", [("site", domain)], Double(seconds))
         }
+        // One series per failing domain, and only for those: the alert names the site.
+        text.family(
+            "aasa_\(prefix)_failing", type: .gauge,
+            help: "1 for each domain \(title) reports it cannot fetch or read (first 1,000 by name).")
+        for domain in summary.failing {
+            text.sample("aasa_\(prefix)_failing", [("site", domain)], real: 1)
+        }
         text.family("aasa_\(prefix)_checks_total", type: .counter, help: "\(title) checks, by the state they found.")
         for result in CacheState.allCases where result != .unchecked {
             text.sample(

@@ -69,10 +69,12 @@ extension ServerConfiguration {
         /// The first of a key declared twice, which the settings test refuses.
         private static let byKey = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
 
-        /// A camel-case key's words: `acmeEabKid` is acme, eab, kid.
+        /// A camel-case key's words: `acmeEabKid` is acme, eab, kid; a binary unit is one word
+        /// (`certificateCacheMiB` is certificate, cache, mib).
         private static func words(of key: String) -> [String] {
             key.reduce(into: [""]) { words, character in
-                if character.isUppercase { words.append("") }
+                let unit = ["mi", "ki", "gi"].contains(words[words.count - 1]) && character == "B"
+                if character.isUppercase && !unit { words.append("") }
                 words[words.count - 1] += character.lowercased()
             }
         }

@@ -37,8 +37,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// copy (a deploy that deletes and writes it again); 0 serves 404 at once.
     public var deletedFileGrace = 60
     /// The certificate for clients without SNI or with an unknown name: a DNS name in it, or
-    /// its folder's name; nil means the first certificate in folder order.
+    /// its folder's name; nil (`off`) refuses them with the alert unrecognized_name.
     public var defaultCertificate: String?
+    /// The budget of the certificates loaded for handshakes, in MiB (approximate bytes, the
+    /// least recently used go first): docs/usage.md, "Many certificates".
+    public var certificateCacheMiB = 64
     /// Certificates from an ACME CA (docs/usage.md, "Automatic certificates").
     public var acme = ACMESettings()
     /// Where replicas share ACME's state and the watches' (docs/usage.md, "Several replicas,

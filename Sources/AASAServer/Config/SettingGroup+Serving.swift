@@ -13,9 +13,14 @@ extension SettingGroup {
             "certs", \.certs, .folder, valueName: "dir", example: "/srv/aasa/certs",
             help: "The certificates directory (HTTPS)"),
         Setting(
-            "defaultCertificate", \.defaultCertificate, .optional(), valueName: "name", example: "example.com",
-            help: "The certificate for clients without SNI: a name in it, or its folder's name",
-            defaultText: "the first"),
+            "defaultCertificate", \.defaultCertificate, .nameOrOff(), valueName: "name|off", example: "example.com",
+            help: "The certificate for clients without SNI or with a name no certificate covers: a name in it, or its "
+                + "folder's name; off refuses them with the alert unrecognized_name"),
+        Setting(
+            "certificateCacheMiB", \.certificateCacheMiB,
+            .integer(1...65_536, "the certificate cache must be 1 to 65536 MiB"), valueName: "n", example: "16",
+            help: "MiB of certificates kept loaded for handshakes (each loaded when its name is first asked for; "
+                + "the least recently used go first)"),
         Setting(
             "invalidSites", \.invalidSites, .choice("invalid sites must be refuse or skip"), valueName: "refuse|skip",
             example: "skip",

@@ -56,6 +56,13 @@ extension SettingValue where Value == String? {
             }, show: { $0 ?? "none" }, cleared: "")
     }
 
+    /// A name, or `off` (or empty) for none; help shows none as `off`.
+    static func nameOrOff() -> Self {
+        Self(
+            read: { text throws(Problem) in text.isEmpty || text == "off" ? nil : text },
+            show: { $0 ?? "off" }, cleared: "off")
+    }
+
     /// An optional file; relative in a config file to the file's folder.
     static var file: Self {
         var value = Self.optional()

@@ -60,7 +60,9 @@ public enum SnapshotLoader {
         if configuration.https != nil && (changes.certificates || previous == nil) {
             let result = CertificateStore.load(
                 directory: configuration.certs, defaultName: configuration.defaultCertificate,
-                issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil)
+                issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil,
+                previous: previous?.certificates, folders: changes.certificateFolders,
+                cacheBytes: configuration.certificateCacheMiB << 20)
             certificates = result.store ?? certificates
             certificateProblems = result.problems.map(LoadProblem.init)
             certificatesFailed = result.store == nil

@@ -57,14 +57,11 @@ struct ServerBuilder {
         // Start order; `Server` stops them in reverse.
         let components: [(any ServerComponent)?] =
             [
+                certificateLoader(snapshot.certificates?.cache, wake: loops.wake),
                 loops.sites,
                 loops.admin,
                 acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
-            ] + watches(state, store: acme?.store) + [
-
-                reloader,
-                fileWatch,
-            ]
+            ] + watches(state, store: acme?.store) + [reloader, fileWatch]
         return Server(
             components: components.compactMap { $0 }, reloader: reloader, signals: signals, logger: logger,
             report: report)
@@ -76,6 +73,28 @@ struct ServerBuilder {
         let watchers = [state.cdnWatch, state.googleWatch].compactMap { $0 }
         guard let store, !watchers.isEmpty else { return watchers }
         return [WatchLeader(store: store, watchers: watchers, logger: logger)]
+    }
+
+    /// The thread that loads a certificate when a handshake first asks for its name, then wakes
+    /// the loops, whose paused handshakes go on (`CertificateCache`); it starts before the loops
+    /// and stops after them. A certificate that cannot be used is logged with its code.
+    private func certificateLoader(
+        _ cache: CertificateCache?, wake: @escaping @Sendable () -> Void
+    ) -> ThreadGroup? {
+        guard let cache else { return nil }
+        let logger = logger
+        return ThreadGroup(
+            name: "aasa-certs",
+            bodies: [
+                {
+                    cache.runLoader(wake: wake) { problem in
+                        let problem = LoadProblem(problem)
+                        logger.error(
+                            "\(problem.rendered)",
+                            metadata: ["code": .string(problem.code), "file": .string(problem.path)])
+                    }
+                }
+            ], stop: cache.stop)
     }
 
     /// The watch over Google's view (nil unless `--google-watch on`), its API key read once.

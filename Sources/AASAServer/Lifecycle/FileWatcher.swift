@@ -30,7 +30,9 @@ public final class FileWatcher: Sendable {
         case sitesFolder
         /// A site folder, by its entry name in the sites folder.
         case site(String)
-        case certificates
+        /// A folder of the certificates, by its path below `--certs` as a pair there is named
+        /// ("" for the certificates folder itself).
+        case certificates(String)
         /// The folder holding a symbolic link on the sites folder's path, for the link's name.
         case sitesLink(String)
     }
@@ -107,7 +109,7 @@ public final class FileWatcher: Sendable {
             } else {
                 let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
                 for entry in changes.sites ?? [] { watchSite(entry, root, &targets) }
-                if changes.certificates { watchCertificates(&targets) }
+                if changes.certificates { watchCertificates(&targets, only: changes.certificateFolders) }
             }
             // Watches are in place before the reload reads, so nothing written meanwhile is missed.
             onChange(changes)
@@ -153,7 +155,7 @@ public final class FileWatcher: Sendable {
                     case .sitesLink(let link)?:
                         // The link itself replaced (created, renamed over, removed): a new root.
                         if name == link { add(ChangeSet(sites: nil, certificates: false)) }
-                    case .certificates?:
+                    case .certificates(let folder)?:
                         // Hidden entries are ACME's lock and staging files; `..data` is a
                         // Kubernetes Secret's swap and counts. The store's own folders
                         // (`challenges`, `preflight`, ...) come and go with each challenge and
@@ -161,7 +163,8 @@ public final class FileWatcher: Sendable {
                         if !ignored && (!name.hasPrefix(".") || name.hasPrefix(".."))
                             && !ACMEStorage.storeOnlyFolders.contains(name)
                         {
-                            add(ChangeSet(sites: [], certificates: true))
+                            let changed = Self.certificateFolder(folder, entry: name)
+                            add(ChangeSet(sites: [], certificates: true, certificateFolders: [changed]))
                         }
                     case nil:
                         break
@@ -207,7 +210,7 @@ public final class FileWatcher: Sendable {
                 "\(failures) site folders are not watched (\(reason.call): \(reason.reason)); \(advice)"
             )
         }
-        watchCertificates(&targets)
+        watchCertificates(&targets, only: nil)
         // Watches of a root swapped away (the same folder keeps its descriptor when added again).
         for wd in old.keys where targets[wd] == nil { Posix.removeWatch(fd, wd) }
     }
@@ -260,22 +263,67 @@ public final class FileWatcher: Sendable {
         return parts.count >= 2 && parts[0] == "acme" && ACMEStorage.storeOnlyFolders.contains(String(parts[1]))
     }
 
-    /// The certificates folder and every folder below it (links followed).
-    private func watchCertificates(_ targets: inout [Int32: Target]) {
+    /// The folder of the certificates whose pairs an event names: the folder itself when a
+    /// pair's file (or a Secret's `..data`) changed in it, else the entry as a folder of its
+    /// own (a new, removed or renamed certificate folder, or a link to one).
+    static func certificateFolder(_ folder: String, entry: String) -> String {
+        if entry.isEmpty || entry.hasPrefix("..") || CertificateStore.pairFileNames.contains(entry) { return folder }
+        return folder.isEmpty ? entry : folder + "/" + entry
+    }
+
+    /// The certificates folder and every folder below it (links followed), or only those in
+    /// and below `only` (paths below `--certs`). Folders that cannot be watched (the inotify
+    /// limit) are counted and logged, as site folders are: their changes wait for SIGHUP.
+    private func watchCertificates(_ targets: inout [Int32: Target], only: Set<String>?) {
         guard let certificates else { return }
-        let root = URL(fileURLWithPath: certificates).resolvingSymlinksInPath().path
-        var folders: Set<String> = [root, certificates]
-        for case let entry as String in FileManager.default.enumerator(atPath: root)
-            ?? FileManager.DirectoryEnumerator()
-        {
-            // What ACME's store keeps beside the certificates (pending challenges, backoffs, the
-            // watches' results) changes often and is no certificate: not watched.
-            if Self.isStoreOnly(entry) { continue }
-            let resolved = URL(fileURLWithPath: root + "/" + entry).resolvingSymlinksInPath().path
-            if FileStatus(resolved)?.kind == .directory { folders.insert(resolved) }
+        var folders: [(path: String, name: String)] = []
+        if only == nil { folders.append((certificates, "")) }
+        var pending: [(path: String, name: String)] =
+            only.map { $0.map { (certificates + "/" + $0, $0) } } ?? [(certificates, "")]
+        while let (path, name) = pending.popLast() {
+            guard let entries = try? Posix.entries(atPath: path) else { continue }
+            if only != nil { folders.append((path, name)) }
+            for entry in entries where !entry.name.hasPrefix(".") || entry.name == "..data" {
+                guard !CertificateStore.pairFileNames.contains(entry.name) else { continue }
+                let child = (path + "/" + entry.name, name.isEmpty ? entry.name : name + "/" + entry.name)
+                // What ACME's store keeps beside the certificates (pending challenges, backoffs, the
+                // watches' results) changes often and is no certificate: not watched.
+                if Self.isStoreOnly(child.1) { continue }
+                if entry.type == UInt8(DT_DIR) {
+                    folders.append(child)
+                    pending.append(child)
+                } else if entry.type == UInt8(DT_LNK) || entry.type == UInt8(DT_UNKNOWN),
+                    FileStatus(child.0)?.kind == .directory
+                {
+                    // A link to a folder (certbot's live/NAME, a Secret's `..data`): watched at
+                    // its target, not walked into further.
+                    folders.append(child)
+                }
+            }
         }
-        for folder in folders {
-            if let wd = try? Posix.addWatch(fd, folder, mask: mask) { targets[wd] = .certificates }
+        var failures = 0
+        var reason: SystemError?
+        for (path, name) in folders {
+            do throws(SystemError) {
+                // A Secret's `..data` stands for the folder holding it. inotify_add_watch(2)
+                // follows links, so a link's target is what is watched.
+                let folder = name.hasSuffix("..data") ? String(name.dropLast(6)).trimmingSuffix("/") : name
+                targets[try Posix.addWatch(fd, path, mask: mask)] = .certificates(folder)
+            } catch {
+                (failures, reason) = (failures + 1, error)
+            }
         }
+        if failures > 0, let reason {
+            let advice =
+                "raise fs.inotify.max_user_watches (sysctl) for changed certificates to be seen; SIGHUP reloads them"
+            logger.warning(
+                "\(failures) certificate folders are not watched (\(reason.call): \(reason.reason)); \(advice)")
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -92,15 +92,23 @@ public final class Reloader: Sendable, ServerComponent {
         }
     }
 
-    /// Reports a start-up that skipped invalid sites (`invalidSites` `skip`) as a reload from
-    /// nothing: the same counts, status and log event, so one alert covers both.
+    /// Reports a start-up that skipped invalid sites (`invalidSites` `skip`) once: one log
+    /// event and the status page name them, and no reload is counted, so AASAReloadPartial
+    /// does not fire at every start of a pod while one customer's file is bad; the file's own
+    /// alert (AASASiteFilesInvalid, with its site) stays until it is fixed.
     public static func report(_ load: SnapshotLoader.Load, reason: String, state: ServerState, logger: Logger) {
-        record(load, now: state.started, in: state)
-        log(load, reason: reason, state: state, logger: logger)
+        state.update { record in
+            record.skippedAtStart = load.kept
+            record.lastProblems = load.problems
+        }
+        logger.warning(
+            "started without invalid sites: \(load.kept.joined(separator: ", "))",
+            metadata: ["reason": .string(reason), "diagnostics": .array(load.problems.map(\.logged))])
     }
 
     private static func record(_ load: SnapshotLoader.Load, now: Int, in state: ServerState) {
         state.update { record in
+            record.skippedAtStart = []
             record.lastAttempt = now
             record.lastOutcome = load.outcome
             record.lastChanged = load.changed

@@ -26,6 +26,10 @@ public final class ServerState: Sendable {
         public var lastKept: [String] = []
         /// The problems of the last attempt that did not succeed; empty after a success.
         public var lastProblems: [LoadProblem] = []
+        /// The sites a start-up with `--invalid-sites skip` left out: reported once, not
+        /// counted as a reload (a pod that starts with one bad customer file is not a failing
+        /// reload at every start); empty once a reload is attempted.
+        public var skippedAtStart: [String] = []
     }
 
     public let configuration: ServerConfiguration

@@ -2,7 +2,7 @@ import AssociationKit
 
 /// A problem of one certificate folder, found while loading: a value of this layer, turned
 /// into the server's typed load problem (with its stable `CERT…` code) above it.
-public struct CertificateProblem: Sendable, Hashable {
+public struct CertificateProblem: Error, Sendable, Hashable {
     public enum Kind: Sendable, Hashable, CaseIterable {
         case expired
         case expiring

@@ -23,6 +23,8 @@ void COpenSSLShims_GENERAL_NAMES_free(GENERAL_NAMES *names);
 void *COpenSSLShims_X509_get_subject_alt_names(const X509 *certificate);
 int COpenSSLShims_sk_X509_num(const STACK_OF(X509) *certificates);
 void COpenSSLShims_sk_X509_pop_free(STACK_OF(X509) *certificates);
+STACK_OF(X509) *COpenSSLShims_sk_X509_new_null(void);
+int COpenSSLShims_sk_X509_push(STACK_OF(X509) *certificates, X509 *certificate);
 long COpenSSLShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 long COpenSSLShims_SSL_CTX_sess_set_cache_size(SSL_CTX *context, long size);
 long COpenSSLShims_SSL_CTX_set1_groups_list(SSL_CTX *context, const char *groups);

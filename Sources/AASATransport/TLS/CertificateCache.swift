@@ -1,0 +1,256 @@
+import AASASystem
+import AssociationKit
+import COpenSSL
+import Synchronization
+
+/// The certificates made ready for handshakes (`LoadedCertificate`: the parsed chain and key), loaded when a
+/// name is first asked for and kept while they fit in a budget of approximate bytes, the least
+/// recently used going first (docs/usage.md, "Many certificates"). One cache lives as long as
+/// the server: every certificate store a reload builds shares it, and an entry is keyed by its
+/// chain file and that file's identity, so a changed certificate is loaded again and nothing
+/// else is.
+///
+/// A handshake asks on its loop (`loaded(for:)`): a loaded entry answers at once; otherwise
+/// the certificate is queued for the loader thread (`runLoader`, a component of the server)
+/// and the handshake pauses (SSL_CLIENT_HELLO_RETRY), to go on when the loader wakes the loops.
+/// Without a loader running (tests in one process, commands other than `serve`), the caller
+/// loads it at once.
+public final class CertificateCache: Sendable {
+    /// What a handshake learns about one certificate.
+    package enum Answer {
+        case ready(LoadedCertificate)
+        /// On its way: the loops are woken when it is loaded (or fails).
+        case loading
+        /// It cannot be used (the key does not match, cannot be read): no certificate.
+        case failed
+    }
+
+    /// What the status page and `/metrics` show.
+    public struct Counts: Sendable {
+        public var loaded = 0
+        public var bytes = 0
+        public var budget = 0
+        public var loads = 0
+        public var evictions = 0
+        public var pending = 0
+        /// Certificates that failed to load (by folder), with why; reported when found.
+        public var failures: [CertificateProblem] = []
+    }
+
+    private enum Slot {
+        case loaded(LoadedCertificate, bytes: Int, lastUse: UInt64)
+        case loading
+        case failed(CertificateProblem)
+    }
+
+    private struct Entry {
+        var identity: CertificateStore.Identity
+        var slot: Slot
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var queue: [CertificateStore.Certificate] = []
+        var bytes = 0
+        var tick: UInt64 = 0
+        var loaderRunning = false
+        var stopping = false
+        var loads = 0
+        var evictions = 0
+    }
+
+    /// What one loaded certificate costs beside its files: the parsed leaf, chain and key
+    /// (P-256), as resident memory grew per certificate loaded under `make bench-certs`
+    /// (docs/development.md, "Many certificates").
+    package static let entryBytes = 8 * 1024
+
+    public let budget: Int
+    private let state = Mutex(State())
+    private let signal = WorkerSignal()
+
+    public init(budgetBytes: Int) {
+        budget = max(budgetBytes, 0)
+    }
+
+    /// The certificate if loaded (marked as just used); else queued for the loader
+    /// (or, without one, loaded here).
+    package func loaded(for certificate: CertificateStore.Certificate) -> Answer {
+        let queued: Bool? = state.withLock { state in
+            state.tick &+= 1
+            if let entry = state.entries[certificate.files.chain], entry.identity == certificate.identity {
+                switch entry.slot {
+                case .loaded(let loaded, let bytes, _):
+                    state.entries[certificate.files.chain]?.slot = .loaded(loaded, bytes: bytes, lastUse: state.tick)
+                    return nil
+                case .loading: return false
+                case .failed: return nil
+                }
+            }
+            guard state.loaderRunning else { return nil }
+            state.entries[certificate.files.chain] = Entry(identity: certificate.identity, slot: .loading)
+            state.queue.append(certificate)
+            return true
+        }
+        switch queued {
+        case true?:
+            signal.wake()
+            return .loading
+        case false?:
+            return .loading
+        case nil:
+            if let answer = loadedAnswer(certificate) { return answer }
+            // No loader: load on the caller's thread.
+            return install(certificate, Self.make(certificate))
+        }
+    }
+
+    private func loadedAnswer(_ certificate: CertificateStore.Certificate) -> Answer? {
+        state.withLock { state in
+            guard let entry = state.entries[certificate.files.chain], entry.identity == certificate.identity else {
+                return nil
+            }
+            switch entry.slot {
+            case .loaded(let loaded, _, _): return .ready(loaded)
+            case .failed: return .failed
+            case .loading: return .loading
+            }
+        }
+    }
+
+    /// The context of the default certificate, the one handshakes begin on: made at load
+    /// time, outside the cache (it stays as long as its store).
+    package static func defaultContext(
+        _ certificate: CertificateStore.Certificate
+    ) -> Result<TLSContext, CertificateProblem> {
+        let files = certificate.files
+        if let reason = ReadPermission.problem(reading: files.key, what: "the private key") {
+            return .failure(CertificateProblem(files.folder, .unusable, .error, reason))
+        }
+        do {
+            let context = try TLSContext(chainFile: files.chain, keyFile: files.key)
+            SSL_CTX_set_client_hello_cb(context.context, chooseCertificate, nil)
+            return .success(context)
+        } catch {
+            return .failure(CertificateProblem(files.folder, .unusable, .error, "\(error)"))
+        }
+    }
+
+    /// Entries of certificates no longer in the folder go (their chain files).
+    package func forget(chains: some Sequence<String>) {
+        state.withLock { state in
+            for chain in chains {
+                if case .loaded(_, let bytes, _)? = state.entries.removeValue(forKey: chain)?.slot {
+                    state.bytes -= bytes
+                }
+            }
+        }
+    }
+
+    public var counts: Counts {
+        state.withLock { state in
+            var counts = Counts(budget: budget, loads: state.loads, evictions: state.evictions)
+            counts.bytes = state.bytes
+            counts.pending = state.queue.count
+            for entry in state.entries.values {
+                switch entry.slot {
+                case .loaded: counts.loaded += 1
+                case .failed(let problem): counts.failures.append(problem)
+                case .loading: break
+                }
+            }
+            counts.failures.sort { $0.path < $1.path }
+            return counts
+        }
+    }
+
+    /// The loader thread's body: loads queued certificates one at a time, calls `wake` after
+    /// each (the loops resume their paused handshakes) and `report` for one that cannot be
+    /// used; returns after `stop`.
+    public func runLoader(wake: @Sendable () -> Void, report: @Sendable (CertificateProblem) -> Void) {
+        state.withLock { $0.loaderRunning = true }
+        while true {
+            let next: CertificateStore.Certificate? = signal.next {
+                () -> WorkerSignal.Step<CertificateStore.Certificate> in
+                state.withLock { state in
+                    if state.stopping { return .stop }
+                    guard !state.queue.isEmpty else { return .wait(3600) }
+                    return .take(state.queue.removeFirst())
+                }
+            }
+            guard let certificate = next else { break }
+            let made = Self.make(certificate)
+            _ = install(certificate, made)
+            if case .failure(let problem) = made { report(problem) }
+            wake()
+        }
+        // Handshakes queued behind the stop are loaded by their callers from now on.
+        state.withLock { state in
+            state.loaderRunning = false
+            for certificate in state.queue
+            where state.entries[certificate.files.chain]?.identity == certificate.identity {
+                state.entries[certificate.files.chain] = nil
+            }
+            state.queue = []
+        }
+        wake()
+    }
+
+    public func stop() {
+        state.withLock { $0.stopping = true }
+        signal.wake()
+    }
+
+    /// `certificate`'s chain and key read, or why it cannot be used.
+    static func make(_ certificate: CertificateStore.Certificate) -> Result<LoadedCertificate, CertificateProblem> {
+        let files = certificate.files
+        if let reason = ReadPermission.problem(reading: files.key, what: "the private key") {
+            return .failure(CertificateProblem(files.folder, .unusable, .error, reason))
+        }
+        do {
+            return .success(
+                try LoadedCertificate(chainFile: files.chain, keyFile: files.key, fileBytes: certificate.fileBytes))
+        } catch {
+            return .failure(CertificateProblem(files.folder, .unusable, .error, "\(error)"))
+        }
+    }
+
+    /// Records what loading found and keeps the cache within its budget.
+    private func install(
+        _ certificate: CertificateStore.Certificate, _ made: Result<LoadedCertificate, CertificateProblem>
+    ) -> Answer {
+        state.withLock { state in
+            state.tick &+= 1
+            if case .loaded(_, let bytes, _)? = state.entries[certificate.files.chain]?.slot { state.bytes -= bytes }
+            switch made {
+            case .success(let loaded):
+                let bytes = Self.entryBytes + loaded.fileBytes
+                state.entries[certificate.files.chain] = Entry(
+                    identity: certificate.identity, slot: .loaded(loaded, bytes: bytes, lastUse: state.tick))
+                state.bytes += bytes
+                state.loads += 1
+                if state.bytes > budget { evict(&state, keeping: certificate.files.chain) }
+                return .ready(loaded)
+            case .failure(let problem):
+                state.entries[certificate.files.chain] = Entry(identity: certificate.identity, slot: .failed(problem))
+                return .failed
+            }
+        }
+    }
+
+    /// Drops the least recently used entries until the cache is at 90 % of its budget (one sort
+    /// per sweep, not one per insertion); `keeping` is the one just loaded.
+    private func evict(_ state: inout State, keeping: String) {
+        var used: [(lastUse: UInt64, chain: String, bytes: Int)] = []
+        for (chain, entry) in state.entries where chain != keeping {
+            if case .loaded(_, let bytes, let lastUse) = entry.slot { used.append((lastUse, chain, bytes)) }
+        }
+        used.sort { $0.lastUse < $1.lastUse }
+        let target = budget / 10 * 9
+        for oldest in used {
+            guard state.bytes > target else { break }
+            state.entries[oldest.chain] = nil
+            state.bytes -= oldest.bytes
+            state.evictions += 1
+        }
+    }
+}

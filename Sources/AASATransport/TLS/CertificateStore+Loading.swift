@@ -1,0 +1,248 @@
+import AASASignedData
+import AASASystem
+import AssociationKit
+import COpenSSL
+import Dispatch
+import Foundation
+@preconcurrency import Glibc
+
+extension CertificateStore {
+    /// Indexes every certificate and key pair below `directory` (`pairs(below:)`): certbot's
+    /// layout and Kubernetes TLS Secrets. Only the leaf certificate of each chain is read, once
+    /// per file (`scan`): its names, dates and issuer; the key is loaded with the first
+    /// handshake that needs it (`CertificateCache`). A pair whose files' identities are those
+    /// of `previous`'s is taken from it unread; with `folders` (paths relative to
+    /// `directory`, as the file watcher names them) only the pairs in and below those folders
+    /// are looked at again, and the rest of `previous` is kept as it was.
+    ///
+    /// An unreadable file or an expired certificate is an error; expiry within `warningWindow`
+    /// is a warning. A key that does not match its certificate is found when it is loaded.
+    /// `issued` is the folder where an issuer (ACME) keeps the certificates it replaces by
+    /// itself: with one, an empty store is a store without certificates, and a certificate
+    /// below it that expired or cannot be used is a warning.
+    public static func load(
+        directory: String, defaultName: String? = nil, issued: String? = nil, now: Int = Int(time(nil)),
+        previous: CertificateStore? = nil, folders: Set<String>? = nil, cacheBytes: Int = 64 << 20
+    ) -> LoadResult {
+        let issuedFolder = issued.map { standardized($0) + "/" }
+        func severity(_ folder: String) -> Severity {
+            issuedFolder.map { (folder + "/").hasPrefix($0) } == true ? .warning : .error
+        }
+        let root = standardized(directory)
+        var kept: [Certificate] = []
+        var found: [Files] = []
+        do throws(SystemError) {
+            if let previous, let folders {
+                let changed = folders.map { (($0.isEmpty ? root : root + "/" + $0) as NSString).standardizingPath }
+                func inside(_ folder: String) -> Bool {
+                    changed.contains { folder == $0 || folder.hasPrefix($0 + "/") }
+                }
+                kept = previous.certificates.filter { !inside($0.folder) }
+                for folder in Set(changed) { found += try pairs(below: folder) }
+                previous.cache.forget(chains: previous.certificates.filter { inside($0.folder) }.map(\.files.chain))
+            } else {
+                found = try pairs(below: directory)
+            }
+        } catch {
+            // A folder that cannot be listed (EMFILE, EACCES, EIO) is never one without
+            // certificates: the load fails and the store loaded before keeps serving.
+            return LoadResult(
+                store: nil,
+                problems: [
+                    CertificateProblem(
+                        error.path ?? directory, .unusable, .error,
+                        "cannot list the certificates folder: \(error.callAndErrno)")
+                ])
+        }
+        let reusable = Dictionary(
+            (previous?.certificates ?? []).map { ($0.files.chain, $0) }, uniquingKeysWith: { first, _ in first })
+        let indexed = index(found, reusing: reusable, severity: severity)
+        var problems: [CertificateProblem] = []
+        var certificates: [Certificate] = []
+        var seen = Set(kept.map { FileIdentityKey($0.identity.chain) })
+        for result in indexed {
+            switch result {
+            case .failure(let problem): problems.append(problem)
+            case .success(let certificate):
+                // A pair reached twice (through links) counts once.
+                if seen.insert(FileIdentityKey(certificate.identity.chain)).inserted {
+                    certificates.append(certificate)
+                }
+            }
+        }
+        certificates = (kept + certificates).sorted { $0.folder < $1.folder }
+        certificates.removeAll { certificate in
+            let found = Self.problems(of: certificate, now: now, severity: severity(certificate.folder))
+            problems += found
+            return found.contains { $0.kind == .expired }
+        }
+        if problems.hasErrors { return LoadResult(store: nil, problems: problems) }
+        guard !certificates.isEmpty || issued != nil else {
+            return LoadResult(
+                store: nil,
+                problems: problems + [
+                    CertificateProblem(
+                        directory, .noCertificates, .error,
+                        "no certificate pairs (fullchain.pem or cert.pem with privkey.pem, or tls.crt with tls.key) "
+                            + "found"
+                    )
+                ])
+        }
+        let cache = previous?.cache ?? CertificateCache(budgetBytes: cacheBytes)
+        var fallback: (Certificate, TLSContext)?
+        // No default unless one is named: a client without SNI, or asking for a name nothing
+        // covers, must not learn some customer's names from the certificate it gets.
+        if let defaultName, !certificates.isEmpty {
+            guard
+                let chosen = certificates.first(where: {
+                    $0.names.contains(defaultName.lowercased())
+                        || ($0.folder as NSString).lastPathComponent == defaultName
+                })
+            else {
+                return LoadResult(
+                    store: nil,
+                    problems: problems + [
+                        CertificateProblem(
+                            directory, .noDefaultCertificate, .error,
+                            "no certificate for the default name \(defaultName)")
+                    ])
+            }
+            switch CertificateCache.defaultContext(chosen) {
+            case .success(let context): fallback = (chosen, context)
+            case .failure(let problem): return LoadResult(store: nil, problems: problems + [problem])
+            }
+        }
+        do {
+            let store = try CertificateStore(
+                certificates: certificates, defaultCertificate: fallback?.0, defaultContext: fallback?.1, cache: cache)
+            return LoadResult(store: store, problems: problems)
+        } catch {
+            return LoadResult(
+                store: nil, problems: problems + [CertificateProblem(directory, .unusable, .error, "\(error)")])
+        }
+    }
+
+    /// What the index says of each pair, on every core: the previous entry when both files are
+    /// unchanged, else a `scan` of the leaf.
+    static func index(
+        _ found: [Files], reusing previous: [String: Certificate], severity: (String) -> Severity
+    ) -> [Result<Certificate, CertificateProblem>] {
+        let severities = found.map { severity($0.folder) }
+        let results = UnsafeMutableBufferPointer<Result<Certificate, CertificateProblem>?>.allocate(
+            capacity: found.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let slots = results
+        DispatchQueue.concurrentPerform(iterations: found.count) { position in
+            slots[position] = indexOne(found[position], previous: previous[found[position].chain], severities[position])
+        }
+        return results.compactMap { $0 }
+    }
+
+    private static func indexOne(
+        _ files: Files, previous: Certificate?, _ severity: Severity
+    ) -> Result<Certificate, CertificateProblem> {
+        // OpenSSL says only "cannot load"; the owner, mode and user say what to change.
+        if let reason = ReadPermission.problem(reading: files.key, what: "the private key")
+            ?? ReadPermission.problem(reading: files.chain, what: "the certificate chain")
+        {
+            return .failure(CertificateProblem(files.folder, .unusable, severity, reason))
+        }
+        guard let chain = FileStatus(files.chain), let key = FileStatus(files.key) else {
+            return .failure(
+                CertificateProblem(files.folder, .unusable, severity, "cannot read the pair in \(files.folder)"))
+        }
+        let identity = Identity(chain: chain, key: key)
+        if let previous, previous.identity == identity { return .success(previous) }
+        do {
+            return .success(try scan(files, identity: identity))
+        } catch {
+            return .failure(CertificateProblem(files.folder, .unusable, severity, "\(error)"))
+        }
+    }
+
+    /// Reads the leaf (the chain's first PEM certificate) for what the index keeps; the rest
+    /// of the chain and the key wait for a handshake. `LeafScan` reads the DER itself; a
+    /// certificate it does not read is parsed by OpenSSL.
+    package static func scan(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
+        if case .regular(_, let bytes) = FileStatus.read(files.chain, limit: 1 << 20), let leaf = LeafScan(pem: bytes) {
+            return Certificate(
+                folder: files.folder, names: leaf.names, notBefore: leaf.notBefore, notAfter: leaf.notAfter,
+                issuer: leaf.issuer, serialNumber: leaf.serialNumber, authorityKeyID: leaf.authorityKeyID,
+                rsaKey: leaf.rsaKey, files: files, identity: identity)
+        }
+        return try parse(files, identity: identity)
+    }
+
+    /// The same fields from OpenSSL's parse of the leaf (what `LeafScan` is checked against).
+    package static func parse(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
+        ERR_clear_error()
+        guard let bio = BIO_new_file(files.chain, "r") else {
+            throw OpenSSLError.drain("cannot load the certificate chain \(files.chain)")
+        }
+        defer { BIO_free(bio) }
+        guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else {
+            throw OpenSSLError.drain("cannot load the certificate chain \(files.chain)")
+        }
+        defer { X509_free(leaf) }
+        var parameters: OpaquePointer?
+        let algorithm = X509_get_X509_PUBKEY(leaf).flatMap { publicKey -> Int32? in
+            guard X509_PUBKEY_get0_param(&parameters, nil, nil, nil, publicKey) == 1, let parameters else {
+                return nil
+            }
+            return OBJ_obj2nid(parameters)
+        }
+        return Certificate(
+            folder: files.folder, names: dnsNames(leaf), notBefore: SignerFields.seconds(X509_get0_notBefore(leaf)),
+            notAfter: expiry(leaf), issuer: issuerName(leaf), serialNumber: serialNumber(leaf),
+            authorityKeyID: authorityKeyID(leaf), rsaKey: algorithm == NID_rsaEncryption, files: files,
+            identity: identity)
+    }
+
+    /// What a certificate's dates, key and names say, from the index alone.
+    static func problems(of certificate: Certificate, now: Int, severity: Severity) -> [CertificateProblem] {
+        let chain = certificate.files.chain
+        let (notBefore, notAfter) = (certificate.notBefore, certificate.notAfter)
+        if notAfter <= now {
+            return [
+                CertificateProblem(
+                    chain, .expired, severity, "the certificate expired on \(HTTPDate.format(notAfter)); renew it")
+            ]
+        }
+        var problems: [CertificateProblem] = []
+        if notAfter - now < Self.warningWindow(lifetime: notAfter - notBefore) {
+            problems.append(
+                CertificateProblem(
+                    chain, .expiring, .warning,
+                    "the certificate expires on \(HTTPDate.format(notAfter)), in "
+                        + "\(Self.daysLeft(notAfter, now: now)) days"
+                ))
+        }
+        if certificate.rsaKey {
+            problems.append(
+                CertificateProblem(
+                    chain, .rsaKey, .info,
+                    "an RSA key: each new TLS connection costs about 3.3 times the instructions of an ECDSA "
+                        + "P-256 key (a P-256 certificate, as ACME and make-dev-certs.sh make, serves more "
+                        + "clicks per core)"))
+        }
+        if certificate.names.isEmpty {
+            problems.append(
+                CertificateProblem(
+                    chain, .withoutNames, .warning,
+                    "the certificate names no DNS host; only clients without SNI get it"))
+        }
+        return problems
+    }
+}
+
+/// A file by device and inode: the same file reached through two links.
+private struct FileIdentityKey: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ status: FileStatus) {
+        device = status.device
+        inode = status.inode
+    }
+}
