@@ -206,4 +206,27 @@ struct ServeSettingsTests {
         let output = try BinaryRunner.run(["serve", "--settings-reference"])
         #expect(output.status == 0 && output.stdout == SettingReference.markdown + "\n")
     }
+
+    @Test(
+        "a row's refusal stops start-up; settings that go together pass",
+        arguments: [
+            (["AASA_ADMIN": "0.0.0.0:9090"], "is not a loopback address"),
+            (["AASA_ADMIN_PUBLIC": "on"], "--admin-public needs --admin-token-file"),
+            (["AASA_ACME": "on"], "--acme on needs an HTTPS listener"),
+            (["AASA_ACME": "on", "AASA_HTTPS": "127.0.0.1:8443", "AASA_HTTP": "off"], nil),
+            (
+                [
+                    "AASA_ACME": "on", "AASA_HTTPS": "127.0.0.1:8443", "AASA_ACME_PROFILE": "classic",
+                    "AASA_ACME_ISSUERS": #"[{"directory": "https://ca.example/directory"}]"#,
+                ], "with acmeIssuers give them per issuer"
+            ),
+            (["AASA_STORE_KEY_FILE": "/etc/aasa/store.key"], "--store-key-file applies to a PostgreSQL store"),
+            (["AASA_ADMIN": "0.0.0.0:9090", "AASA_ADMIN_PUBLIC": "on", "AASA_ADMIN_TOKEN_FILE": "/run/token"], nil),
+        ])
+    func refusals(environment: [String: String], refusal: String?) throws {
+        var settings = ServerConfiguration()
+        try settings.applyEnvironment(environment)
+        let found = ServerLaunch.refusal(settings)
+        #expect(found?.contains(refusal ?? "\u{0}") ?? (refusal == nil), "\(found ?? "none")")
+    }
 }

@@ -1,8 +1,8 @@
 /// The settings of `serve` by concern, each group's table in its own file
 /// (`SettingGroup+Serving.swift`, `+Timeouts`, `+Admin`, `+ACME`, `+Store`, `+CDNWatch`,
-/// `+GoogleWatch`); `serve --help` shows each
-/// group under its title. A new setting is one row in its group's table and the field it
-/// lands in (docs/ARCHITECTURE.md, "Where new code goes").
+/// `+GoogleWatch`); `serve --help` and docs/usage.md's settings reference show each group under
+/// its title. A new setting is one row in its group's table and the field it lands in; a new
+/// group is one case here (docs/ARCHITECTURE.md, "Where new code goes").
 public enum SettingGroup: CaseIterable, Sendable {
     case sites, listeners, admin, limits, timeouts, logging, acme, store, cdnWatch, googleWatch
 
