@@ -108,7 +108,7 @@ struct ServeSettingsTests {
         var settings = ServerConfiguration()
         try settings.applyFile(
             contents: Array(
-                #"{"timeouts": {"keepAlive": 5, "cdnFetch": 2.5}, "limits": {"headerCount": 32}, "limits.headerBytes": 8000}"#
+                #"{"timeouts": {"keepAlive": 5, "cdnFetch": 2.5}, "limits": {"headerCount": 32.0}, "limits.headerBytes": 8e3}"#
                     .utf8),
             path: Self.configPath)
         #expect(settings.timeouts.keepAlive == 5 && settings.cdnWatch.fetchTimeout == 2.5)

@@ -63,8 +63,17 @@ extension SettingGroup {
             help: "The most header fields in a request; more is answered 431"),
     ]
 
+    /// A whole number from 1 to 1048576; as before these were rows, a config file's 8192.0 or
+    /// 8.192e3 is one too.
     private static func limit(_ name: String) -> SettingValue<Int> {
-        .integer(1...1_048_576, "limits.\(name) must be a whole number from 1 to 1048576")
+        SettingValue(
+            read: { text throws(ServerConfiguration.Problem) in
+                guard let number = Double(text), number == number.rounded(), number >= 1, number <= 1_048_576 else {
+                    throw ServerConfiguration.Problem(
+                        description: "limits.\(name) must be a whole number from 1 to 1048576")
+                }
+                return Int(number)
+            }, show: { "\($0)" })
     }
 
     static let logSettings: [Setting] = [
