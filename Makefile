@@ -5,7 +5,7 @@ SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes bench bench-http bench-click bench-hostile bench-idle bench-scale bench-certs fuzz sanitize clean screenshots \
+.PHONY: all build release lint test run certs validate-examples codes settings-reference bench bench-http bench-click bench-hostile bench-idle bench-scale bench-certs fuzz sanitize clean screenshots \
   deb install system-test image image-test
 
 all: build
@@ -67,6 +67,11 @@ validate-examples: build
 # The diagnostic-code table of docs/codes.md.
 codes: build
 	@$(BIN_DEBUG) validate --list-codes | awk -F'\t' '{printf "| `%s` | %s | %s |\n", $$1, $$2, $$3}'
+
+# docs/usage.md's settings reference, made from SettingGroup's rows (ServeSettingsTests fails
+# while the docs differ from them).
+settings-reference: build
+	python3 scripts/update-settings-reference.py $(BIN_DEBUG)
 
 # Release-build figures for the validator and the matcher.
 bench:

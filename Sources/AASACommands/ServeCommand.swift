@@ -5,7 +5,8 @@ import Foundation
 
 /// `aasa-server serve [--config FILE] [--sites DIR] [--certs DIR] [--http ADDR:PORT]
 /// [--https ADDR:PORT] [--admin ADDR:PORT] …` (docs/usage.md, "Serve"). Every setting but
-/// `--config` comes from the tables of `SettingGroup`, one option group each.
+/// `--config` comes from the tables of `SettingGroup`: its flag read by `SettingFlags`, its
+/// help by `SettingHelp`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -19,7 +20,8 @@ struct ServeCommand: ParsableCommand {
             gracefully (exit 0). The access log goes to stdout, events to stderr. Listening sockets passed by \
             systemd (LISTEN_FDS, sd_listen_fds(3)) serve the listener with the same address, so a restart \
             refuses no connection; one that matches no listener stops start-up (exit 2).
-            """)
+
+            """ + "\n" + SettingHelp.text)
 
     static let defaultConfigFile = "Config/aasa-server.json"
 
@@ -28,23 +30,30 @@ struct ServeCommand: ParsableCommand {
             "A JSON config file, also AASA_CONFIG (default \(defaultConfigFile) when it exists).", valueName: "file"))
     var config: String?
 
-    @OptionGroup(title: SettingGroup.sites.title) var sites: SettingOptions<SiteOptions>
-    @OptionGroup(title: SettingGroup.listeners.title) var listeners: SettingOptions<ListenerOptions>
-    @OptionGroup(title: SettingGroup.admin.title) var admin: SettingOptions<AdminOptions>
-    @OptionGroup(title: SettingGroup.limits.title) var limits: SettingOptions<LimitOptions>
-    @OptionGroup(title: SettingGroup.logging.title) var logs: SettingOptions<LogOptions>
-    @OptionGroup(title: SettingGroup.acme.title) var acme: SettingOptions<ACMEOptions>
-    @OptionGroup(title: SettingGroup.store.title) var store: SettingOptions<StoreOptions>
-    @OptionGroup(title: SettingGroup.cdnWatch.title) var cdnWatch: SettingOptions<CDNWatchOptions>
-    @OptionGroup(title: SettingGroup.googleWatch.title) var googleWatch: SettingOptions<GoogleWatchOptions>
+    /// Prints docs/usage.md's settings reference (`make settings-reference`) and stops.
+    @Flag(help: .hidden) var settingsReference = false
+
+    /// The setting flags, which `validate` reads by the rows (`SettingFlags`).
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("The settings' flags, listed above by group.", valueName: "setting"),
+        completion: .list(ServerConfiguration.Setting.all.map { "--" + $0.flag }))
+    var settingArguments: [String] = []
 
     /// The flags given, with their settings.
     var flags: [(setting: ServerConfiguration.Setting, value: String)] {
-        sites.given + listeners.given + admin.given + limits.given + logs.given + acme.given + store.given
-            + cdnWatch.given + googleWatch.given
+        (try? SettingFlags(parsing: settingArguments).given) ?? []
+    }
+
+    func validate() throws {
+        _ = try SettingFlags(parsing: settingArguments)
     }
 
     func run() throws {
+        if settingsReference {
+            print(SettingReference.markdown)
+            return
+        }
         let settings: ServerConfiguration
         let configFile: String?
         do {

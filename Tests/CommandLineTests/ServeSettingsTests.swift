@@ -18,10 +18,11 @@ struct ServeSettingsTests {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// The example as a config file writes it: a number, a boolean, a list of strings or a string.
+    /// The example as a config file writes it: a number, a boolean, a list of strings, a
+    /// document as it is or a string.
     static func json(_ setting: ServerConfiguration.Setting) throws -> String {
         let example = setting.example
-        if Int(example) != nil { return example }
+        if Double(example) != nil || setting.form == .document { return example }
         if ["on", "off"].contains(example) { return example == "on" ? "true" : "false" }
         let value: Any = setting.form == .list ? example.split(separator: ",").map(String.init) : example
         return String(
@@ -31,7 +32,7 @@ struct ServeSettingsTests {
     /// The flags that give the example: a repeatable flag once per item, a flag without a value alone.
     static func flags(_ setting: ServerConfiguration.Setting) -> [String] {
         switch setting.form {
-        case .value: ["--" + setting.flag, setting.example]
+        case .value, .document: ["--" + setting.flag, setting.example]
         case .list: setting.example.split(separator: ",").flatMap { ["--" + setting.flag, String($0)] }
         case .presence: ["--" + setting.flag]
         }
@@ -46,11 +47,19 @@ struct ServeSettingsTests {
             .resolveConfiguration(environment: [:])
         var byVariable = ServerConfiguration()
         try byVariable.applyEnvironment([setting.environment: setting.example])
+        // A dotted key is a member of its object: `{"limits": {"headerBytes": 8192}}`.
+        let names = key.split(separator: ".")
+        let member = names.reversed().reduce(try Self.json(setting)) { inner, name in "{\"\(name)\": \(inner)}" }
         var byKey = ServerConfiguration()
-        try byKey.applyFile(contents: Array("{\"\(key)\": \(try Self.json(setting))}".utf8), path: Self.configPath)
+        try byKey.applyFile(contents: Array(member.utf8), path: Self.configPath)
+        let (byInlineFlag, _) = try ServeCommand.parse(
+            ["--config", empty]
+                + (setting.form == .presence ? ["--" + setting.flag] : ["--\(setting.flag)=\(setting.example)"])
+        ).resolveConfiguration(environment: [:])
         #expect(byFlag != ServerConfiguration(), "\(key): the example must differ from the default")
         #expect(byVariable == byFlag, "\(setting.environment)")
         #expect(byKey == byFlag, "\(key)")
+        #expect(byInlineFlag == byFlag || setting.form == .list, "--\(setting.flag)=")
     }
 
     @Test("no two settings share a key, a flag or a variable")
@@ -94,27 +103,34 @@ struct ServeSettingsTests {
         #expect(settings.logFormat == .json && settings.workers == 3 && settings.cdnWatch.ratePerMinute == 9)
     }
 
-    @Test("timeouts and limits come from the config file alone; an unknown key is refused with the known ones")
+    @Test("timeouts and limits are objects in the config file, or dotted keys; an unknown key names the known ones")
     func timeoutsAndLimits() throws {
         var settings = ServerConfiguration()
         try settings.applyFile(
-            contents: Array(#"{"timeouts": {"keepAlive": 5, "cdnFetch": 2.5}, "limits": {"headerCount": 32}}"#.utf8),
+            contents: Array(
+                #"{"timeouts": {"keepAlive": 5, "cdnFetch": 2.5}, "limits": {"headerCount": 32.0}, "limits.headerBytes": 8e3}"#
+                    .utf8),
             path: Self.configPath)
         #expect(settings.timeouts.keepAlive == 5 && settings.cdnWatch.fetchTimeout == 2.5)
         #expect(settings.timeouts.handshake == 10 && settings.limits.headerCount == 32)
-        #expect(settings.limits.headerBytes == 16384)
+        #expect(settings.limits.headerBytes == 8000 && settings.limits.requestLineBytes == 8192)
         for (text, message) in [
             (
                 #"{"timeouts": {"idle": 5}}"#,
-                #"unknown timeout "idle" (known: handshake, requestHead, keepAlive, write, shutdown, cdnFetch, googleFetch)"#
+                // The known ones from the rows: a new timeout adds itself.
+                #"1:15: unknown setting "timeouts.idle" (known: "#
+                    + ServerConfiguration.Setting.members(of: "timeouts").map(\.key).joined(separator: ", ") + ")"
             ),
             (
                 #"{"limits": {"bodyBytes": 5}}"#,
-                #"unknown limit "bodyBytes" (known: requestLineBytes, headerBytes, headerCount)"#
+                #"unknown setting "limits.bodyBytes" (known: limits.requestLineBytes, limits.headerBytes, "#
             ),
+            (#"{"limits": 5}"#, "1:2: limits must be an object of limits.requestLineBytes, "),
             (#"{"timeouts": {"write": 0}}"#, "timeouts.write must be between 0 and 3600 seconds"),
+            (#"{"timeouts": {"write": "nan"}}"#, "timeouts.write must be between 0 and 3600 seconds"),
             (#"{"limits": {"headerCount": 1.5}}"#, "limits.headerCount must be a whole number from 1 to 1048576"),
             (#"{"worker": 2}"#, #"1:2: unknown setting "worker" (known: sites, certs,"#),
+            (#"{"acmeIssuers": [{"dir": "x"}]}"#, #"1:2: acmeIssuers[0]: unknown key "dir""#),
         ] {
             var failing = ServerConfiguration()
             let error = #expect(throws: ServerConfiguration.Problem.self) {
@@ -137,6 +153,12 @@ struct ServeSettingsTests {
             ),
             (["--config", empty, "--admin-host", "a b"], [:], "--admin-host: admin host names are DNS names"),
             (["--config", empty], ["AASA_HTTP": "nowhere"], "AASA_HTTP: \"nowhere\" is not ADDRESS:PORT"),
+            (
+                ["--config", empty, "--limits-header-count", "0"], [:],
+                "--limits-header-count: limits.headerCount must be a whole number from 1 to 1048576"
+            ),
+            (["--config", empty], ["AASA_TIMEOUTS_WRITE": "-1"], "AASA_TIMEOUTS_WRITE: timeouts.write must be"),
+            (["--config", empty, "--acme-issuers", "[{"], [:], "--acme-issuers: must be JSON"),
         ]
         for (arguments, environment, message) in cases {
             let command = try ServeCommand.parse(arguments)
@@ -145,5 +167,66 @@ struct ServeSettingsTests {
             }
             #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
         }
+    }
+
+    @Test("a flag no row declares, a stray word or a missing value is refused when parsing")
+    func unknownFlags() {
+        for arguments in [
+            ["--workerz", "2"], ["serve"], ["--workers"], ["--workers", "--http", "off"], ["--admin-public=on"],
+        ] {
+            #expect(throws: (any Error).self, "\(arguments)") { try ServeCommand.parse(arguments) }
+        }
+    }
+
+    @Test("a single-value flag given twice keeps the last; a repeatable one keeps every item")
+    func repeated() throws {
+        let folder = try TemporaryFolder()
+        let empty = try folder.write("empty.json", "{}")
+        let (settings, _) = try ServeCommand.parse([
+            "--config", empty, "--workers", "2", "--trusted-proxy", "10.0.0.0/8", "--workers=3",
+            "--trusted-proxy=192.168.0.0/16",
+        ]).resolveConfiguration(environment: [:])
+        #expect(
+            settings.workers == 3 && settings.trustedProxies.map(\.description) == ["10.0.0.0/8", "192.168.0.0/16"])
+    }
+
+    @Test("docs/usage.md's settings reference is the one the rows make (make settings-reference)")
+    func reference() throws {
+        let docs = BinaryRunner.packageRoot.appendingPathComponent("docs")
+        let texts = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
+            .map { try String(contentsOf: docs.appendingPathComponent($0), encoding: .utf8) }
+        let holding = texts.filter { $0.contains(SettingReference.begin) }
+        try #require(holding.count == 1, "one docs file holds the settings reference")
+        let region = try #require(
+            holding[0].components(separatedBy: SettingReference.begin).last?
+                .components(separatedBy: SettingReference.end).first)
+        #expect(
+            region.trimmingCharacters(in: .newlines) == SettingReference.markdown,
+            "docs differ from the rows: run make settings-reference")
+        let output = try BinaryRunner.run(["serve", "--settings-reference"])
+        #expect(output.status == 0 && output.stdout == SettingReference.markdown + "\n")
+    }
+
+    @Test(
+        "a row's refusal stops start-up; settings that go together pass",
+        arguments: [
+            (["AASA_ADMIN": "0.0.0.0:9090"], "is not a loopback address"),
+            (["AASA_ADMIN_PUBLIC": "on"], "--admin-public needs --admin-token-file"),
+            (["AASA_ACME": "on"], "--acme on needs an HTTPS listener"),
+            (["AASA_ACME": "on", "AASA_HTTPS": "127.0.0.1:8443", "AASA_HTTP": "off"], nil),
+            (
+                [
+                    "AASA_ACME": "on", "AASA_HTTPS": "127.0.0.1:8443", "AASA_ACME_PROFILE": "classic",
+                    "AASA_ACME_ISSUERS": #"[{"directory": "https://ca.example/directory"}]"#,
+                ], "with acmeIssuers give them per issuer"
+            ),
+            (["AASA_STORE_KEY_FILE": "/etc/aasa/store.key"], "--store-key-file applies to a PostgreSQL store"),
+            (["AASA_ADMIN": "0.0.0.0:9090", "AASA_ADMIN_PUBLIC": "on", "AASA_ADMIN_TOKEN_FILE": "/run/token"], nil),
+        ])
+    func refusals(environment: [String: String], refusal: String?) throws {
+        var settings = ServerConfiguration()
+        try settings.applyEnvironment(environment)
+        let found = ServerLaunch.refusal(settings)
+        #expect(found?.contains(refusal ?? "\u{0}") ?? (refusal == nil), "\(found ?? "none")")
     }
 }

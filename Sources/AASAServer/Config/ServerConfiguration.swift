@@ -85,10 +85,3 @@ public struct ServerConfiguration: Sendable, Equatable {
         workers > 0 ? workers : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 }
-
-extension HTTPLimits: Equatable {
-    public static func == (lhs: HTTPLimits, rhs: HTTPLimits) -> Bool {
-        lhs.requestLineBytes == rhs.requestLineBytes && lhs.headerBytes == rhs.headerBytes
-            && lhs.headerCount == rhs.headerCount
-    }
-}

@@ -1,13 +1,24 @@
 import AASAACME
 import AASATransport
+import AssociationKit
+import Foundation
 
 /// Certificates from an ACME CA (docs/usage.md, "Automatic certificates (ACME)"; docs/acme.md).
-/// `acmeIssuers`, a list of objects, is the config file's alone (`applyIssuers`).
+/// `acmeIssuers` is a list of objects: the config file's JSON list, the flag's and the
+/// variable's the same list as JSON text.
 extension SettingGroup {
     static let acmeSettings: [Setting] = [
         Setting(
             "acme", \.acme.enabled, .onOff("acme must be on or off"), valueName: "on|off", example: "on",
-            help: "Certificates from an ACME CA (Let's Encrypt by default), on or off; needs --https"),
+            help: "Certificates from an ACME CA (Let's Encrypt by default), on or off; needs --https",
+            refuses: { settings in
+                guard settings.acme.enabled else { return nil }
+                if settings.https == nil { return "--acme on needs an HTTPS listener (--https ADDR:PORT)" }
+                if settings.acmeChallenges.isEmpty {
+                    return "no ACME challenge type is possible: http-01 needs --http, tls-alpn-01 --https"
+                }
+                return nil
+            }),
         Setting(
             "acmeDirectory", \.acme.directory,
             SettingValue(
@@ -86,6 +97,12 @@ extension SettingGroup {
             "acmeOnDemandAskCa", \.acme.onDemandAskCA, .file, valueName: "file", example: "/etc/aasa/ask-ca.pem",
             help: "A PEM CA file to trust, besides the system's, when the on-demand ask URL is https"),
         Setting(
+            "acmeIssuers", \.acme.issuerList, .document(issuers, show: { $0.map { "\($0.count) issuers" } ?? "none" }),
+            valueName: "json", example: #"[{"directory": "https://ca.example/directory", "profile": "tlsserver"}]"#,
+            help: "CAs in order, a JSON list of {directory, ca, eabKid, eabHmacKeyFile, profile}; a name whose order "
+                + "fails at one is ordered from the next",
+            refuses: { $0.acme.enabled ? $0.acme.issuersProblem : nil }),
+        Setting(
             "acmePreflight", \.acme.preflight, .onOff("acme pre-flight must be on or off"), valueName: "on|off",
             example: "off",
             help: "Before ordering, check that the name resolves and reaches this deployment over HTTP, on or off"),
@@ -106,4 +123,47 @@ extension SettingGroup {
             .integer(1...65_535, "the pre-flight port must be 1 to 65535"), valueName: "port", example: "8080",
             help: "The port the pre-flight's HTTP request goes to: where the CA connects for HTTP-01"),
     ]
+
+    /// `acmeIssuers`' objects (docs/acme.md, "Issuers in order"); null clears the list. The
+    /// files `ca` and `eabHmacKeyFile` are relative to `folder` (a config file's).
+    private static func issuers(
+        _ value: JSONValue, folder: String
+    ) throws(ServerConfiguration.Problem) -> [ACMEIssuerSettings]? {
+        typealias Problem = ServerConfiguration.Problem
+        if case .null = value.kind { return nil }
+        guard case .array(let items) = value.kind, !items.isEmpty else {
+            throw Problem(description: "acmeIssuers must be a list of issuer objects")
+        }
+        let known = ["directory", "ca", "eabKid", "eabHmacKeyFile", "profile"]
+        var issuers: [ACMEIssuerSettings] = []
+        for (index, item) in items.enumerated() {
+            guard let members = item.members else {
+                throw Problem(description: "acmeIssuers[\(index)] must be an object")
+            }
+            var fields: [String: String] = [:]
+            for member in members {
+                guard known.contains(member.key) else {
+                    throw Problem(
+                        description: "acmeIssuers[\(index)]: unknown key \"\(member.key)\" (known: "
+                            + known.joined(separator: ", ") + ")")
+                }
+                guard case .string(let text) = member.value.kind, !text.isEmpty else {
+                    throw Problem(description: "acmeIssuers[\(index)].\(member.key) must be a string")
+                }
+                let isFile = member.key == "ca" || member.key == "eabHmacKeyFile"
+                fields[member.key] =
+                    isFile && !folder.isEmpty && !text.hasPrefix("/")
+                    ? (folder as NSString).appendingPathComponent(text) : text
+            }
+            guard let directory = fields["directory"] else {
+                throw Problem(description: "acmeIssuers[\(index)] needs a directory")
+            }
+            let issuer = ACMEIssuerSettings(
+                directory: directory, ca: fields["ca"], eabKid: fields["eabKid"],
+                eabHmacKeyFile: fields["eabHmacKeyFile"], profile: fields["profile"])
+            if let problem = issuer.problem { throw Problem(description: "acmeIssuers[\(index)]: \(problem)") }
+            issuers.append(issuer)
+        }
+        return issuers
+    }
 }

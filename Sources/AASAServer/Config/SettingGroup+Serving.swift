@@ -58,7 +58,29 @@ extension SettingGroup {
             "maxHandshakes", \.maxHandshakes, .integer(1...1_048_576, "max handshakes must be 1 to 1048576"),
             valueName: "n", example: "100",
             help: "TLS handshakes in progress, all loops together; past it the oldest is closed"),
+        Setting(
+            "limits.requestLineBytes", \.limits.requestLineBytes, limit("requestLineBytes"), valueName: "bytes",
+            example: "4096", help: "The longest request line; a longer one is answered 414"),
+        Setting(
+            "limits.headerBytes", \.limits.headerBytes, limit("headerBytes"), valueName: "bytes", example: "8192",
+            help: "The most bytes of a request's header fields; more is answered 431"),
+        Setting(
+            "limits.headerCount", \.limits.headerCount, limit("headerCount"), valueName: "n", example: "32",
+            help: "The most header fields in a request; more is answered 431"),
     ]
+
+    /// A whole number from 1 to 1048576; as before these were rows, a config file's 8192.0 or
+    /// 8.192e3 is one too.
+    private static func limit(_ name: String) -> SettingValue<Int> {
+        SettingValue(
+            read: { text throws(ServerConfiguration.Problem) in
+                guard let number = Double(text), number == number.rounded(), number >= 1, number <= 1_048_576 else {
+                    throw ServerConfiguration.Problem(
+                        description: "limits.\(name) must be a whole number from 1 to 1048576")
+                }
+                return Int(number)
+            }, show: { "\($0)" })
+    }
 
     static let logSettings: [Setting] = [
         Setting(

@@ -13,7 +13,14 @@ extension SettingGroup {
         Setting(
             "storeKeyFile", \.storeKeyFile, .file, valueName: "file", example: "/etc/aasa/store.key",
             help: "A file holding the 32-byte key (raw, hex or base64) that encrypts private keys in a PostgreSQL "
-                + "store (AES-256-GCM); refused with a folder store"),
+                + "store (AES-256-GCM); refused with a folder store",
+            // A folder store keeps private keys as 0600 files: an encryption key would promise a
+            // protection it does not give (docs/usage.md, "Several replicas, one store").
+            refuses: { settings in
+                guard settings.storeKeyFile != nil, case .folder = settings.storeLocation else { return nil }
+                return "--store-key-file applies to a PostgreSQL store (--store postgres://…); a folder store keeps "
+                    + "private keys in 0600 files"
+            }),
     ]
 
     /// A folder (relative in a config file to the file's folder) or a PostgreSQL URI.

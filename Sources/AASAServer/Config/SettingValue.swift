@@ -1,6 +1,7 @@
 import AASAACME
 import AASALoop
 import AASATransport
+import AssociationKit
 import Foundation
 
 /// How one setting's text is read and checked, and how help shows its default: the same for a
@@ -17,6 +18,9 @@ struct SettingValue<Value>: Sendable {
     /// What a config file's `null` stands for: off for a switch or a listener, empty (none)
     /// for a list or an optional value.
     var cleared = "off"
+    /// A document's reader (`Form.document`): a config file's JSON value, its relative paths
+    /// from `folder`; the flag's and the variable's text is parsed as JSON first.
+    var readDocument: (@Sendable (JSONValue, _ folder: String) throws(Problem) -> Value)?
 }
 
 extension SettingValue where Value == String {
@@ -82,6 +86,19 @@ extension SettingValue where Value == Int {
     }
 }
 
+extension SettingValue where Value == Double {
+    /// Seconds, more than 0 and at most `maximum`, fractions allowed; help shows 10, not 10.0.
+    static func seconds(upTo maximum: Double, _ problem: String) -> Self {
+        Self(
+            read: { text throws(Problem) in
+                guard let number = Double(text), number.isFinite, number > 0, number <= maximum else {
+                    throw Problem(description: problem)
+                }
+                return number
+            }, show: { $0 == $0.rounded() ? "\(Int($0))" : "\($0)" })
+    }
+}
+
 extension SettingValue where Value == Bool {
     /// A switch: on/true or off/false.
     static func onOff(_ problem: String) -> Self {
@@ -129,6 +146,27 @@ extension SettingValue {
     ) -> Self where Value == [Item] {
         Self(
             read: read, show: { $0.isEmpty ? "none" : $0.map(show).joined(separator: ",") }, form: .list, cleared: "")
+    }
+}
+
+extension SettingValue {
+    /// A JSON document read by `read` from a config file's value (relative paths from the
+    /// folder given) and from the flag's or variable's JSON text (relative paths as given);
+    /// help shows it by `show`.
+    static func document(
+        _ read: @escaping @Sendable (JSONValue, _ folder: String) throws(Problem) -> Value,
+        show: @escaping @Sendable (Value) -> String
+    ) -> Self {
+        var value = Self(
+            read: { text throws(Problem) in
+                let parsed = JSONDocument.parse(Array(text.utf8))
+                guard let root = parsed.root else {
+                    throw Problem(description: "must be JSON: \(parsed.diagnostics.first?.message ?? "empty")")
+                }
+                return try read(root, "")
+            }, show: show, form: .document, cleared: "null")
+        value.readDocument = read
+        return value
     }
 }
 

@@ -30,31 +30,10 @@ public enum ServerLaunch {
         return server.run()
     }
 
-    /// Why these settings may not start a server at all, before anything is read.
+    /// Why these settings may not start a server at all, before anything is read: the first
+    /// refusal of a setting's row, in help's order (`ServerConfiguration.Setting`).
     static func refusal(_ settings: ServerConfiguration) -> String? {
-        if let admin = settings.admin, !admin.isLoopback, !settings.adminPublic {
-            return "the admin listener \(admin) is not a loopback address; it shows every site and metric, so "
-                + "pass --admin-public (with --admin-token-file) to really expose it"
-        }
-        // A public admin listener answers only requests with the token.
-        if settings.adminPublic && settings.adminTokenFile == nil {
-            return "--admin-public needs --admin-token-file FILE (adminTokenFile, AASA_ADMIN_TOKEN_FILE): "
-                + "a public admin listener answers only requests with Authorization: Bearer TOKEN"
-        }
-        if settings.acme.enabled && settings.https == nil {
-            return "--acme on needs an HTTPS listener (--https ADDR:PORT)"
-        }
-        if settings.acme.enabled && settings.acmeChallenges.isEmpty {
-            return "no ACME challenge type is possible: http-01 needs --http, tls-alpn-01 --https"
-        }
-        if settings.acme.enabled, let problem = settings.acme.issuersProblem { return problem }
-        // A folder store keeps private keys as 0600 files: an encryption key would promise a
-        // protection it does not give (docs/usage.md, "Several replicas, one store").
-        if settings.storeKeyFile != nil, case .folder = settings.storeLocation {
-            return "--store-key-file applies to a PostgreSQL store (--store postgres://…); a folder store keeps "
-                + "private keys in 0600 files"
-        }
-        return nil
+        ServerConfiguration.Setting.all.lazy.compactMap { $0.refusal?(settings) }.first
     }
 
     /// The last word of a start-up whose first load failed.
