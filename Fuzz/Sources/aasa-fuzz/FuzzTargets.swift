@@ -117,12 +117,15 @@ enum FuzzTargets {
         }
     }
 
+    /// The table of served paths `SiteHandler` holds, made once (read only after that).
+    nonisolated(unsafe) private static let servedPaths = ServedPathTable()
+
     /// What `SiteHandler.respond` computes from a parsed head before it looks at any site.
     private static func serve(_ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>, _ log: inout AccessLog) {
         guard let target = RequestTarget(buffer, head: head) else { return }
         let host = target.hostRange.flatMap { HostName.key(buffer, $0) }
         if let host { check(!host.contains("/") && !host.contains(".."), "a host key that could name a path: \(host)") }
-        _ = ServedPath(buffer, target.pathRange)
+        _ = servedPaths.match(buffer, target.pathRange)
         if let range = head.ifNoneMatchRange {
             _ = RequestConditions.noneMatch(
                 buffer, range, lines: head.ifNoneMatchLines, identity: Array("\"abc\"".utf8)[...], gzip: nil)
