@@ -101,9 +101,15 @@ public final class Reloader: Sendable, ServerComponent {
             record.skippedAtStart = load.kept
             record.lastProblems = load.problems
         }
+        // The counts a reload's event carries, so a log shipper reads one shape for both.
         logger.warning(
             "started without invalid sites: \(load.kept.joined(separator: ", "))",
-            metadata: ["reason": .string(reason), "diagnostics": .array(load.problems.map(\.logged))])
+            metadata: [
+                "reason": .string(reason), "sites": .stringConvertible(state.snapshots.current.counts.sites),
+                "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
+                "folders_read": .stringConvertible(load.foldersRead),
+                "diagnostics": .array(load.problems.map(\.logged)),
+            ])
     }
 
     private static func record(_ load: SnapshotLoader.Load, now: Int, in state: ServerState) {
