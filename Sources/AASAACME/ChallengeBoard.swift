@@ -121,6 +121,8 @@ public final class ChallengeBoard: Sendable {
     public func stop() {
         lookups.withLock { $0.stopping = true }
         signal.wake()
+        // Requests parked on a lookup are answered (absent) at once, not at their deadline.
+        wake.withLock { $0 }?()
     }
 
     /// A challenge another replica posted or removed (the store's change notice): what was
@@ -178,8 +180,10 @@ public final class ChallengeBoard: Sendable {
                 if case .absent = cached.entry { return .absent }
                 return .found(cached.entry)
             }
+            // Stopped: nothing more is looked up, and what was in flight is never answered.
+            if books.stopping { return .absent }
             if books.inFlight.contains(key) { return .pending }
-            guard books.inFlight.count < Self.maxInFlight, !books.stopping else {
+            guard books.inFlight.count < Self.maxInFlight else {
                 books.counts.refused += 1
                 return .absent
             }
@@ -235,7 +239,14 @@ public final class ChallengeBoard: Sendable {
                     }
                 case let found?:
                     books.counts.found += 1
-                    books.cache[key] = (found, now + Self.foundSeconds)
+                    // A name's validation certificate changes with each order (another account
+                    // after a failure, another key authorization), and a folder store announces
+                    // no change: kept only as briefly as an absent name.
+                    if case .tls = key {
+                        books.cache[key] = (found, now + Self.absentNameSeconds)
+                    } else {
+                        books.cache[key] = (found, now + Self.foundSeconds)
+                    }
                 }
                 if books.cache.count > Self.cacheLimit { Self.trim(&books.cache, now: now) }
             }

@@ -32,7 +32,8 @@ struct SharedBackoff: Equatable {
             fields[line[..<equals]] = line[line.index(after: equals)...]
         }
         guard let until = fields["until"].flatMap({ Int($0) }), let failures = fields["failures"].flatMap({ Int($0) }),
-            let issuer = fields["issuer"].flatMap({ Int($0) }), failures >= 0, issuer >= 0
+            let issuer = fields["issuer"].flatMap({ Int($0) }), (0...10_000).contains(failures),
+            (0...10_000).contains(issuer)
         else { return nil }
         self.init(until: until, failures: failures, issuerIndex: issuer, problem: String(fields["problem"] ?? ""))
     }

@@ -82,6 +82,7 @@ struct ServerBuilder {
         _ cache: CertificateCache?, wake: @escaping @Sendable () -> Void
     ) -> ThreadGroup? {
         guard let cache else { return nil }
+        cache.prepareLoader()
         let logger = logger
         return ThreadGroup(
             name: "aasa-certs",

@@ -167,7 +167,7 @@ public final class CertificateCache: Sendable {
     /// each (the loops resume their paused handshakes) and `report` for one that cannot be
     /// used; returns after `stop`.
     public func runLoader(wake: @Sendable () -> Void, report: @Sendable (CertificateProblem) -> Void) {
-        state.withLock { $0.loaderRunning = true }
+        prepareLoader()
         while true {
             let next: CertificateStore.Certificate? = signal.next {
                 () -> WorkerSignal.Step<CertificateStore.Certificate> in
@@ -193,6 +193,13 @@ public final class CertificateCache: Sendable {
             state.queue = []
         }
         wake()
+    }
+
+    /// Says the loader thread is coming, before the loops start: a handshake that arrives
+    /// before the thread's body runs then queues its certificate instead of loading it on
+    /// the loop's own thread.
+    public func prepareLoader() {
+        state.withLock { $0.loaderRunning = true }
     }
 
     public func stop() {
