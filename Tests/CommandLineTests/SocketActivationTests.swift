@@ -150,7 +150,7 @@ struct SocketActivationTests {
         #expect(server.stop() == 0)
     }
 
-    static let socketActivate = "/usr/bin/systemd-socket-activate"
+    static let socketActivate = SocketActivateRun.program
 
     /// systemd's own tool sets the variables as a socket unit does, and starts the server on
     /// the first connection, which waits in the queue meanwhile (systemd-socket-activate(1)).
@@ -161,37 +161,19 @@ struct SocketActivationTests {
             "needs systemd-socket-activate (Debian's systemd package)"))
     func systemdSocketActivate() throws {
         let port = try ProbeTests.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.socketActivate)
-        process.arguments = [
-            "--listen=127.0.0.1:\(port)", "--fdname=http", BinaryRunner.binary.path, "serve", "--sites", "sites",
-            "--http", "127.0.0.1:\(port)", "--admin", "off",
-        ]
-        process.currentDirectoryURL = folder.url
-        let log = try folder.write("stderr", "")
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try errors.close()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        let run = try SocketActivateRun(
+            listens: ["127.0.0.1:\(port)"], fdname: "http",
+            serve: ["--sites", "sites", "--http", "127.0.0.1:\(port)", "--admin", "off"], in: folder)
         // It listens before it starts the server; this request is what starts it.
         #expect(eventually(10) { RunningServer.accepts(port: port) })
         #expect(Self.served(port: port))
         // The loops serve as soon as they run; the line saying so may come a moment later.
-        let text = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
         #expect(
             eventually(10) {
-                text().contains("listening on http://127.0.0.1:\(port)") && text().contains("systemd_fd=3")
+                run.errors.contains("listening on http://127.0.0.1:\(port)") && run.errors.contains("systemd_fd=3")
             },
-            "\(text())")
+            "\(run.errors)")
         // It execs the server in its own process: SIGTERM reaches the server.
-        kill(process.processIdentifier, SIGTERM)
-        #expect(eventually(15) { !process.isRunning })
-        #expect(process.terminationStatus == 0)
+        #expect(run.terminate())
     }
 }

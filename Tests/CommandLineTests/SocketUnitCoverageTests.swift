@@ -109,40 +109,23 @@ struct SocketUnitCoverageTests {
     func wildcardUnitCoversLoopbackConfig() throws {
         let port = try ProbeTests.freePort()
         let adminPort = try ProbeTests.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: SocketActivationTests.socketActivate)
-        process.arguments = [
-            "--listen=0.0.0.0:\(port)", "--listen=0.0.0.0:\(adminPort)", "--fdname=aasa-server:aasa-server",
-            BinaryRunner.binary.path, "serve", "--sites", "sites", "--http", "127.0.0.1:\(port)", "--admin",
-            "127.0.0.1:\(adminPort)",
-        ]
-        process.currentDirectoryURL = folder.url
-        let log = try folder.write("stderr", "")
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try errors.close()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        let text = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let run = try SocketActivateRun(
+            listens: ["0.0.0.0:\(port)", "0.0.0.0:\(adminPort)"], fdname: "aasa-server:aasa-server",
+            serve: ["--sites", "sites", "--http", "127.0.0.1:\(port)", "--admin", "127.0.0.1:\(adminPort)"],
+            in: folder)
         #expect(eventually(10) { RunningServer.accepts(port: port) })
         // This first connection starts the server, which must not fail to bind 127.0.0.1.
-        #expect(SocketActivationTests.served(port: port), "\(text())")
-        #expect(eventually(20) { Self.status(adminPort, "/healthz", hostField: "127.0.0.1") == 200 }, "\(text())")
+        #expect(SocketActivationTests.served(port: port), "\(run.errors)")
+        #expect(
+            eventually(20) { Self.status(adminPort, "/healthz", hostField: "127.0.0.1") == 200 }, "\(run.errors)")
         #expect(Self.status(adminPort, "/readyz", hostField: "127.0.0.1") == 200)
         #expect(Self.status(port, Self.path) == 200)
-        #expect(text().contains("systemd_address=0.0.0.0:\(port)"), "\(text())")
+        #expect(run.errors.contains("systemd_address=0.0.0.0:\(port)"), "\(run.errors)")
         // The socket takes every IPv4 address; the server answers only the configured one.
         #expect(Self.status(port, Self.path, from: "127.0.0.2") == nil)
         #expect(Self.status(adminPort, "/healthz", from: "127.0.0.2", hostField: "127.0.0.2") == nil)
-        #expect(process.isRunning)
-        kill(process.processIdentifier, SIGTERM)
-        #expect(eventually(15) { !process.isRunning })
-        #expect(process.terminationStatus == 0)
+        #expect(run.process.isRunning)
+        #expect(run.terminate())
     }
 
     @Test("a dual-stack [::]:P socket serves a listener on 127.0.0.1:P; a V6ONLY one does not cover it")
