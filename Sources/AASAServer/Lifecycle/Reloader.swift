@@ -102,14 +102,18 @@ public final class Reloader: Sendable, ServerComponent {
             record.lastProblems = load.problems
         }
         // The counts a reload's event carries, so a log shipper reads one shape for both.
-        logger.warning(
-            "started without invalid sites: \(load.kept.joined(separator: ", "))",
-            metadata: [
-                "reason": .string(reason), "sites": .stringConvertible(state.snapshots.current.counts.sites),
-                "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
-                "folders_read": .stringConvertible(load.foldersRead),
-                "diagnostics": .array(load.problems.map(\.logged)),
-            ])
+        var metadata = counts(load, reason: reason, state: state)
+        metadata["diagnostics"] = .array(load.problems.map(\.logged))
+        logger.warning("started without invalid sites: \(load.kept.joined(separator: ", "))", metadata: metadata)
+    }
+
+    /// What every load's event says: why, and the sites, aliases and folders it counted.
+    private static func counts(_ load: SnapshotLoader.Load, reason: String, state: ServerState) -> Logger.Metadata {
+        [
+            "reason": .string(reason), "sites": .stringConvertible(state.snapshots.current.counts.sites),
+            "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
+            "folders_read": .stringConvertible(load.foldersRead),
+        ]
     }
 
     private static func record(_ load: SnapshotLoader.Load, now: Int, in state: ServerState) {
@@ -132,11 +136,7 @@ public final class Reloader: Sendable, ServerComponent {
 
     private static func log(_ load: SnapshotLoader.Load, reason: String, state: ServerState, logger: Logger) {
         let keptText = load.kept.map { $0 == "certificates" ? "the certificates" : $0 }.joined(separator: ", ")
-        var metadata: Logger.Metadata = [
-            "reason": .string(reason), "sites": .stringConvertible(state.snapshots.current.counts.sites),
-            "aliases": .stringConvertible(state.snapshots.current.counts.aliases),
-            "folders_read": .stringConvertible(load.foldersRead),
-        ]
+        var metadata = counts(load, reason: reason, state: state)
         if load.outcome != .ok { metadata["diagnostics"] = .array(load.problems.map(\.logged)) }
         for deletion in load.deletions {
             logger.warning(
