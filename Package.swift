@@ -58,7 +58,7 @@ let package = Package(
                 "AssociationKit", "AASASignedData", "AASASystem", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
             ],
             swiftSettings: strict),
-        // What replicas share (docs/usage.md, "Several replicas, one store"): the store's
+        // What replicas share (docs/acme.md, "Several replicas, one store"): the store's
         // interface and its engines, a folder and PostgreSQL (libpq).
         .target(
             name: "AASAStore", dependencies: ["AASASystem", "CSystemShims", "COpenSSL", "CLibPQ"],

@@ -10,7 +10,7 @@ struct EventLogTypesTests {
         try folder.write(
             "sites/good.test/apple-app-site-association",
             #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
-        try folder.write("sites/bad.test/apple-app-site-association", "{\n  \"applinks\": {\"details\": [],}\n}\n")
+        try folder.write("sites/bad.test/apple-app-site-association", SiteFixtures.trailingCommaAASA)
         return folder
     }
 

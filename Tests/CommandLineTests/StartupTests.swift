@@ -11,10 +11,10 @@ struct StartupTests {
         try folder.write(
             "sites/good.test/apple-app-site-association",
             #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
-        try folder.write("sites/bad.test/apple-app-site-association", "{\n  \"applinks\": {\"details\": [],}\n}\n")
+        try folder.write("sites/bad.test/apple-app-site-association", SiteFixtures.trailingCommaAASA)
         try folder.write(
             "sites/worse.test/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+            SiteFixtures.badAppIDAASA)
         let output = try BinaryRunner.run(
             ["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"],
             in: folder.url)
@@ -68,7 +68,7 @@ struct StartupTests {
         #expect(!missing.stderr.contains("couldn"))
         try folder.write(
             "sites/bad.test/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+            SiteFixtures.badAppIDAASA)
         let json = try BinaryRunner.run(
             ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--log-format", "json"], in: folder.url)
         #expect(json.status == 1)

@@ -481,7 +481,7 @@ struct TLSStartupTests {
         let soon = try TemporaryFolder()
         let soonCertificates = try TestCertificates(in: soon)
         // A sixth of a 65-day lifetime is 10.8 days: 5 days left warns. A 5-day certificate
-        // with 5 days left does not (docs/usage.md, "Certificate lifetimes").
+        // with 5 days left does not (docs/acme.md, "Certificate lifetimes").
         try soonCertificates.issueBackdated("soon.test", names: ["soon.test"], daysAgo: 60, daysLeft: 5)
         try soonCertificates.issue("fresh.test", names: ["fresh.test"], days: 5)
         try soon.write(

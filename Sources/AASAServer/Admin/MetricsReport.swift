@@ -5,7 +5,7 @@ import Foundation
 
 /// /metrics in the Prometheus text exposition format, from a snapshot taken at scrape time
 /// (the serving path only ever adds to plain per-loop totals), all written by `PrometheusText`.
-/// By default every family's cardinality is independent of the number of sites (docs/usage.md,
+/// By default every family's cardinality is independent of the number of sites (docs/admin.md,
 /// "Admin listener"); per-site series come only with `--metrics-per-site on`, and capped
 /// (`MetricsReport+Sites.swift`).
 enum MetricsReport {
