@@ -44,8 +44,12 @@ let package = Package(
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "AssociationKit", swiftSettings: strict),
-        // The portable errno-exact system-call wrappers and their one error type (no C module).
-        .target(name: "AASASystem", swiftSettings: strict),
+        // The errno-exact system-call wrappers and their one error type: the one target that makes
+        // system calls (scripts/check-layers.py). Portable; its Linux-only calls (sockets, epoll,
+        // eventfd, inotify: `Linux/`) are built on Linux alone, with CSystemShims.
+        .target(
+            name: "AASASystem", dependencies: [.target(name: "CSystemShims", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict),
         .target(name: "AASASites", dependencies: ["AssociationKit", "AASASystem"], swiftSettings: strict),
         // Reading and verifying CMS-signed files with OpenSSL, injected into the pure layers as a
         // `SignedFileReader`; the one OpenSSL dependency of `validate`, `match` and `diff`.

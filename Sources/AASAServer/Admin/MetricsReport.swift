@@ -1,4 +1,5 @@
 import AASALoop
+import AASASystem
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
@@ -112,6 +113,6 @@ enum MetricsReport {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return pages * Posix.pageSize()
     }
 }

@@ -130,6 +130,6 @@ final class WatchLeader: Sendable, ServerComponent {
     }
 
     func waitUntilStopped() {
-        while !stopped.withLock({ $0 }) { usleep(10_000) }
+        while !stopped.withLock({ $0 }) { Posix.pause(microseconds: 10_000) }
     }
 }

@@ -1,6 +1,7 @@
 import AASAACME
 import AASALoop
 import AASAStore
+import AASASystem
 import AASATransport
 import Foundation
 @preconcurrency import Glibc
@@ -82,6 +83,6 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// The number of event loops to start.
     public var loopCount: Int {
-        workers > 0 ? workers : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        workers > 0 ? workers : Posix.onlineProcessors()
     }
 }
