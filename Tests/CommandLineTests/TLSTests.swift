@@ -346,7 +346,7 @@ struct TLSStartupTests {
     static func start(_ folder: TemporaryFolder) throws -> BinaryRunner.Output {
         try folder.write(
             "sites/example.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         return try BinaryRunner.run(
             ["serve", "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"], in: folder.url
         )
@@ -486,7 +486,7 @@ struct TLSStartupTests {
         try soonCertificates.issue("fresh.test", names: ["fresh.test"], days: 5)
         try soon.write(
             "sites/example.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(
             in: soon.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         #expect(server.errors.contains("warning: the certificate expires"))
@@ -508,7 +508,7 @@ struct TLSStartupTests {
         try certificates.issue("ec.test", names: ["ec.test"])
         try folder.write(
             "sites/rsa.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(
             in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         defer { _ = server.stop() }

@@ -19,6 +19,12 @@ public enum SiteFixtures {
 }
 
 extension SiteFixtures {
+    /// An Apple file with `webcredentials` alone (no links): the smallest valid file a served
+    /// site needs, for tests about the server rather than the file.
+    public static func webCredentialsAASA(_ app: String = "app") -> String {
+        #"{"webcredentials": {"apps": ["\#(appID(app))"]}}"#
+    }
+
     /// An Apple file cut short: not JSON, so a load refuses it (a reload keeps the last good copy).
     public static let truncatedAASA = #"{ "applinks": "#
 
