@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // aasa-server: a web host for apple-app-site-association and assetlinks.json.
 // Layers, bottom up (docs/ARCHITECTURE.md): C modules (system libraries and shims) →
-// AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASystem (portable
-// errno-exact system calls) → AASASites (site folders on disk → checked files and typed
+// AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASystem (every
+// system call, errno-exact; portable, its Linux-only calls on Linux alone) → AASASites (site folders on disk → checked files and typed
 // problems) → AASASignedData (CMS-signed files read and verified with OpenSSL, injected into
 // the pure layers) → AASATransport (sockets, epoll, TLS, zlib, the HTTPS client) → AASAACME
 // (certificates from an ACME CA) → AASALoop (the event loop and what runs on its thread) →
