@@ -68,7 +68,7 @@ validate-examples: build
 codes: build
 	@$(BIN_DEBUG) validate --list-codes | awk -F'\t' '{printf "| `%s` | %s | %s |\n", $$1, $$2, $$3}'
 
-# docs/usage.md's settings reference, made from SettingGroup's rows (ServeSettingsTests fails
+# docs/settings.md's settings reference, made from SettingGroup's rows (ServeSettingsTests fails
 # while the docs differ from them).
 settings-reference: build
 	python3 scripts/update-settings-reference.py $(BIN_DEBUG)

@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // aasa-server: a web host for apple-app-site-association and assetlinks.json.
 // Layers, bottom up (docs/ARCHITECTURE.md): C modules (system libraries and shims) →
-// AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASystem (portable
-// errno-exact system calls) → AASASites (site folders on disk → checked files and typed
+// AssociationKit (pure: JSON with positions, model, validator, matcher) → AASASystem (every
+// system call, errno-exact; portable, its Linux-only calls on Linux alone) → AASASites (site folders on disk → checked files and typed
 // problems) → AASASignedData (CMS-signed files read and verified with OpenSSL, injected into
 // the pure layers) → AASATransport (sockets, epoll, TLS, zlib, the HTTPS client) → AASAACME
 // (certificates from an ACME CA) → AASALoop (the event loop and what runs on its thread) →
@@ -44,8 +44,12 @@ let package = Package(
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "AssociationKit", swiftSettings: strict),
-        // The portable errno-exact system-call wrappers and their one error type (no C module).
-        .target(name: "AASASystem", swiftSettings: strict),
+        // The errno-exact system-call wrappers and their one error type: the one target that makes
+        // system calls (scripts/check-layers.py). Portable; its Linux-only calls (sockets, epoll,
+        // eventfd, inotify: `Linux/`) are built on Linux alone, with CSystemShims.
+        .target(
+            name: "AASASystem", dependencies: [.target(name: "CSystemShims", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict),
         .target(name: "AASASites", dependencies: ["AssociationKit", "AASASystem"], swiftSettings: strict),
         // Reading and verifying CMS-signed files with OpenSSL, injected into the pure layers as a
         // `SignedFileReader`; the one OpenSSL dependency of `validate`, `match` and `diff`.
@@ -58,7 +62,7 @@ let package = Package(
                 "AssociationKit", "AASASignedData", "AASASystem", "CSystemShims", "CZlib", "COpenSSL", "COpenSSLShims",
             ],
             swiftSettings: strict),
-        // What replicas share (docs/usage.md, "Several replicas, one store"): the store's
+        // What replicas share (docs/acme.md, "Several replicas, one store"): the store's
         // interface and its engines, a folder and PostgreSQL (libpq).
         .target(
             name: "AASAStore", dependencies: ["AASASystem", "CSystemShims", "COpenSSL", "CLibPQ"],

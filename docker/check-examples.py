@@ -31,7 +31,7 @@ upload = [step for step in steps if step.get("uses", "").startswith("github/code
 check(len(upload) == 1 and upload[0].get("if") == "always()", "workflow: uploads SARIF even when validation failed")
 check(all("@" in step["uses"] for step in steps if "uses" in step), "workflow: every action pinned to a version")
 
-# A rollout loses no request (docs/usage.md, "Restarts and upgrades"): readiness on /readyz,
+# A rollout loses no request (docs/deployment.md, "Restarts and upgrades"): readiness on /readyz,
 # old pods kept until new ones are ready, a preStop sleep before SIGTERM, and a grace period
 # that covers the sleep and the server's drain.
 with open(os.path.join(ROOT, "docker/kubernetes.yaml")) as source:
@@ -49,7 +49,7 @@ check(pause >= 5, "deployment: a preStop sleep of 5 s or more before SIGTERM")
 check(pod.get("terminationGracePeriodSeconds", 30) >= pause + shutdown + 5,
       "deployment: terminationGracePeriodSeconds covers the preStop sleep and the shutdown timeout")
 
-# The watches run once however many replicas serve (docs/usage.md, "Several replicas: watch
+# The watches run once however many replicas serve (docs/watches.md, "Several replicas: watch
 # once"): one Deployment turns them on, with one replica and a rollout that never runs two;
 # its selector does not take the serving pods, and the Service and scrape still reach it.
 with open(os.path.join(ROOT, "docker/kubernetes.yaml")) as source:
@@ -70,7 +70,7 @@ selectors = [d["spec"]["selector"]["matchLabels"] for d in deployments]
 check(len({tuple(sorted(m.items())) for m in selectors}) == len(selectors)
       and all(m.get("app") == "aasa-server" for m in selectors), "watch: the Deployments' selectors differ, same app")
 
-# The git-sync layout (docs/usage.md, "Sites layout"): the server reads the link git-sync
+# The git-sync layout (docs/sites.md, "Sites layout"): the server reads the link git-sync
 # swaps, from the volume both share, and the first clone is done before the server starts.
 with open(os.path.join(ROOT, "docker/kubernetes-git-sync.yaml")) as source:
     synced = next(d for d in yaml.safe_load_all(source) if d and d["kind"] == "Deployment")

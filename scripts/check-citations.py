@@ -70,7 +70,7 @@ def missing_path(root, token):
     paths = repository_paths(root)
     tail = "/" in token and any(path.endswith("/" + token) for path in paths)
     if token.startswith("certs/acme"):
-        return None  # made at run time by ACME (docs/usage.md, "Automatic certificates")
+        return None  # made at run time by ACME (docs/acme.md, "Automatic certificates")
     if token.startswith(TOP_FOLDERS):
         return None if token in paths or token + "/" in paths or tail else "no such path"
     head = token.split("/", 1)[0]

@@ -9,7 +9,10 @@ rule, when:
   portable commands on OpenSSL, zlib, epoll or the server; AASATransport and AASAACME on the
   sites; a library on the command line);
 - a file of a portable target (AssociationKit, AASASystem, AASASites, AASAFileCommands)
-  imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)`;
+  imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)` or `#if os(Linux)`;
+- a portable target reaches a C module otherwise than through AASASystem's Linux-only
+  dependency on CSystemShims (declared with `.when(platforms: [.linux])` in Package.swift);
+- a system call (SYSTEM_CALLS) is made outside AASASystem, the one target that makes them;
 - code stands outside its room (ROOMS: the clock, workers' waits, ACME's cryptography, the
   address parser, libpq and the store's cipher each in one place), or a folder that was emptied by meaning comes back (LEFT_FOLDERS);
 - a target that is not a test target reaches TestSupport (the tests' shared helpers).
@@ -37,6 +40,68 @@ FORBIDDEN = {
     "AASALoop": {"AASAServer", "AASAProbe", "AASACommands", "AASAFileCommands"},
     "AASAServer": {"AASAProbe", "AASACommands", "AASAFileCommands"},
 }
+
+
+# Linux-only edges of the graph: `swift package describe` lists a conditional dependency as any
+# other, so Package.swift's declaration is checked instead (LINUX_ONLY_DECLARATION).
+LINUX_ONLY_EDGES = {("AASASystem", "CSystemShims")}
+LINUX_ONLY_DECLARATION = '.target(name: "CSystemShims", condition: .when(platforms: [.linux]))'
+
+# What counts as a system call: the kernel's calls of section 2 of the manual and the C library's
+# functions that make them for the caller (sleeping, the resolver, the user and group databases,
+# sysconf's reading of the system, malloc_trim's giving memory back, CSystemShims' wrappers).
+# Not counted, so not checked: pure functions of the C library (memcmp, strerror, inet_pton,
+# gai_strerror, sigemptyset...), pthread_self and pthread_equal (no call into the kernel),
+# getenv and unsetenv (the process's own memory), and OpenSSL, zlib and libpq, which make their
+# own calls behind their C modules. Names that are also methods of ours (open, read, write,
+# close, send, connect, bind, listen, accept, link, stat, shutdown) count when written as the C
+# library's, `Glibc.NAME(` or `Darwin.NAME(`: unqualified they are our own.
+SYSTEM_CALLS = [
+    "accept4", "chdir", "chmod", "chown", "clock_gettime", "closedir", "dup", "dup2", "dup3", "epoll_create1",
+    "epoll_ctl", "epoll_wait", "eventfd", "execve", "faccessat", "fchmod", "fchown", "fcntl", "fdatasync", "fdopendir",
+    "flock", "fork", "fstat", "fstatat", "fsync", "ftruncate", "futimens", "getaddrinfo", "getegid", "geteuid",
+    "getgid", "getgrgid", "getgroups", "getpeername", "getpid", "getppid", "getpwuid", "getrandom", "getrlimit",
+    "getrusage", "getsockname", "getsockopt", "gettimeofday", "getuid", "inotify_add_watch", "inotify_init1",
+    "inotify_rm_watch", "ioctl", "kill", "lseek", "lstat", "madvise", "malloc_trim", "mkdir", "mkdirat", "mmap",
+    "munmap", "nanosleep", "openat", "opendir", "pipe", "pipe2", "poll", "ppoll", "prctl", "pread", "pthread_create",
+    "pthread_join", "pthread_kill", "pthread_sigmask", "pwrite", "raise", "readdir", "readlink", "readlinkat",
+    "realpath", "recv", "recvfrom", "recvmsg", "rename", "renameat", "renameat2", "rmdir", "sendmsg", "sendto",
+    "setrlimit", "setsockopt", "sigaction", "signal", "sigprocmask", "sigwait", "socket", "symlink", "symlinkat",
+    "sysconf", "umask", "unlink", "unlinkat", "usleep", "utimensat", "waitpid",
+]
+AMBIGUOUS_CALLS = ["open", "read", "write", "close", "send", "connect", "bind", "listen", "accept", "link", "stat",
+                   "shutdown"]
+SYSTEM_CALL = re.compile(
+    r"(?:(?<![\w.])(?:Glibc\.|Darwin\.)?(?:" + "|".join(SYSTEM_CALLS) + r")\("
+    + r"|(?<![\w.])CSystemShims_\w+\("
+    + r"|(?:Glibc|Darwin)\.(?:" + "|".join(AMBIGUOUS_CALLS) + r")\()")
+SYSTEM_ROOM = "Sources/AASASystem/"
+
+
+def system_call_problems(sources):
+    """A system call made outside AASASystem (not in a comment, not a declaration of our own)."""
+    problems = []
+    for path, text in sorted(sources.items()):
+        if path.startswith(SYSTEM_ROOM):
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            code = line.split("//", 1)[0]
+            for match in SYSTEM_CALL.finditer(code):
+                if re.search(r"\bfunc\s+$", code[:match.start()]):
+                    continue  # a declaration of our own, `func poll(`
+                call = match.group(0).rstrip("(")
+                problems.append(f"{path}:{number}: {call}(...) is a system call: only AASASystem makes "
+                                f"them (a wrapper in {SYSTEM_ROOM}, `Posix.*`; Linux-only ones in {SYSTEM_ROOM}Linux/)")
+                break
+    return problems
+
+
+def linux_only_problems(package_text):
+    """The edges taken as Linux-only must be declared so in Package.swift."""
+    if LINUX_ONLY_DECLARATION not in package_text:
+        return [f"Package.swift: AASASystem's dependency on CSystemShims must be Linux-only "
+                f"({LINUX_ONLY_DECLARATION}), or the portable targets reach a C module"]
+    return []
 
 
 # A call that belongs to one room: (pattern, the folder that alone may make it, what the room is).
@@ -98,10 +163,13 @@ def describe(arguments):
     return json.loads(output[output.index("{"):])
 
 
-def reachable(targets, name):
+def reachable(targets, name, skipped=frozenset()):
     seen, stack = set(), [name]
     while stack:
-        for dependency in targets.get(stack.pop(), {}).get("target_dependencies", []):
+        current = stack.pop()
+        for dependency in targets.get(current, {}).get("target_dependencies", []):
+            if (current, dependency) in skipped:
+                continue
             if dependency not in seen:
                 seen.add(dependency)
                 stack.append(dependency)
@@ -120,7 +188,7 @@ def unguarded_imports(target):
             with open(path, encoding="utf-8") as source:
                 for number, line in enumerate(source, 1):
                     text = line.strip()
-                    if text.startswith("#if canImport("):
+                    if text.startswith("#if canImport(") or text.startswith("#if os(Linux)"):
                         depth += 1
                     elif text.startswith("#endif") and depth > 0:
                         depth -= 1
@@ -137,7 +205,7 @@ def graph_problems(targets):
         if name not in targets:
             problems.append(f"Package.swift: no target {name}")
             continue
-        for reached in sorted(reachable(targets, name) & forbidden):
+        for reached in sorted(reachable(targets, name, LINUX_ONLY_EDGES) & forbidden):
             problems.append(f"Package.swift: {name} reaches {reached} (docs/ARCHITECTURE.md, \"Layers\")")
     return problems
 
@@ -161,12 +229,23 @@ def main():
                          "AASAProbe reaches TestSupport"]:
             if not any(expected in problem for problem in found):
                 sys.exit(f"check-layers.py --self-test: a broken graph was not reported ({expected})")
+        calls = system_call_problems({"Sources/AASALoop/Trim.swift": "    malloc_trim(0)",
+                                      "Sources/AASAStore/Pipe.swift": "if pipe(&ends) == 0 {",
+                                      "Sources/AASAServer/Stop.swift": "_ = Glibc.close(fd)",
+                                      "Sources/AASALoop/Own.swift": "close(connection); func send(_ fd: Int32) {}",
+                                      "Sources/AASAACME/Wait.swift": "func wait() { usleep(1) }",
+                                      "Sources/AASASystem/Posix.swift": "_ = fsync(fd)"})
+        if len(calls) != 4:
+            sys.exit(f"check-layers.py --self-test: system calls outside AASASystem were not reported as such ({calls})")
         misplaced = room_problems({"Sources/AASALoop/Clock.swift": "let now = clock_gettime(CLOCK_MONOTONIC, &time)",
                                    "Sources/AASATransport/Key.swift": "guard let context = EVP_PKEY_keygen_init(c)"})
         if len(misplaced) != 2:
             sys.exit(f"check-layers.py --self-test: code outside its room was not reported ({misplaced})")
-    problems = graph_problems(targets) + test_support_problems(targets) + room_problems(source_texts())
-    problems += folder_problems()
+    sources = source_texts()
+    problems = graph_problems(targets) + test_support_problems(targets) + room_problems(sources)
+    problems += folder_problems() + system_call_problems(sources)
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as package:
+        problems += linux_only_problems(package.read())
     for name in PORTABLE:
         problems += unguarded_imports(name)
     for problem in problems:

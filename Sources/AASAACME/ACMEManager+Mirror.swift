@@ -1,4 +1,5 @@
 import AASAStore
+import AASASystem
 import Foundation
 @preconcurrency import Glibc
 import Logging
@@ -27,7 +28,7 @@ extension ACMEManager {
                 throw ACMEProblem.transport("cannot reach the store for the account keys: \(error)")
             }
             if lock != nil { break }
-            usleep(100_000)
+            Posix.pause(microseconds: 100_000)
         }
         defer { lock.map(store.unlock) }
         for (index, issuer) in issuers.enumerated() {

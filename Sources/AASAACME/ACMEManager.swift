@@ -7,7 +7,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Keeps a certificate for every plan (docs/usage.md, "Automatic certificates"): orders what is
+/// Keeps a certificate for every plan (docs/acme.md, "Automatic certificates"): orders what is
 /// missing from the configured issuers in order (one that fails hands the name to the next),
 /// renews inside the CA's renewal window when it offers renewal information (RFC 9773,
 /// `ACMEManager+Renewal.swift`; never sooner than a day after the certificate before, the

@@ -1,6 +1,6 @@
 import AASATransport
 
-/// What `serve --acme on` runs with (docs/usage.md, "Automatic certificates").
+/// What `serve --acme on` runs with (docs/acme.md, "Automatic certificates").
 public struct ACMESettings: Sendable, Equatable {
     /// Let's Encrypt's production directory; its staging one is
     /// https://acme-staging-v02.api.letsencrypt.org/directory.

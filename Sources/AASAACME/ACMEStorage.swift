@@ -5,7 +5,7 @@ import CSystemShims
 import Foundation
 @preconcurrency import Glibc
 
-/// The `acme/` folder under `--certs` (docs/usage.md, "Automatic certificates"), mode 0700, checked
+/// The `acme/` folder under `--certs` (docs/acme.md, "Automatic certificates"), mode 0700, checked
 /// at every use: `accounts/` (0700) with one key (0600) per issuer directory, and one folder
 /// (0700) per certificate in certbot's layout, `fullchain.pem` and `privkey.pem` (0600),
 /// which the certificate loader reads like any other pair, and `issuer` (the directory it

@@ -164,7 +164,7 @@ public final class ChallengeBoard: Sendable {
             do {
                 return try source.post(key, name: name, keyAuthorization: keyAuthorization)
             } catch  where attempt < 3 {
-                usleep(20_000)
+                Posix.pause(microseconds: 20_000)
             }
         }
     }

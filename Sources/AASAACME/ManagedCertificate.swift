@@ -38,7 +38,7 @@ public struct ManagedCertificate: Sendable {
 }
 
 extension ManagedCertificate {
-    /// The state as docs/usage.md names it for `/sites.json` ("Pre-flight"): `waiting_dns`,
+    /// The state as docs/acme.md names it for `/sites.json` ("Pre-flight"): `waiting_dns`,
     /// `failing` (a failed order or a dropped on-demand name: `lastError` and `nextAttempt`
     /// say what and when), `expired` (the held certificate ended and no order runs),
     /// `ordering` (queued or running, nothing valid held) or `issued`.

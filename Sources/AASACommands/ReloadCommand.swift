@@ -62,7 +62,7 @@ struct ReloadCommand: ParsableCommand {
                 }
                 throw CommandFailure.invalid
             }
-            usleep(50_000)
+            Posix.pause(microseconds: 50_000)
         }
         StandardStreams.writeError("error: no reload was counted within \(timeout) s\n")
         throw CommandFailure.unreadable

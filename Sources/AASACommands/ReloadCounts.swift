@@ -1,5 +1,5 @@
 /// `aasa_reloads_total{result="…"}` from the Prometheus text of `/metrics`, and what changed
-/// between two readings (docs/usage.md, "Admin listener").
+/// between two readings (docs/admin.md, "Admin listener").
 enum ReloadCounts {
     static let results = ["ok", "partial", "failed"]
 

@@ -30,7 +30,7 @@ struct ServeCommand: ParsableCommand {
             "A JSON config file, also AASA_CONFIG (default \(defaultConfigFile) when it exists).", valueName: "file"))
     var config: String?
 
-    /// Prints docs/usage.md's settings reference (`make settings-reference`) and stops.
+    /// Prints docs/settings.md's settings reference (`make settings-reference`) and stops.
     @Flag(help: .hidden) var settingsReference = false
 
     /// The setting flags, which `validate` reads by the rows (`SettingFlags`).

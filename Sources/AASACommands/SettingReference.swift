@@ -1,7 +1,7 @@
 import AASAServer
 import Foundation
 
-/// docs/usage.md's settings reference, one table per group from the rows of `SettingGroup`,
+/// docs/settings.md's settings reference, one table per group from the rows of `SettingGroup`,
 /// printed by `serve --settings-reference` (`make settings-reference` puts it between the
 /// markers in the docs; a test proves the docs hold exactly this).
 enum SettingReference {

@@ -3,7 +3,7 @@ import AssociationKit
 import Foundation
 
 /// A sites directory: one folder per domain, symbolic links as aliases, `*.domain` folders
-/// as wildcards (docs/usage.md, "Sites layout"). The listing is read once; a host is then looked up in
+/// as wildcards (docs/sites.md, "Sites layout"). The listing is read once; a host is then looked up in
 /// memory, so no Host value is ever turned into a file-system path.
 public struct SiteDirectory: Sendable {
     public static let appleFileName = "apple-app-site-association"
@@ -221,7 +221,7 @@ public struct SiteDirectory: Sendable {
     }
 
     /// The folder a web server's document root has, which a site folder does not: the server
-    /// maps `/.well-known/NAME` to the site folder's `NAME` (docs/usage.md, "Sites layout").
+    /// maps `/.well-known/NAME` to the site folder's `NAME` (docs/sites.md, "Sites layout").
     public static let wellKnownFolder = ".well-known"
 
     /// True when `folder` holds a served file directly (a site folder rather than a

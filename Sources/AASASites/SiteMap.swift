@@ -3,7 +3,7 @@ import AssociationKit
 /// The one exact/wildcard map of sites, keyed by normalized names: exact names in one hash
 /// table, `*.domain` folders in another keyed by `domain`. A host is found by its exact name,
 /// else by the longest wildcard that covers it; `*.example.com` never answers for
-/// `example.com` itself (docs/usage.md, "Sites layout"). The sites folder listing and the served
+/// `example.com` itself (docs/sites.md, "Sites layout"). The sites folder listing and the served
 /// table are both this map, so `match --sites` and the server pick the same site.
 public struct SiteMap<Entry: Sendable>: Sendable {
     @usableFromInline private(set) var exact: [HostKey: Entry] = [:]

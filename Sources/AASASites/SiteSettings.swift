@@ -2,7 +2,7 @@ import AssociationKit
 
 /// A site folder's `site.json`, `{"aliases": ["go.example.com"]}`: further names served
 /// exactly as the folder's own, for deploys that cannot carry symbolic links (ConfigMaps, CI
-/// artifact stores; docs/usage.md, "Sites layout"). Never served. What is wrong with it is a
+/// artifact stores; docs/sites.md, "Sites layout"). Never served. What is wrong with it is a
 /// `LoadProblem` (`SITE012`…`SITE017`); the names that are hosts are kept even then.
 public struct SiteSettings: Sendable, Equatable {
     public static let fileName = "site.json"

@@ -1,5 +1,5 @@
 /// What replicas share: ACME's accounts, certificates, pending challenges, locks and backoffs,
-/// and the watches' leader and results (docs/usage.md, "Several replicas, one store"; Caddy's
+/// and the watches' leader and results (docs/acme.md, "Several replicas, one store"; Caddy's
 /// `Storage` is the model). Two engines: `FolderStore` and `PostgresStore`.
 ///
 /// Every call may block: callers are threads of their own (ACME's workers, a lookup thread),

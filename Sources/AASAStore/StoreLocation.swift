@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the store is (`--store`, docs/usage.md, "Several replicas, one store"): a folder, or a
+/// Where the store is (`--store`, docs/acme.md, "Several replicas, one store"): a folder, or a
 /// PostgreSQL database named by a `postgres://` or `postgresql://` URI, kept as given for
 /// libpq to read (its parameters, `sslmode` and `passfile` among them, and libpq's
 /// environment apply).

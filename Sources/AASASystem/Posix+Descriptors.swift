@@ -65,7 +65,7 @@ extension Posix {
     package static func peek(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<
         Int
     > {
-        try checkNonBlocking("recv") { receive(fd, buffer.baseAddress, buffer.count, Int32(MSG_PEEK)) }
+        try checkNonBlocking("recv") { receiveFlagged(fd, buffer.baseAddress, buffer.count, Int32(MSG_PEEK)) }
     }
 
     /// poll(2) of one descriptor for `events`; the events that happened, empty when the wait
@@ -83,7 +83,7 @@ private func readDescriptor(_ fd: Int32, _ base: UnsafeMutableRawPointer?, _ cou
     read(fd, base, count)
 }
 private func writeDescriptor(_ fd: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, base, count) }
-private func receive(_ fd: Int32, _ base: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+private func receiveFlagged(_ fd: Int32, _ base: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32) -> Int {
     recv(fd, base, count, flags)
 }
 private func pollDescriptors(_ fds: UnsafeMutablePointer<pollfd>, _ count: Int, _ timeout: Int32) -> Int32 {

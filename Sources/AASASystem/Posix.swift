@@ -8,8 +8,9 @@
 /// `System.swift` is the model). Each reads `errno` right after a failed call, retries
 /// EINTR, and turns EAGAIN into `.wouldBlock`. `close` is never retried: after EINTR the
 /// descriptor is already released on Linux and may belong to someone else (close(2) NOTES).
-/// This part is portable (POSIX, Linux and macOS); what only Linux has (epoll, eventfd,
-/// inotify, accept4) extends it in AASATransport.
+/// The one place that makes system calls (scripts/check-layers.py): the portable part (POSIX,
+/// Linux and macOS) here, and what only Linux has (sockets with Linux's flags, epoll, eventfd,
+/// inotify, accept4, renameat2) in `Linux/`, built on Linux alone.
 package enum Posix {
     /// A call that returns -1 and sets errno on failure: its result (a descriptor, a count,
     /// 0), EINTR retried, any other errno thrown. Inlinable, so that each caller's closure is

@@ -6,7 +6,7 @@ import Testing
 
 @testable import AASAACME
 
-/// The `acme/` folder's files are made as checked (docs/usage.md, "Automatic certificates",
+/// The `acme/` folder's files are made as checked (docs/acme.md, "Automatic certificates",
 /// Storage): modes enforced on a folder that exists, temporary files never written through
 /// a link.
 @Suite("ACME storage")

@@ -12,7 +12,7 @@ import Testing
 final class ValidationOutputTests {
     static let files = [
         "good": SiteFixtures.oneAppAASA(path: "/buy/*"),
-        "broken": #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#,
+        "broken": SiteFixtures.badAppIDAASA,
         // An unknown top-level key: a warning, the file still valid.
         "warned":
             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}]}, "#

@@ -38,7 +38,7 @@ struct ACMEIssuerConfigTests {
     }
 }
 
-/// The on-demand names' settings (docs/usage.md, "Automatic certificates"): the config file's
+/// The on-demand names' settings (docs/acme.md, "Automatic certificates"): the config file's
 /// list and the environment's comma-separated form, the ask URL's schemes, and the warning.
 @Suite("ACME on-demand names in the settings")
 struct ACMEOnDemandConfigTests {

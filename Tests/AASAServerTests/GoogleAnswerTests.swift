@@ -4,7 +4,7 @@ import Testing
 @testable import AASAServer
 @testable import AASATransport
 
-/// Google's `ListResponse` read as the watch compares it (docs/usage.md, "Google's view"), and
+/// Google's `ListResponse` read as the watch compares it (docs/watches.md, "Google's view"), and
 /// the grants of a site's assetlinks.json by meaning: table tests.
 @Suite("Google's answers")
 struct GoogleAnswerTests {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import AASAServer
 
-/// The Google watch's settings from a config file and the environment (docs/usage.md,
+/// The Google watch's settings from a config file and the environment (docs/watches.md,
 /// "Google's view"): off by default; files relative to the config file; bad values refused.
 @Suite("Google watch settings")
 struct GoogleWatchSettingsTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AASAServer
 
-/// `store` and `storeKeyFile` (docs/usage.md, "Several replicas, one store"): the default is
+/// `store` and `storeKeyFile` (docs/acme.md, "Several replicas, one store"): the default is
 /// the certificates folder's `acme/`; a folder in a config file is relative to it, a URI is
 /// kept as given; a key file with a folder store is refused before start.
 @Suite("Store settings")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import AASASites
 
-/// The sites folder as the server and `match --sites` read it (docs/usage.md, "Sites layout"):
+/// The sites folder as the server and `match --sites` read it (docs/sites.md, "Sites layout"):
 /// folders by name, links to sibling folders as aliases, `*.domain` folders as wildcards, and
 /// what is not served with the reason.
 @Suite("site directory: wildcards, aliases, skipped entries")

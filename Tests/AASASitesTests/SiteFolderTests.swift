@@ -13,7 +13,7 @@ import Testing
 @Suite("site folders opened once")
 struct SiteFolderTests {
     static let good = SiteFixtures.oneAppAASA(paths: "/a/*")
-    static let secret = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.secret.app"], "paths": ["/*"]}]}}"#
+    static let secret = SiteFixtures.secretAASA
     static let name = SiteDirectory.appleFileName
 
     @Test("a folder is read through the descriptor opened first, whatever its path leads to afterwards")

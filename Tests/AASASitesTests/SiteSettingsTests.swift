@@ -5,7 +5,7 @@ import Testing
 
 @testable import AASASites
 
-/// A site folder's `site.json` (docs/usage.md, "Sites layout"): aliases without symbolic links,
+/// A site folder's `site.json` (docs/sites.md, "Sites layout"): aliases without symbolic links,
 /// each mistake a stable code at its line and column.
 @Suite("site.json: aliases without links")
 struct SiteSettingsTests {

@@ -39,9 +39,9 @@ struct PostgresStoreTests {
         let start = Date()
         try a.storeAll([(try Self.key("y.example.com/privkey.pem"), [1]), (try Self.key("y.example.com/issuer"), [2])])
         try a.delete(chain)
-        // The promise (docs/usage.md) is 2 s; the test allows 5 s because a loaded 2-core CI
-        // machine can starve the listener's thread for a while, and a late but delivered change
-        // is not the failure this test looks for (the time is printed below).
+        // The promise (docs/acme.md, "Several replicas, one store") is 2 s; the test allows 5 s
+        // because a loaded 2-core CI machine can starve the listener's thread for a while, and a
+        // late but delivered change is not the failure this test looks for (the time is printed below).
         #expect(
             eventually(5) {
                 seen.withLock { Set($0) } == ["y.example.com/privkey.pem", "y.example.com/issuer", chain.text]

@@ -3,7 +3,7 @@ import Testing
 @testable import AASAStore
 
 /// Keys are checked when they are made, so no store ever sees a hostile one
-/// (docs/usage.md, "Several replicas, one store").
+/// (docs/acme.md, "Several replicas, one store").
 @Suite("Store keys")
 struct StoreKeyTests {
     @Test(

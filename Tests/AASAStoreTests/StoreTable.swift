@@ -15,7 +15,7 @@ struct StorePair {
     let keep: [AnyObject]
 }
 
-/// The table every engine passes (docs/usage.md, "Several replicas, one store"): each case a
+/// The table every engine passes (docs/acme.md, "Several replicas, one store"): each case a
 /// function of a `StorePair`, run by `FolderStoreTable` and `PostgresStoreTable`.
 enum StoreTable {
     static func key(_ text: String) throws -> StoreKey { try #require(StoreKey(text)) }

@@ -1,7 +1,7 @@
 import AssociationKit
 import Testing
 
-/// `icon`, `accentColor` and `strings` of fallback.json (docs/usage.md, "Link pages a shop would
+/// `icon`, `accentColor` and `strings` of fallback.json (docs/fallback.md, "Link pages a shop would
 /// ship"): what the validator accepts and refuses, and which language an Accept-Language picks.
 @Suite("fallback.json: icon, colour and strings by Accept-Language")
 struct FallbackLookTests {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `serve --acme on` against Pebble (Let's Encrypt's test CA), the real binary on loopback
-/// ports, checked with curl as a user would (docs/usage.md, "Automatic certificates").
+/// ports, checked with curl as a user would (docs/acme.md, "Automatic certificates").
 @Suite("ACME with Pebble", .serialized)
 struct ACMETests {
     let folder: TemporaryFolder

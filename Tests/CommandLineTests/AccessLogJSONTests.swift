@@ -19,7 +19,7 @@ struct AccessLogJSONTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(in: folder.url, ["--sites", "sites", "--log-format", "json"])
         defer { _ = server.stop() }
         for (index, agent) in Self.agents.enumerated() {

@@ -8,7 +8,7 @@ import Testing
 /// public admin listener needs one.
 @Suite("admin listener access")
 struct AdminListenerTests {
-    static let site = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#
+    static let site = SiteFixtures.webCredentialsAASA()
     static let token = "0123456789abcdef0123456789abcdef"
 
     func sites() throws -> TemporaryFolder {

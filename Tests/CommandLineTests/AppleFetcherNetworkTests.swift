@@ -31,7 +31,7 @@ struct AppleFetcherNetworkTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         return folder
     }
 

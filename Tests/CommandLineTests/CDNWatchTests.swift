@@ -69,7 +69,7 @@ final class FakeCDN {
 
 /// `serve --cdn-watch on` against the fake CDN: every state, history, the rate, the bound on
 /// a huge answer, Apple's fetcher seen passively, and what /sites.json, the status page and
-/// /metrics (checked by promtool) show (docs/usage.md, "Apple's CDN").
+/// /metrics (checked by promtool) show (docs/watches.md, "Apple's CDN").
 @Suite("CDN watch", .serialized)
 struct CDNWatchTests {
     static func file(_ app: String) -> String {

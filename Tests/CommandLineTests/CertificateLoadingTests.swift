@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Certificates loaded when a name is first asked for (docs/usage.md, "Many certificates"):
+/// Certificates loaded when a name is first asked for (docs/certificates.md, "Many certificates"):
 /// none at start, one per name asked, a changed one alone loaded again, the cache kept within
 /// `--certificate-cache-mib`; against the real binary with curl and `openssl s_client`.
 @Suite("aasa-server serve: certificates loaded when asked", .serialized)

@@ -19,7 +19,7 @@ struct ConnectionCapTests {
             folder = try TemporaryFolder()
             try folder.write(
                 "sites/example.test/apple-app-site-association",
-                #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+                SiteFixtures.webCredentialsAASA())
             certificates = try TestCertificates(in: folder)
             try certificates.issue("example.test", names: ["example.test"])
             server = try RunningServer(
@@ -137,7 +137,7 @@ struct ConnectionCapTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(
             in: folder.url, ["--sites", "sites", "--workers", "1", "--access-log", "off", "--max-connections", "20"])
         let adminPort = try #require(server.adminPort)

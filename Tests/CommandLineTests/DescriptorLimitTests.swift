@@ -14,7 +14,7 @@ struct DescriptorLimitTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(
             in: folder.url, ["--sites", "sites", "--admin", "off", "--workers", "1"], descriptorLimit: 64)
         let descriptors = "/proc/\(server.process.processIdentifier)/fd"
@@ -45,7 +45,7 @@ struct DescriptorLimitTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "1"], descriptorLimit: 64)
         let adminPort = try #require(server.adminPort)
         var clients: [RawClient] = []

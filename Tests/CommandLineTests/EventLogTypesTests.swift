@@ -9,8 +9,8 @@ struct EventLogTypesTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/good.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
-        try folder.write("sites/bad.test/apple-app-site-association", "{\n  \"applinks\": {\"details\": [],}\n}\n")
+            SiteFixtures.webCredentialsAASA())
+        try folder.write("sites/bad.test/apple-app-site-association", SiteFixtures.trailingCommaAASA)
         return folder
     }
 

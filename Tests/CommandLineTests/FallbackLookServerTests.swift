@@ -4,11 +4,11 @@ import Testing
 
 /// fallback.json's `icon`, `accentColor` and `strings` served by the real binary: the page in the
 /// language Accept-Language asks for, with `Vary`, and the heading without `preview`
-/// (docs/usage.md, "Link pages a shop would ship").
+/// (docs/fallback.md, "Link pages a shop would ship").
 @Suite("fallback pages that look like the shop", .serialized)
 final class FallbackLookServerTests {
     static let apple =
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/p/*"}]}]}}"#
+        SiteFixtures.oneAppAASA(path: "/p/*")
     static let android = FallbackServerTests.android
     static let fallback = """
         {"web": "https://www.shop.example{path}{query}", "appStoreID": "1234567890", "playPackage": "com.example.app",

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// fallback.json served by the real binary, asked with curl and raw requests as a browser,
-/// a phone, a crawler or an attacker would (docs/usage.md, "The link domain for people without the app").
+/// a phone, a crawler or an attacker would (docs/fallback.md, "The link domain for people without the app").
 @Suite("fallback.json served", .serialized)
 final class FallbackServerTests {
     static let apple =

@@ -16,7 +16,7 @@ extension FakeCDN {
 /// `serve --google-watch on` against a stand-in for Google's Digital Asset Links API: every
 /// state, compared by meaning (package and fingerprint pairs, dynamic rules), history, the
 /// rate, no question for wildcard sites or sites without assetlinks.json, and what
-/// /sites.json, the status page and /metrics (checked by promtool) show (docs/usage.md,
+/// /sites.json, the status page and /metrics (checked by promtool) show (docs/watches.md,
 /// "Google's view").
 @Suite("Google watch", .serialized)
 struct GoogleWatchTests {
@@ -72,7 +72,7 @@ struct GoogleWatchTests {
         }
         try folder.write(
             "sites/apple-only.example.com/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.a"], "components": [{"/": "/*"}]}]}}"#)
+            SiteFixtures.oneAppAASA("a"))
         try FileManager.default.createSymbolicLink(
             atPath: folder.url.appendingPathComponent("sites/www.in-sync.example.com").path,
             withDestinationPath: "in-sync.example.com")

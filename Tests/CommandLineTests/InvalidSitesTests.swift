@@ -10,9 +10,9 @@ struct InvalidSitesTests {
         for name in ["good.test", "fine.test"] {
             try folder.write(
                 "sites/\(name)/apple-app-site-association",
-                #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+                SiteFixtures.webCredentialsAASA())
         }
-        try folder.write("sites/bad.test/apple-app-site-association", "{\n  \"applinks\": {\"details\": [],}\n}\n")
+        try folder.write("sites/bad.test/apple-app-site-association", SiteFixtures.trailingCommaAASA)
         return folder
     }
 

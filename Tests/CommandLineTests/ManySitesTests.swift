@@ -114,7 +114,7 @@ final class ManySitesTests {
         #expect(summary["sites"] as? Int == Self.count && summary["aliases"] as? Int == 1)
 
         // An invalid edit keeps the last good copy, and says so first.
-        try replace("site3.example.com", with: "{ \"applinks\": ")
+        try replace("site3.example.com", with: SiteFixtures.truncatedAASA)
         #expect(
             try eventually(10) {
                 String(decoding: try admin("/").body, as: UTF8.self).contains("<table id=\"invalid\">")

@@ -63,7 +63,7 @@ final class OperationsTests {
         try edit(Self.second)
         #expect(try eventually(2) { try fetch().body == Data(Self.second.utf8) })
         let failed = try reloads("failed")
-        try edit("{ \"applinks\": ")
+        try edit(SiteFixtures.truncatedAASA)
         // The watcher's reload of the broken file is done (counted as failed) and kept the old bytes.
         #expect(try eventually(5) { try reloads("failed") > failed })
         #expect(try fetch().body == Data(Self.second.utf8))
@@ -93,7 +93,7 @@ final class OperationsTests {
         let newOther = #"{"webcredentials": {"apps": ["ABCDE12345.com.other.next"]}}"#
         // Both written within the watcher's 300 ms debounce, so one reload sees both (a SIGHUP
         // here would add a second reload that changes nothing and is recorded as failed).
-        try edit("{ \"applinks\": ")
+        try edit(SiteFixtures.truncatedAASA)
         try Data(newOther.utf8).write(to: other)
         #expect(
             try eventually(3) {

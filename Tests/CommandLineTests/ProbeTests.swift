@@ -28,7 +28,7 @@ final class ProbeTests {
         let padding = String(repeating: " ", count: 200 * 1024)
         try folder.write(
             "big/.well-known/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
+            SiteFixtures.webCredentialsAASA() + padding)
         var ports: [String: Int] = [:]
         for name in ["redirect", "plain", "big", "wrongName", "expired", "cdn"] { ports[name] = try Self.freePort() }
         self.ports = ports

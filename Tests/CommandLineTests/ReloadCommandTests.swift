@@ -58,7 +58,7 @@ final class ReloadCommandTests {
 
     @Test("every new file invalid: exit 1, refused")
     func refused() throws {
-        try write("example.com", "{ \"applinks\": ")
+        try write("example.com", SiteFixtures.truncatedAASA)
         let output = try reload()
         #expect(output.status == 1)
         #expect(output.stderr.contains("reload refused"), "\(output.stderr)")
@@ -67,7 +67,7 @@ final class ReloadCommandTests {
     @Test("one site taken, one kept: exit 1, partial")
     func partial() throws {
         try folder.write("sites/example.com/apple-app-site-association", Self.second)
-        try folder.write("sites/other.com/apple-app-site-association", "{ \"applinks\": ")
+        try folder.write("sites/other.com/apple-app-site-association", SiteFixtures.truncatedAASA)
         let output = try reload()
         #expect(output.status == 1)
         #expect(output.stderr.contains("partly applied") || output.stderr.contains("refused"), "\(output.stderr)")

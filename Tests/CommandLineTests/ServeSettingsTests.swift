@@ -7,7 +7,7 @@ import Testing
 @testable import AASAServer
 
 /// `serve`'s settings are declared once (`SettingGroup`'s tables): each is reached the same way
-/// by its flag, its `AASA_*` variable and its config key, is documented in docs/usage.md and
+/// by its flag, its `AASA_*` variable and its config key, is documented in docs/settings.md and
 /// `serve --help`, and the three routes keep their order and name themselves in problems.
 @Suite("serve's settings, declared once")
 struct ServeSettingsTests {
@@ -72,18 +72,18 @@ struct ServeSettingsTests {
         }
     }
 
-    @Test("every setting's flag, key and variable are in docs/usage.md, and its flag and help in serve --help")
+    @Test("every setting's flag, key and variable are in docs/settings.md, and its flag and help in serve --help")
     func documented() throws {
-        let usage = try String(
-            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("docs/usage.md"), encoding: .utf8)
+        let settings = try String(
+            contentsOf: BinaryRunner.packageRoot.appendingPathComponent("docs/settings.md"), encoding: .utf8)
         let output = try BinaryRunner.run(["serve", "--help"])
         #expect(output.status == 0)
         let help = Self.collapsed(output.stdout)
         for setting in ServerConfiguration.Setting.all {
             let flag = "--" + setting.flag
-            #expect(usage.contains("`\(flag)`") || usage.contains("`\(flag) "), "docs/usage.md lacks \(flag)")
-            #expect(usage.contains("`\(setting.key)`"), "docs/usage.md lacks \(setting.key)")
-            #expect(usage.contains("`\(setting.environment)`"), "docs/usage.md lacks \(setting.environment)")
+            #expect(settings.contains("`\(flag)`") || settings.contains("`\(flag) "), "docs/settings.md lacks \(flag)")
+            #expect(settings.contains("`\(setting.key)`"), "docs/settings.md lacks \(setting.key)")
+            #expect(settings.contains("`\(setting.environment)`"), "docs/settings.md lacks \(setting.environment)")
             let option = setting.form == .presence ? flag : "\(flag) <\(setting.valueName)>"
             #expect(help.contains("\(option) \(Self.collapsed(setting.help))"), "serve --help: \(option)")
         }
@@ -190,15 +190,17 @@ struct ServeSettingsTests {
             settings.workers == 3 && settings.trustedProxies.map(\.description) == ["10.0.0.0/8", "192.168.0.0/16"])
     }
 
-    @Test("docs/usage.md's settings reference is the one the rows make (make settings-reference)")
+    @Test("docs/settings.md's settings reference is the one the rows make (make settings-reference)")
     func reference() throws {
         let docs = BinaryRunner.packageRoot.appendingPathComponent("docs")
-        let texts = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
-            .map { try String(contentsOf: docs.appendingPathComponent($0), encoding: .utf8) }
-        let holding = texts.filter { $0.contains(SettingReference.begin) }
-        try #require(holding.count == 1, "one docs file holds the settings reference")
+        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
+        let holding = try names.filter {
+            try String(contentsOf: docs.appendingPathComponent($0), encoding: .utf8).contains(SettingReference.begin)
+        }
+        #expect(holding == ["settings.md"], "docs/settings.md alone holds the settings reference")
+        let settings = try String(contentsOf: docs.appendingPathComponent("settings.md"), encoding: .utf8)
         let region = try #require(
-            holding[0].components(separatedBy: SettingReference.begin).last?
+            settings.components(separatedBy: SettingReference.begin).last?
                 .components(separatedBy: SettingReference.end).first)
         #expect(
             region.trimmingCharacters(in: .newlines) == SettingReference.markdown,

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A site folder's `site.json` names aliases without symbolic links (docs/usage.md, "Sites
+/// A site folder's `site.json` names aliases without symbolic links (docs/sites.md, "Sites
 /// layout"): served over HTTP and HTTPS as the folder's own host, listed, watched; a name
 /// a folder holds stays the folder's (`SITE014`).
 @Suite("site.json aliases")

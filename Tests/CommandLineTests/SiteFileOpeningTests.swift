@@ -15,7 +15,7 @@ import Testing
 struct SiteFileOpeningTests {
     static let good = SiteFixtures.oneAppAASA(paths: "/a/*")
     /// A valid file outside the sites folder: following a link to it would serve it.
-    static let secret = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.secret.app"], "paths": ["/*"]}]}}"#
+    static let secret = SiteFixtures.secretAASA
     static let name = SiteDirectory.appleFileName
 
     func configuration(_ folder: TemporaryFolder) -> ServerConfiguration {

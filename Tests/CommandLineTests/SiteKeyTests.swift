@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Site folder names go through the one host normalizer (docs/usage.md, "Sites layout"): a
+/// Site folder names go through the one host normalizer (docs/sites.md, "Sites layout"): a
 /// folder `Example.COM.` serves `example.com`, a name that is no host is `SITE008`, and of two
 /// folders for one host the one named as the host serves it, the other `SITE009`.
 @Suite("site folder keys")

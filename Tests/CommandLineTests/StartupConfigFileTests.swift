@@ -5,7 +5,7 @@ import Testing
 /// The start-up event names the config file read, by its absolute path, or says none was.
 @Suite("serve start-up: the config file read")
 struct StartupConfigFileTests {
-    static let file = #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#
+    static let file = SiteFixtures.webCredentialsAASA()
 
     @Test("Config/aasa-server.json in the working directory is named, absolute; without it, none")
     func configFileIsLogged() throws {

@@ -10,11 +10,11 @@ struct StartupTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/good.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
-        try folder.write("sites/bad.test/apple-app-site-association", "{\n  \"applinks\": {\"details\": [],}\n}\n")
+            SiteFixtures.webCredentialsAASA())
+        try folder.write("sites/bad.test/apple-app-site-association", SiteFixtures.trailingCommaAASA)
         try folder.write(
             "sites/worse.test/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+            SiteFixtures.badAppIDAASA)
         let output = try BinaryRunner.run(
             ["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"],
             in: folder.url)
@@ -30,7 +30,7 @@ struct StartupTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let first = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "2"])
         defer { _ = first.stop() }
         let second = try BinaryRunner.run(
@@ -68,7 +68,7 @@ struct StartupTests {
         #expect(!missing.stderr.contains("couldn"))
         try folder.write(
             "sites/bad.test/apple-app-site-association",
-            #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#)
+            SiteFixtures.badAppIDAASA)
         let json = try BinaryRunner.run(
             ["serve", "--sites", "sites", "--http", "127.0.0.1:0", "--log-format", "json"], in: folder.url)
         #expect(json.status == 1)
@@ -84,7 +84,7 @@ struct StartupTests {
         #expect(events.contains { ($0?["message"] as? String)?.hasPrefix("not starting") == true })
         try folder.write(
             "good/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(in: folder.url, ["--sites", "good"])
         _ = try Curl.request("http://127.0.0.1:\(server.port)/apple-app-site-association", ["-H", "Host: example.com"])
         #expect(server.stop() == 0)
@@ -104,7 +104,7 @@ struct StartupTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         // ulimit in sh sets the hard limit too, so the server cannot raise it.
         let output = try BinaryRunner.run(
             [
@@ -161,7 +161,7 @@ struct StartupTests {
         let folder = try TemporaryFolder()
         try folder.write(
             "sites/example.com/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         // The access log goes to a pipe nobody reads (64 KiB of room); events are read so the port is known.
         let process = Process()
         process.executableURL = BinaryRunner.binary
@@ -219,7 +219,7 @@ struct StartupTests {
         // 60 pipelined answers of 120 KB: 7 MB, more than the socket buffers hold, so the
         // server still has most of them to write when it is told to stop.
         let body =
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + String(repeating: " ", count: 120_000)
+            SiteFixtures.webCredentialsAASA() + String(repeating: " ", count: 120_000)
         try folder.write("sites/example.com/apple-app-site-association", body)
         let server = try RunningServer(in: folder.url, ["--sites", "sites", "--workers", "1"])
         let idle = try RawClient(port: server.port, receiveTimeout: 5)
@@ -250,7 +250,7 @@ struct StartupTests {
         let padding = String(repeating: " ", count: 140_000)
         try folder.write(
             "sites/big.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"# + padding)
+            SiteFixtures.webCredentialsAASA() + padding)
         let output = try BinaryRunner.run(
             ["serve", "--sites", folder.url.appendingPathComponent("sites").path, "--http", "127.0.0.1:0"],
             in: folder.url)

@@ -21,7 +21,7 @@ final class StatusPageTests {
         // Passkeys for Apple's apps only: a note on the Apple file (WAN0xx).
         try folder.write(
             "sites/keys.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         try folder.write("sites/keys.test/passkey-endpoints", #"{"enroll": "https://keys.test/passkeys/new"}"#)
         server = try RunningServer(in: folder.url, ["--sites", "sites"])
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// `--sites` as the symbolic link a deploy swaps in one rename (`current -> releases/N`,
 /// git-sync's `current -> .worktrees/HASH`): the swap is noticed as a file change is, without
-/// SIGHUP (docs/usage.md, "Sites layout").
+/// SIGHUP (docs/sites.md, "Sites layout").
 @Suite("a swapped sites root")
 struct SwappedSitesRootTests {
     static func file(_ app: String) -> String { SiteFixtures.oneAppAASA(app) }
@@ -82,7 +82,7 @@ struct SwappedSitesRootTests {
         try FileManager.default.removeItem(at: git.appendingPathComponent(".worktrees/aaaa"))
 
         // A broken release: not JSON. The last good file keeps serving; the reload is not ok.
-        try folder.write("git/.worktrees/cccc/example.com/apple-app-site-association", "{\"applinks\": ")
+        try folder.write("git/.worktrees/cccc/example.com/apple-app-site-association", SiteFixtures.truncatedAASA)
         Self.swap(git, "current", to: ".worktrees/cccc")
         #expect(
             try eventually(5) {

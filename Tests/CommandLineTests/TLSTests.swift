@@ -346,7 +346,7 @@ struct TLSStartupTests {
     static func start(_ folder: TemporaryFolder) throws -> BinaryRunner.Output {
         try folder.write(
             "sites/example.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         return try BinaryRunner.run(
             ["serve", "--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"], in: folder.url
         )
@@ -481,12 +481,12 @@ struct TLSStartupTests {
         let soon = try TemporaryFolder()
         let soonCertificates = try TestCertificates(in: soon)
         // A sixth of a 65-day lifetime is 10.8 days: 5 days left warns. A 5-day certificate
-        // with 5 days left does not (docs/usage.md, "Certificate lifetimes").
+        // with 5 days left does not (docs/acme.md, "Certificate lifetimes").
         try soonCertificates.issueBackdated("soon.test", names: ["soon.test"], daysAgo: 60, daysLeft: 5)
         try soonCertificates.issue("fresh.test", names: ["fresh.test"], days: 5)
         try soon.write(
             "sites/example.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(
             in: soon.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         #expect(server.errors.contains("warning: the certificate expires"))
@@ -508,7 +508,7 @@ struct TLSStartupTests {
         try certificates.issue("ec.test", names: ["ec.test"])
         try folder.write(
             "sites/rsa.test/apple-app-site-association",
-            #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+            SiteFixtures.webCredentialsAASA())
         let server = try RunningServer(
             in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0", "--http", "off"])
         defer { _ = server.stop() }

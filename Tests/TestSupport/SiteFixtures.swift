@@ -19,6 +19,27 @@ public enum SiteFixtures {
 }
 
 extension SiteFixtures {
+    /// An Apple file with `webcredentials` alone (no links): the smallest valid file a served
+    /// site needs, for tests about the server rather than the file.
+    public static func webCredentialsAASA(_ app: String = "app") -> String {
+        #"{"webcredentials": {"apps": ["\#(appID(app))"]}}"#
+    }
+
+    /// An Apple file cut short: not JSON, so a load refuses it (a reload keeps the last good copy).
+    public static let truncatedAASA = #"{ "applinks": "#
+
+    /// An Apple file with a trailing comma on line 2, at column 29: `JSON003`, an error at a known place.
+    public static let trailingCommaAASA = "{\n  \"applinks\": {\"details\": [],}\n}\n"
+
+    /// An Apple file that is JSON but names an app ID without a team (`nodot`): a validation error.
+    public static let badAppIDAASA = #"{"applinks": {"details": [{"appIDs": ["nodot"], "components": [{"/": "/a"}]}]}}"#
+
+    /// An Apple file of another team's app (`ABCDE12345.com.secret.app`), for files a test must not see served.
+    public static let secretAASA =
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.secret.app"], "paths": ["/*"]}]}}"#
+}
+
+extension SiteFixtures {
     /// The SHA-256 fingerprint the Android fixtures give their app's signing certificate.
     public static let androidFingerprint =
         "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// What Apple's fetcher itself fetched (docs/usage.md, "Apple's CDN"): every request whose
+/// What Apple's fetcher itself fetched (docs/watches.md, "Apple's CDN"): every request whose
 /// User-Agent contains `--apple-fetcher-agent`, recorded by the loops (rare, so a lock is
 /// fine): per site the last fetch, for a wildcard site the hosts asked (the last 1,000),
 /// counts by status, and fetches for hosts no site serves (the app lists a domain pointed here

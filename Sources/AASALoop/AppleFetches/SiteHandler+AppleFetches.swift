@@ -14,7 +14,7 @@ extension SiteHandler {
             Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), UnsafeBufferPointer(appleFetcherAgent))
         else { return }
         // `aasa-server probe` asks with Apple's marker to see that the answer does not depend
-        // on it; its own requests must not pass for Apple's (docs/usage.md, "Apple's CDN").
+        // on it; its own requests must not pass for Apple's (docs/watches.md, "Apple's CDN").
         let isProbe = Self.probeMarker.withUnsafeBufferPointer {
             Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), $0)
         }

@@ -1,3 +1,4 @@
+import AASASystem
 import CSystemShims
 @preconcurrency import Glibc
 
@@ -87,7 +88,7 @@ extension EventLoop {
         } else if now >= trimDue && idle {
             trimDue = 0
             closedSinceTrim = 0
-            malloc_trim(0)
+            Posix.returnFreeMemory()
         }
     }
 }

@@ -1,7 +1,7 @@
 import AssociationKit
 
 /// The page for a phone without the app, in one language, built once at load into a
-/// `PageTemplate` (docs/usage.md, "Link pages a shop would ship"): one image at most (the
+/// `PageTemplate` (docs/fallback.md, "Link pages a shop would ship"): one image at most (the
 /// icon, else the preview's image), a heading that names the app or the site, the store and the
 /// web. It fills a phone's screen (the links at the bottom, in reach of a thumb), follows the
 /// system's dark mode, and has no script, no external font and nothing but the image to fetch.

@@ -1,5 +1,5 @@
 /// A page of `fallback.json` prepared at load: its fixed text already escaped, with the two
-/// places a request fills (docs/usage.md, "The link domain for people without the app"). Rendering
+/// places a request fills (docs/fallback.md, "The link domain for people without the app"). Rendering
 /// copies the pieces and escapes only the request's values.
 struct PageTemplate: Sendable {
     enum Piece: Sendable {

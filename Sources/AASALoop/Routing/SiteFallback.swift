@@ -2,7 +2,7 @@ import AssociationKit
 
 /// A site's `fallback.json` compiled at load: the decision (`FallbackPlan`, with the site's
 /// matchers) and the responses' fixed parts, so a request costs the decision and the copy of
-/// its own values (docs/usage.md, "The link domain for people without the app").
+/// its own values (docs/fallback.md, "The link domain for people without the app").
 package final class SiteFallback: Sendable {
     package let plan: FallbackPlan
     /// The file's bytes, to tell a reload that read the same file from a changed one.

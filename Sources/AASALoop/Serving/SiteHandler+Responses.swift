@@ -4,7 +4,7 @@ import AssociationKit
 
 extension SiteHandler {
     /// Answers one well-formed request: the site by host, the file by path, then method,
-    /// conditionals and encoding (docs/usage.md, "Serve"); other paths by the site's
+    /// conditionals and encoding (docs/serving.md, "Serving at a glance"); other paths by the site's
     /// fallback.json.
     package func respond(
         to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, from client: RequestClient,

@@ -2,7 +2,7 @@ import AASAACME
 import AASAStore
 
 extension MetricsReport {
-    /// ACME's series (docs/usage.md, "Automatic certificates"): every issuer and result label
+    /// ACME's series (docs/acme.md, "Automatic certificates"): every issuer and result label
     /// present from the start (0 until counted), so a rate over them never starts missing.
     static func acme(_ manager: ACMEManager, into text: inout PrometheusText) {
         let results = manager.results()
@@ -86,7 +86,7 @@ extension MetricsReport {
         }
     }
 
-    /// The shared store's reachability and errors (docs/usage.md, "Several replicas, one store").
+    /// The shared store's reachability and errors (docs/acme.md, "Several replicas, one store").
     static func store(_ health: StoreHealth, into text: inout PrometheusText) {
         text.family("aasa_store_up", type: .gauge, help: "1 while the store replicas share answers, else 0.")
         text.sample("aasa_store_up", [], health.isUp ? 1 : 0)

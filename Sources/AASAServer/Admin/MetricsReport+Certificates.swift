@@ -12,7 +12,7 @@ extension MetricsReport {
     /// The certificates counted by state, and per-certificate series (expiry, lifetime) only
     /// for those past their renewal point (a third of the lifetime left, where the alert rules'
     /// windows lie) and the few soonest to expire: bounded however many certificates there
-    /// are (docs/usage.md, "Many certificates"). Then what the cache of loaded certificates holds.
+    /// are (docs/certificates.md, "Many certificates"). Then what the cache of loaded certificates holds.
     /// Without HTTPS the expiry and lifetime families are there, empty (the alert rules name them).
     static func certificates(_ store: CertificateStore?, now: Int = Int(time(nil)), into text: inout PrometheusText) {
         guard let store else {

@@ -1,11 +1,12 @@
 import AASALoop
+import AASASystem
 import AssociationKit
 import Foundation
 @preconcurrency import Glibc
 
 /// /metrics in the Prometheus text exposition format, from a snapshot taken at scrape time
 /// (the serving path only ever adds to plain per-loop totals), all written by `PrometheusText`.
-/// By default every family's cardinality is independent of the number of sites (docs/usage.md,
+/// By default every family's cardinality is independent of the number of sites (docs/admin.md,
 /// "Admin listener"); per-site series come only with `--metrics-per-site on`, and capped
 /// (`MetricsReport+Sites.swift`).
 enum MetricsReport {
@@ -112,6 +113,6 @@ enum MetricsReport {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return pages * Posix.pageSize()
     }
 }

@@ -49,7 +49,7 @@ struct SitesDocument: Encodable {
         let servedETag: String?
     }
 
-    /// The certificate ACME keeps for a site (`--acme on`), by docs/usage.md's states.
+    /// The certificate ACME keeps for a site (`--acme on`), by docs/acme.md's states.
     struct Certificate: Encodable {
         /// `issued`, `waiting_dns`, `ordering`, `failing` or `expired`.
         let state: String

@@ -9,7 +9,7 @@ extension StatusPage {
     ]
 
     /// The URL tester's second table: what a browser without the app gets for the URL from the
-    /// site's fallback.json, per platform (docs/usage.md, "The link domain for people without the app").
+    /// site's fallback.json, per platform (docs/fallback.md, "The link domain for people without the app").
     static func fallbackSection(_ site: SiteContent?, url: String) -> String {
         guard let site else { return "" }
         guard let fallback = site.fallback else {

@@ -3,7 +3,7 @@ import AASATransport
 import AssociationKit
 
 /// Apple's CDN as a watched cache: each domain's copy of its apple-app-site-association at
-/// the CDN URL with the domain appended (docs/usage.md, "Apple's CDN").
+/// the CDN URL with the domain appended (docs/watches.md, "Apple's CDN").
 struct AppleCDNSource: CacheSource {
     let settings: CDNWatchSettings
 

@@ -1,4 +1,4 @@
-/// What the CDN watch runs with (docs/usage.md, "Apple's CDN").
+/// What the CDN watch runs with (docs/watches.md, "Apple's CDN").
 public struct CDNWatchSettings: Sendable, Equatable {
     public static let appleCDN = "https://app-site-association.cdn-apple.com/a/v1/"
 

@@ -1,5 +1,5 @@
 /// Whether a platform's cache (Apple's CDN, Google's view) has caught up with a domain's file
-/// (docs/usage.md, "Apple's CDN" and "Google's view").
+/// (docs/watches.md, "Apple's CDN" and "Google's view").
 public enum CacheState: String, Sendable, CaseIterable {
     /// The cache has the file served now.
     case inSync = "in_sync"

@@ -1,4 +1,4 @@
-/// The watch's latest results as replicas share them through the store (docs/usage.md,
+/// The watch's latest results as replicas share them through the store (docs/acme.md,
 /// "Several replicas, one store"): the replica that runs the watch writes them, every other
 /// replica reads them into its own books, so `/sites.json`, the status page and `/metrics`
 /// say the same everywhere. One line per domain: name, state, when checked, out of sync

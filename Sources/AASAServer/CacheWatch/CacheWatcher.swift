@@ -10,7 +10,7 @@ import Synchronization
 
 /// Asks a platform's cache (a `CacheSource`: Apple's CDN, Google's view) about every exact
 /// site name and alias whose file it holds and compares its copy with what was served
-/// (docs/usage.md, "Apple's CDN" and "Google's view"): each domain every `interval` (±10 %),
+/// (docs/watches.md, "Apple's CDN" and "Google's view"): each domain every `interval` (±10 %),
 /// sooner after its file changed until the cache caught up; all questions together within
 /// `ratePerMinute`, oldest due first, a few in flight at once. One event per change of a
 /// domain's state.

@@ -43,7 +43,7 @@ struct DomainWatch {
         changedAt = now
     }
 
-    /// Compares an answer with what was served (one comparison for every source, docs/usage.md,
+    /// Compares an answer with what was served (one comparison for every source, docs/watches.md,
     /// "Apple's CDN") and returns the state before, so a change of state can be logged once.
     @discardableResult
     mutating func apply(_ answer: CacheAnswer, now: Int) -> CacheState {

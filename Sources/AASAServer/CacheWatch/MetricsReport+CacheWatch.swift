@@ -3,7 +3,7 @@ extension MetricsReport {
     static let outOfSyncLimit = 1000
 
     /// A cache watch's series, named `aasa_<prefix>_…`: every state and result present from
-    /// the start, 0 when none (docs/usage.md, "Apple's CDN" and "Google's view").
+    /// the start, 0 when none (docs/watches.md, "Apple's CDN" and "Google's view").
     static func cacheWatch(_ watch: CacheWatcher, prefix: String, into text: inout PrometheusText) {
         let summary = watch.summary(limit: outOfSyncLimit)
         let title = watch.source.title

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Runs the CDN and Google watches in one replica at a time (docs/usage.md, "Several replicas,
+/// Runs the CDN and Google watches in one replica at a time (docs/acme.md, "Several replicas,
 /// one store"): every `followInterval` each replica tries the store's lock `watches`; the one
 /// that gets it starts the watches and writes their latest results to the store
 /// (`watches/NAME/results`); the others read them, so every replica shows them. The lock
@@ -130,6 +130,6 @@ final class WatchLeader: Sendable, ServerComponent {
     }
 
     func waitUntilStopped() {
-        while !stopped.withLock({ $0 }) { usleep(10_000) }
+        while !stopped.withLock({ $0 }) { Posix.pause(microseconds: 10_000) }
     }
 }

@@ -71,7 +71,7 @@ public struct AdminToken: Sendable {
         }
         let groupReads = info.st_mode & S_IRGRP != 0
         warning =
-            groupReads && !Self.isOwnGroup(info.st_gid)
+            groupReads && !Posix.isOwnGroup(info.st_gid)
             ? "the admin token file \(path) is readable by group \(info.st_gid), which this server is not in "
                 + "(mode \(mode))" : nil
     }
@@ -93,17 +93,6 @@ public struct AdminToken: Sendable {
                     + "(for example from openssl rand -hex 32)")
         }
         return Array(token)
-    }
-
-    /// Whether `group` is this process's effective group or one of its supplementary groups
-    /// (getgroups(2)).
-    static func isOwnGroup(_ group: gid_t) -> Bool {
-        if getegid() == group { return true }
-        let count = getgroups(0, nil)
-        guard count > 0 else { return false }
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        let filled = getgroups(count, &groups)
-        return groups.prefix(Int(max(filled, 0))).contains(group)
     }
 
     /// Whether `given` is the token, in time that depends only on the token's length (a

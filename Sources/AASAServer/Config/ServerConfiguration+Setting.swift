@@ -8,7 +8,7 @@ extension ServerConfiguration {
     /// help. A dotted key is a member of a config file's object (`limits.headerBytes` is
     /// `{"limits": {"headerBytes": …}}`, flag `--limits-header-bytes`, variable
     /// `AASA_LIMITS_HEADER_BYTES`). `serve`'s options and help, the config file's keys, the
-    /// environment and docs/usage.md's settings reference all come from these tables
+    /// environment and docs/settings.md's settings reference all come from these tables
     /// (docs/ARCHITECTURE.md, "Where new code goes").
     public struct Setting: Sendable {
         /// How the flag takes the value: one value, a repeatable flag for a list (comma-separated
@@ -79,7 +79,7 @@ extension ServerConfiguration {
             return "\(summary[..<note]) (\(shownDefault))\(summary[note...])."
         }
 
-        /// The default as help and docs/usage.md's settings reference show it.
+        /// The default as help and docs/settings.md's settings reference show it.
         public var defaultShown: String { defaultText ?? shown(ServerConfiguration()) }
 
         /// Every setting, in help's order.

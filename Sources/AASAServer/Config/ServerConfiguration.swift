@@ -1,6 +1,7 @@
 import AASAACME
 import AASALoop
 import AASAStore
+import AASASystem
 import AASATransport
 import Foundation
 @preconcurrency import Glibc
@@ -40,11 +41,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// its folder's name; nil (`off`) refuses them with the alert unrecognized_name.
     public var defaultCertificate: String?
     /// The budget of the certificates loaded for handshakes, in MiB (approximate bytes, the
-    /// least recently used go first): docs/usage.md, "Many certificates".
+    /// least recently used go first): docs/certificates.md, "Many certificates".
     public var certificateCacheMiB = 64
-    /// Certificates from an ACME CA (docs/usage.md, "Automatic certificates").
+    /// Certificates from an ACME CA (docs/acme.md, "Automatic certificates").
     public var acme = ACMESettings()
-    /// Where replicas share ACME's state and the watches' (docs/usage.md, "Several replicas,
+    /// Where replicas share ACME's state and the watches' (docs/acme.md, "Several replicas,
     /// one store"); nil: `acme/` under `certs` (`storeLocation`).
     public var store: StoreLocation?
     /// The 32-byte key that encrypts private keys in a PostgreSQL store.
@@ -82,6 +83,6 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// The number of event loops to start.
     public var loopCount: Int {
-        workers > 0 ? workers : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        workers > 0 ? workers : Posix.onlineProcessors()
     }
 }

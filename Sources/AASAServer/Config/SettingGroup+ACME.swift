@@ -3,7 +3,7 @@ import AASATransport
 import AssociationKit
 import Foundation
 
-/// Certificates from an ACME CA (docs/usage.md, "Automatic certificates (ACME)"; docs/acme.md).
+/// Certificates from an ACME CA (docs/acme.md, "Automatic certificates (ACME)").
 /// `acmeIssuers` is a list of objects: the config file's JSON list, the flag's and the
 /// variable's the same list as JSON text.
 extension SettingGroup {

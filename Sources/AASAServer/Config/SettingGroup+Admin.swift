@@ -1,4 +1,4 @@
-/// The admin listener's settings (docs/usage.md, "Admin listener"; docs/security.md, "The
+/// The admin listener's settings (docs/admin.md, "Admin listener"; docs/security.md, "The
 /// admin listener").
 extension SettingGroup {
     static let adminSettings: [Setting] = [

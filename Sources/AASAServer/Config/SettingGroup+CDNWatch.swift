@@ -1,4 +1,4 @@
-/// The watch over Apple's CDN and the record of Apple's own fetches (docs/usage.md, "Apple's
+/// The watch over Apple's CDN and the record of Apple's own fetches (docs/watches.md, "Apple's
 /// CDN").
 extension SettingGroup {
     static let cdnWatchSettings: [Setting] = [

@@ -1,4 +1,4 @@
-/// The watch over Google's view of the sites' assetlinks.json (docs/usage.md, "Google's view").
+/// The watch over Google's view of the sites' assetlinks.json (docs/watches.md, "Google's view").
 extension SettingGroup {
     static let googleWatchSettings: [Setting] = [
         Setting(

@@ -1,6 +1,6 @@
 import AASAStore
 
-/// What replicas share (docs/usage.md, "Several replicas, one store"): the store's place and
+/// What replicas share (docs/acme.md, "Several replicas, one store"): the store's place and
 /// the key that encrypts private keys in a PostgreSQL store.
 extension SettingGroup {
     static let storeSettings: [Setting] = [
@@ -15,7 +15,7 @@ extension SettingGroup {
             help: "A file holding the 32-byte key (raw, hex or base64) that encrypts private keys in a PostgreSQL "
                 + "store (AES-256-GCM); refused with a folder store",
             // A folder store keeps private keys as 0600 files: an encryption key would promise a
-            // protection it does not give (docs/usage.md, "Several replicas, one store").
+            // protection it does not give (docs/acme.md, "Several replicas, one store").
             refuses: { settings in
                 guard settings.storeKeyFile != nil, case .folder = settings.storeLocation else { return nil }
                 return "--store-key-file applies to a PostgreSQL store (--store postgres://…); a folder store keeps "

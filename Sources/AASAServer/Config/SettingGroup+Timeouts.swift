@@ -1,4 +1,4 @@
-/// Deadlines, in seconds (docs/serving.md; docs/usage.md, "Serve"): a config file gives them as
+/// Deadlines, in seconds (docs/serving.md; docs/settings.md, "Where settings come from"): a config file gives them as
 /// one object, `{"timeouts": {"keepAlive": 5}}`.
 extension SettingGroup {
     static let timeoutSettings: [Setting] = [

@@ -1,6 +1,6 @@
 /// The settings of `serve` by concern, each group's table in its own file
 /// (`SettingGroup+Serving.swift`, `+Timeouts`, `+Admin`, `+ACME`, `+Store`, `+CDNWatch`,
-/// `+GoogleWatch`); `serve --help` and docs/usage.md's settings reference show each group under
+/// `+GoogleWatch`); `serve --help` and docs/settings.md's settings reference show each group under
 /// its title. A new setting is one row in its group's table and the field it lands in; a new
 /// group is one case here (docs/ARCHITECTURE.md, "Where new code goes").
 public enum SettingGroup: CaseIterable, Sendable {

@@ -53,7 +53,7 @@ public enum SnapshotLoader {
         }
         // What the files' parsing left free in each thread's heap goes back to the system
         // (malloc_trim(3)); otherwise a load on every core keeps its peak resident for good.
-        defer { malloc_trim(0) }
+        defer { Posix.returnFreeMemory() }
         var certificates = previous?.certificates
         var certificateProblems = previous?.certificateProblems ?? []
         var certificatesFailed = false

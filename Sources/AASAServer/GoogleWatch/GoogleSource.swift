@@ -5,7 +5,7 @@ import Foundation
 
 /// Google's Digital Asset Links API as a watched cache: what Google's verifier holds of each
 /// domain's assetlinks.json, asked with `statements:list` for `handle_all_urls` and compared
-/// by the grants it makes (`AppLinkGrants`; docs/usage.md, "Google's view").
+/// by the grants it makes (`AppLinkGrants`; docs/watches.md, "Google's view").
 struct GoogleSource: CacheSource {
     struct KeyProblem: Error, CustomStringConvertible {
         let description: String

@@ -1,6 +1,6 @@
 import AssociationKit
 
-/// What the watch over Google's view runs with (docs/usage.md, "Google's view").
+/// What the watch over Google's view runs with (docs/watches.md, "Google's view").
 public struct GoogleWatchSettings: Sendable, Equatable {
     public static let digitalAssetLinks = GoogleListResponse.defaultURL
 

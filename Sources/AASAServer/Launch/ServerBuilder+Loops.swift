@@ -54,7 +54,9 @@ extension ServerBuilder {
         do {
             for index in 0..<count {
                 // The main thread waits in sigwait: SIGTERM wakes it to stop the server.
-                let control = try LoopControl(onFailure: { kill(getpid(), SIGTERM) }, onListenerLost: lossLog.note)
+                let control = try LoopControl(
+                    onFailure: { try? Posix.send(signal: SIGTERM, to: Posix.processID()) }, onListenerLost: lossLog.note
+                )
                 controls.append(control)
                 var own = loopSettings
                 own.maxConnections = LoopSettings.share(of: settings.maxConnections, loop: index, loops: count)

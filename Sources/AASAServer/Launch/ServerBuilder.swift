@@ -161,7 +161,7 @@ struct ServerBuilder {
 
     /// The store replicas share (`--store`): nil for the default, the certificates folder's
     /// `acme/`, which ACME's own folder is; another folder or PostgreSQL is opened here, and a
-    /// store that cannot be opened stops the start (docs/usage.md, "Several replicas, one store").
+    /// store that cannot be opened stops the start (docs/acme.md, "Several replicas, one store").
     private func sharedStore() throws(LaunchFailure) -> (any SharedStore)? {
         let location = settings.storeLocation
         let own = URL(fileURLWithPath: ACMEStorage(certificates: settings.certs).folder).standardizedFileURL.path

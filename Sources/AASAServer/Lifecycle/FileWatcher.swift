@@ -20,7 +20,7 @@ import Synchronization
 /// When `--sites` (or a folder on its path) is a symbolic link a deploy swaps (`current ->
 /// releases/42`, git-sync's `current -> .worktrees/HASH`), the link's parent folder is watched
 /// for the link's name: a new link renamed over it is a full reload from the new target, and
-/// every watch is set up again there (docs/usage.md, "Sites layout").
+/// every watch is set up again there (docs/sites.md, "Sites layout").
 ///
 /// The watches are set up when the watcher is made, before the sites are first read, so a
 /// change made while they load is reported, never lost.

@@ -23,9 +23,9 @@ package enum FolderFiles {
             throw StoreError.io("cannot use \(path): \(error)")
         }
         defer { Posix.close(fd) }
-        guard status.st_uid == geteuid() else {
+        guard status.st_uid == Posix.effectiveUserID() else {
             throw StoreError.refused(
-                "cannot use \(path): it belongs to user \(status.st_uid), not to this process's user \(geteuid()); "
+                "cannot use \(path): it belongs to user \(status.st_uid), not to this process's user \(Posix.effectiveUserID()); "
                     + "give it to this user or remove it")
         }
         if status.st_mode & 0o7777 != 0o700 {

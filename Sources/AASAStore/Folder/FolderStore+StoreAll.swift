@@ -44,7 +44,7 @@ extension FolderStore {
                 }
                 if (try? Posix.status(target, followingLinks: false)) != nil {
                     // renameat2(2) RENAME_EXCHANGE: the new folder and the old swap atomically.
-                    _ = try Posix.check("renameat2", path: target) { CSystemShims_renameExchange(staging, target) }
+                    try Posix.exchange(staging, with: target)
                     // The old folder, now under the staging name: left behind it is only clutter.
                     try? FileManager.default.removeItem(atPath: staging)
                 } else {
@@ -77,7 +77,7 @@ extension FolderStore {
             do throws(SystemError) {
                 isFolder = try Posix.status(source, followingLinks: false).st_mode & S_IFMT == S_IFDIR
                 if !isFolder {
-                    _ = try Posix.check("link", path: source) { link(source, staging + "/" + entry.name) }
+                    try Posix.hardLink(source, to: staging + "/" + entry.name)
                 }
             } catch {
                 throw StoreError.io("cannot keep \(source): \(error)")

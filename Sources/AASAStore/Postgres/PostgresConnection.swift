@@ -174,8 +174,8 @@ final class PostgresConnection: @unchecked Sendable {
                         abandoned.store(true, ordering: .relaxed)
                         return nil
                     }
-                    var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
-                    _ = poll(&socket, 1, Int32(min((deadline - now) / 1_000_000 + 1, 60_000)))
+                    var socket = [pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)]
+                    Posix.poll(&socket, milliseconds: Int32(min((deadline - now) / 1_000_000 + 1, 60_000)))
                     // A lost connection: PQgetResult then returns its error at once.
                     if PQconsumeInput(connection) == 0 { break }
                 }

@@ -31,17 +31,11 @@ final class PostgresListener: Sendable {
         self.uri = uri
         self.health = health
         self.quiet = quiet
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            }
-        } else {
-            ends = [-1, -1]
-        }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
+        // Without the pipe (descriptors exhausted) stop's wake-up is lost and the thread ends at
+        // its next quiet wait instead.
+        let ends = (try? Posix.pipe()) ?? (read: -1, write: -1)
+        wakeRead = ends.read
+        wakeWrite = ends.write
     }
 
     deinit {
@@ -68,7 +62,7 @@ final class PostgresListener: Sendable {
     func stop() {
         guard started.load(ordering: .relaxed), !stopping.exchange(true, ordering: .relaxed) else { return }
         var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        _ = withUnsafeBytes(of: &byte) { try? Posix.write(wakeWrite, $0) }
         _ = finished.wait(timeout: .now() + 15)
     }
 
@@ -158,7 +152,7 @@ final class PostgresListener: Sendable {
     private func wait(socket: Int32?, milliseconds: Int32) -> Bool {
         var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         if let socket { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
-        let count = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        let count = Posix.poll(&descriptors, milliseconds: milliseconds)
         guard count > 0, let last = descriptors.last, socket != nil else { return false }
         return last.revents != 0
     }

@@ -1,5 +1,5 @@
 /// The store's tables in PostgreSQL, created and migrated by the server at start and written by
-/// nothing else (docs/usage.md, "Several replicas, one store"): `aasa_store_version` holds the
+/// nothing else (docs/acme.md, "Several replicas, one store"): `aasa_store_version` holds the
 /// one version number; each migration runs once, in order, in the same transaction as the
 /// number's change, under a transaction advisory lock so replicas starting together migrate
 /// once.

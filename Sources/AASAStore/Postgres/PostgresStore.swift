@@ -1,7 +1,7 @@
 import AASASystem
 import Synchronization
 
-/// The PostgreSQL engine (docs/usage.md, "Several replicas, one store"), through libpq: one
+/// The PostgreSQL engine (docs/acme.md, "Several replicas, one store"), through libpq: one
 /// connection for the calls, held under a lock (callers are blocking threads of their own: ACME's
 /// workers, a lookup thread; never an event loop), one for LISTEN on a thread of its own
 /// (`PostgresListener`), and one per held lock, whose session holds a session advisory lock,

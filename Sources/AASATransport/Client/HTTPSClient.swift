@@ -243,23 +243,22 @@ public struct HTTPSClient: Sendable {
     /// A non-blocking TCP connection, made within the timeout; every later step polls with
     /// its own deadline (so a server that accepts and never answers cannot hang the probe).
     private func connect(_ host: String, _ port: Int) -> Result<Int32, HTTPClientFailure> {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+        guard case .success(let found) = Posix.addresses(of: host, port: port), let first = found.first else {
             return .failure(HTTPClientFailure(stage: .resolve, message: "cannot resolve \(host)"))
         }
-        defer { freeaddrinfo(list) }
         let fd: Int32
         do throws(SystemError) {
-            fd = try Posix.socket(domain: first.pointee.ai_family, type: Int32(SOCK_STREAM.rawValue))
+            fd = try Posix.socket(domain: first.family, type: Int32(SOCK_STREAM.rawValue))
         } catch {
             return .failure(HTTPClientFailure(stage: .tcp, message: error.description))
         }
         let reason: String
         do throws(SystemError) {
             // A non-blocking connect(2) goes on in the background: EINPROGRESS (connect(2)).
-            if try !Posix.connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) {
+            let connected = first.withSockAddr { pointer, length in
+                Result { () throws(SystemError) in try Posix.connect(fd, pointer, length) }
+            }
+            if try !connected.get() {
                 switch wait(fd, events: Int16(POLLOUT), until: deadline()) {
                 case .ready: try Posix.checkConnected(fd)
                 case .timedOut: throw SystemError("connect", errno: ETIMEDOUT)

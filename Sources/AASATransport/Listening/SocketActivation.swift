@@ -19,7 +19,7 @@ public enum SocketActivation {
         for name in variables { unsetenv(name) }
         guard let pid = values[0], let count = values[1] else { return [] }
         guard let owner = number(pid) else { throw .invalidVariable(name: "LISTEN_PID", value: pid) }
-        guard owner == Int(getpid()) else { return [] }
+        guard owner == Int(Posix.processID()) else { return [] }
         // Far more than any socket unit passes; the bound keeps the descriptor arithmetic safe.
         guard let total = number(count), total <= 4096 else {
             throw .invalidVariable(name: "LISTEN_FDS", value: count)
@@ -35,7 +35,7 @@ public enum SocketActivation {
             let fd = firstDescriptor + Int32(offset)
             // Checked before any wrapper: EBADF there would stop the process as a bug, and here
             // it is the caller's mistake.
-            guard fcntl(fd, F_GETFD) >= 0 else { throw .notOpen(fd: fd) }
+            guard Posix.isOpen(fd) else { throw .notOpen(fd: fd) }
             let socket: InheritedSocket?
             do {
                 socket = try inspect(fd, name: name)
@@ -51,7 +51,7 @@ public enum SocketActivation {
     /// The descriptor made close-on-exec, and its address if it is a listening IPv4 or IPv6
     /// TCP socket (SO_DOMAIN, SO_TYPE, SO_PROTOCOL, SO_ACCEPTCONN: socket(7)); ENOTSOCK is nil.
     private static func inspect(_ fd: Int32, name: String) throws(SystemError) -> InheritedSocket? {
-        _ = try Posix.check("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        try Posix.setCloseOnExec(fd)
         let domain: Int32
         do {
             domain = try Posix.option(fd, level: SOL_SOCKET, name: SO_DOMAIN)

@@ -1,7 +1,7 @@
 import AASASystem
 
 /// Why the sockets systemd passed cannot be used: start-up stops and says which one
-/// (docs/usage.md, "Restarts and upgrades").
+/// (docs/deployment.md, "Restarts and upgrades").
 public enum SocketActivationError: Error, CustomStringConvertible, Sendable {
     /// `LISTEN_FDS` (or `LISTEN_PID`) is not a number, or an impossible one.
     case invalidVariable(name: String, value: String)

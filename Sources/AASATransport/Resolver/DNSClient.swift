@@ -86,15 +86,17 @@ public struct DNSClient: Sendable {
             }
             var buffer = [UInt8](repeating: 0, count: 4096)
             while try wait(fd, Int16(POLLIN), deadline) {
-                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                let received = buffer.withUnsafeMutableBytes { bytes in
+                    Result { () throws(SystemError) in try Posix.receive(fd, into: bytes) }
+                }
                 // ECONNREFUSED: an ICMP port unreachable; nothing listens there.
-                if count < 0 && errno == ECONNREFUSED {
+                if case .failure(let error) = received, error.errno == ECONNREFUSED {
                     return .failure(Failure(description: "\(server) refused (nothing listens there)"))
                 }
-                if count < 0 && errno != EAGAIN && errno != EINTR {
-                    return .failure(Failure(description: "\(server): \(SystemError("recv", errno: errno))"))
+                if case .failure(let error) = received {
+                    return .failure(Failure(description: "\(server): \(error)"))
                 }
-                guard count > 0 else { continue }
+                guard case .success(.processed(let count)) = received, count > 0 else { continue }
                 let answer = DNSMessage.answer(Array(buffer[..<count]), id: id, name: name, type: type)
                 if case .unrelated = answer { continue }
                 return .success(answer)
@@ -131,12 +133,11 @@ public struct DNSClient: Sendable {
                 if received.count >= 2 + length { return Array(received[2..<(2 + length)]) }
             }
             guard try wait(fd, Int16(POLLIN), deadline) else { return nil }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let read = try buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(SystemError) in try Posix.receive(fd, into: bytes) }
+            }.get()
+            guard case .processed(let count) = read else { continue }
             if count == 0 { return nil }
-            if count < 0 {
-                if errno == EAGAIN || errno == EINTR { continue }
-                throw SystemError("recv", errno: errno)
-            }
             received += buffer[..<count]
         }
     }

@@ -1,3 +1,4 @@
+import AASASystem
 @preconcurrency import Glibc
 
 /// How the ACME pre-flight finds a name's addresses (docs/acme.md, "Pre-flight"): the
@@ -35,32 +36,16 @@ public enum NameResolver: Sendable {
     }
 
     private static func system(_ name: String, port: Int) -> Result<[SocketAddress], DNSClient.Failure> {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_family = AF_UNSPEC
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(name, nil, &hints, &list)
-        guard status == 0 else {
-            let text = String(cString: gai_strerror(status))
-            return .failure(DNSClient.Failure(description: "the system's resolver: \(text)"))
+        let resolved: [ResolvedAddress]
+        switch Posix.addresses(of: name) {
+        case .success(let addresses): resolved = addresses
+        case .failure(let failure):
+            return .failure(DNSClient.Failure(description: "the system's resolver: \(failure)"))
         }
-        defer { freeaddrinfo(list) }
         var found: [SocketAddress] = []
-        var entry = list
-        while let current = entry {
-            if let address = current.pointee.ai_addr {
-                var storage = sockaddr_storage()
-                withUnsafeMutableBytes(of: &storage) { target in
-                    target.copyMemory(
-                        from: UnsafeRawBufferPointer(start: address, count: Int(current.pointee.ai_addrlen)))
-                }
-                let family = Int32(storage.ss_family)
-                if family == AF_INET || family == AF_INET6 {
-                    let socket = SocketAddress(storage).with(port: port)
-                    if !found.contains(socket) { found.append(socket) }
-                }
-            }
-            entry = current.pointee.ai_next
+        for address in resolved {
+            let socket = SocketAddress(address.storage).with(port: port)
+            if !found.contains(socket) { found.append(socket) }
         }
         return found.isEmpty
             ? .failure(DNSClient.Failure(description: "the system's resolver found no address for \(name)"))

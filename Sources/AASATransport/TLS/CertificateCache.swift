@@ -5,7 +5,7 @@ import Synchronization
 
 /// The certificates made ready for handshakes (`LoadedCertificate`: the parsed chain and key), loaded when a
 /// name is first asked for and kept while they fit in a budget of approximate bytes, the least
-/// recently used going first (docs/usage.md, "Many certificates"). One cache lives as long as
+/// recently used going first (docs/certificates.md, "Many certificates"). One cache lives as long as
 /// the server: every certificate store a reload builds shares it, and an entry is keyed by its
 /// chain file and that file's identity, so a changed certificate is loaded again and nothing
 /// else is.

@@ -11,7 +11,7 @@ import Foundation
 /// The index holds what each leaf certificate says (names, dates, issuer), read once per file
 /// (`CertificateStore+Loading.swift`); the chain and key a handshake needs are loaded when a
 /// name is first asked for, into the `CertificateCache` every store of the process shares
-/// (docs/usage.md, "Many certificates"), and given to the handshake on the context it began on.
+/// (docs/certificates.md, "Many certificates"), and given to the handshake on the context it began on.
 public final class CertificateStore: @unchecked Sendable {
     /// What tells a reload that a pair changed on disk: its two files' stat(2) identities.
     package struct Identity: Sendable, Hashable {
@@ -118,7 +118,7 @@ public final class CertificateStore: @unchecked Sendable {
     }
 
     /// How long before expiry a certificate is a warning (CERT002): a sixth of its lifetime,
-    /// at most 14 days (docs/usage.md, "Certificate lifetimes"). A 90-day certificate warns at 14 days
+    /// at most 14 days (docs/acme.md, "Certificate lifetimes"). A 90-day certificate warns at 14 days
     /// left as before, a 45-day one at 7.5, a 6-day one at one, when renewal at a third of the
     /// lifetime left has failed for half of that third.
     public static func warningWindow(lifetime: Int) -> Int {

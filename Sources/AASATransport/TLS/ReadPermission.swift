@@ -13,22 +13,20 @@ package enum ReadPermission {
                 "it is owned by \(userName(status.st_uid)):\(groupName(status.st_gid)) with mode "
                     + String(status.st_mode & 0o7777, radix: 8).leftPadded(to: 4)
             } ?? "its folder cannot be searched"
-        let user = userName(getuid())
+        let user = userName(Posix.userID())
         return "cannot read \(what) \(path): permission denied for the user the server runs as, \(user) "
-            + "(uid \(getuid()), gid \(getgid())); \(found); make it readable by \(user) (chown it, or give its "
+            + "(uid \(Posix.userID()), gid \(Posix.groupID())); \(found); make it readable by \(user) (chown it, or give its "
             + "group read access with chmod 640), or run the server as its owner"
     }
 
     /// The user's name from the password database (getpwuid(3)), else the number.
     static func userName(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "\(uid)" }
-        return String(cString: name)
+        Posix.userName(uid) ?? "\(uid)"
     }
 
     /// The group's name (getgrgid(3)), else the number.
     static func groupName(_ gid: gid_t) -> String {
-        guard let entry = getgrgid(gid), let name = entry.pointee.gr_name else { return "\(gid)" }
-        return String(cString: name)
+        Posix.groupName(gid) ?? "\(gid)"
     }
 }
 

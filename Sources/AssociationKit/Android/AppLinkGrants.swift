@@ -2,7 +2,7 @@
 /// certificate fingerprint) pairs granted `handle_all_urls`, each with its Android 15 dynamic
 /// rules. The site's assetlinks.json and Google's Digital Asset Links API (`statements:list`)
 /// write them differently; both reduce to this, so Google's view can be compared with what
-/// was served (docs/usage.md, "Google's view").
+/// was served (docs/watches.md, "Google's view").
 public struct AppLinkGrants: Hashable, Sendable {
     public struct Grant: Hashable, Sendable, Comparable {
         public let package: String

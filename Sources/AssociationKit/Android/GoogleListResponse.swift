@@ -1,6 +1,6 @@
 /// Google's Digital Asset Links API (`statements:list`), as the server's watch and `probe
 /// --google` ask it: the query for a domain's `handle_all_urls` statements, and the answer read
-/// (docs/usage.md, "Google's view"; developers.google.com/digital-asset-links/reference/rest).
+/// (docs/watches.md, "Google's view"; developers.google.com/digital-asset-links/reference/rest).
 public enum GoogleListResponse: Equatable, Sendable {
     /// What Google holds of the domain's file, by meaning.
     case statements(AppLinkGrants)

@@ -110,7 +110,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Hashable {
     case signedUnreadable = "SIG007"
     case signerExpiresSoon = "SIG008"
 
-    // FBK0xx: a site's fallback.json (docs/usage.md, "The link domain for people without the app").
+    // FBK0xx: a site's fallback.json (docs/fallback.md, "The link domain for people without the app").
     case fallbackMissingWeb = "FBK001"
     case fallbackInvalidURL = "FBK002"
     case fallbackUnknownPlaceholder = "FBK003"

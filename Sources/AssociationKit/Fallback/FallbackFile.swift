@@ -1,5 +1,5 @@
 /// A site's `fallback.json`, decoded: what people without the app get for the site's other
-/// paths (docs/usage.md, "The link domain for people without the app").
+/// paths (docs/fallback.md, "The link domain for people without the app").
 public struct FallbackFile: Sendable {
     public static let fileName = "fallback.json"
 
@@ -13,7 +13,7 @@ public struct FallbackFile: Sendable {
     /// The app's icon: an https URL with a fixed host (validated), shown when `preview` has no image.
     public var icon: String?
     public var accentColor: AccentColor?
-    /// The pages' texts per language, in file order (docs/usage.md, "Link pages a shop would ship").
+    /// The pages' texts per language, in file order (docs/fallback.md, "Link pages a shop would ship").
     public var strings: [FallbackTexts]
 
     public init(

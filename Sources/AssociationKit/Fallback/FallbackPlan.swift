@@ -1,5 +1,5 @@
 /// A site's fallback compiled at load: the file with the matchers of the site's association
-/// files, so deciding a request is a walk over precompiled rules (docs/usage.md, "The link domain").
+/// files, so deciding a request is a walk over precompiled rules (docs/fallback.md, "The link domain").
 public final class FallbackPlan: Sendable {
     public let file: FallbackFile
     /// The site's Apple matcher, kept only when a page can be shown: the App Store page, or the

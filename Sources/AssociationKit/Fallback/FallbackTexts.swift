@@ -1,5 +1,5 @@
 /// One `strings` entry of `fallback.json`: the page's texts in one language, each replacing the
-/// default when set (docs/usage.md, "Link pages a shop would ship").
+/// default when set (docs/fallback.md, "Link pages a shop would ship").
 public struct FallbackTexts: Sendable, Equatable {
     /// The text keys an entry may set.
     public static let keys = ["title", "description", "store", "web"]

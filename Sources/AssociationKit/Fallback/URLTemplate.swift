@@ -1,5 +1,5 @@
 /// A `web` template of `fallback.json`: an absolute http(s) URL whose scheme and authority are
-/// fixed text, with `{path}` and `{query}` placeholders after them (docs/usage.md, "The link domain").
+/// fixed text, with `{path}` and `{query}` placeholders after them (docs/fallback.md, "The link domain").
 /// The request fills the placeholders percent-encoded (`URLTemplate+Expansion.swift`), so it
 /// can never change the scheme, host or port, nor add a header or markup.
 public struct URLTemplate: Sendable, Equatable {

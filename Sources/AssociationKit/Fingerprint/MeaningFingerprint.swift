@@ -1,7 +1,7 @@
 /// What a JSON document means, as one number: FNV-1a of its canonical form
 /// (`JSONValue.canonical`), so whitespace, key order, escapes and number spelling do not
 /// count. The CDN watch and `probe --cdn` compare Apple's CDN copy with the origin's this
-/// one way (docs/usage.md, "Apple's CDN").
+/// one way (docs/watches.md, "Apple's CDN").
 public struct MeaningFingerprint: Hashable, Sendable {
     public let value: UInt64
 

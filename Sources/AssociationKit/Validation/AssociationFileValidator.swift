@@ -2,7 +2,7 @@
 /// reports each finding with a stable code, a severity, a fix-it message and its position.
 public struct AssociationFileValidator {
     /// Apple ignores files over 128 KB uncompressed (docs/association-files.md, "1. The Apple file"; iOS 9.3.1+); we read KB as
-    /// KiB, the larger of the two readings (docs/usage.md, "Sites layout").
+    /// KiB, the larger of the two readings (docs/sites.md, "Sites layout").
     public static let maximumSize = 131_072
 
     var diagnostics: [Diagnostic] = []
