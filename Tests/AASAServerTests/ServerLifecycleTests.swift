@@ -16,6 +16,8 @@ struct ServerLifecycleTests {
     /// Records what the server does to it in a journal shared by every component.
     final class Recorder: ServerComponent {
         let name: String
+        let policy = FailurePolicy.logAndContinue
+        let failures = FailureReport()
         let journal: Journal
         let fails: Bool
 
