@@ -102,4 +102,26 @@ struct ServerThreadsTests {
             #expect(joined, "round \(round): threads left after stop: \(left)")
         }
     }
+
+    /// Ways to run work that no part would join: only `ThreadSet` starts threads.
+    static let unowned =
+        #"\bThread\s*[({]|detachNewThread|pthread_create|asyncAfter|DispatchSource|DispatchQueue\(|\.async\s*[({]|\bTimer\."#
+
+    @Test("no thread, timer or queued work is started in Sources but through a ThreadSet")
+    func onlyThreadSets() throws {
+        let unowned = try Regex(Self.unowned)
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+        var found: [String] = []
+        for file in files where file.hasSuffix(".swift") && file != "AASASystem/Threads/ThreadSet.swift" {
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(unowned) {
+                found.append("Sources/\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(files.contains("AASASystem/Threads/ThreadSet.swift"))
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
 }

@@ -87,8 +87,8 @@ struct ServerBuilder {
                 acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
             ] + watches(state, store: acme?.store) + [reloader, fileWatch]
         return Server(
-            components: components.compactMap { $0 }, reloader: reloader, signals: signals, logger: logger,
-            report: report)
+            components: components.compactMap { $0 }, reload: { reloader.reload(reason: "SIGHUP") },
+            signals: signals, logger: logger, report: report)
     }
 
     /// The CDN and Google watches: with a store replicas share (`--acme on`), run by one

@@ -11,7 +11,8 @@ import Synchronization
 final class Server {
     /// In start order.
     let components: [any ServerComponent]
-    let reloader: Reloader
+    /// What SIGHUP does: the reloader reads everything again.
+    let reload: () -> Void
     /// SIGTERM, SIGINT and SIGHUP, blocked in every thread (`ServerBuilder`) for `sigwait`;
     /// nil for a server run by `start` and `stop` alone.
     let signals: sigset_t?
@@ -31,11 +32,11 @@ final class Server {
     }
 
     init(
-        components: [any ServerComponent], reloader: Reloader, signals: sigset_t?, logger: Logger,
+        components: [any ServerComponent], reload: @escaping () -> Void, signals: sigset_t?, logger: Logger,
         report: StartupReport
     ) {
         self.components = components
-        self.reloader = reloader
+        self.reload = reload
         self.signals = signals
         self.logger = logger
         self.report = report
@@ -114,7 +115,7 @@ final class Server {
                 return SIGTERM
             }
             guard received == SIGHUP else { return received }
-            reloader.reload(reason: "SIGHUP")
+            reload()
         }
     }
 

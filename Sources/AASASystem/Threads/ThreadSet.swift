@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// The threads one owner starts and joins (pthread_create(3), pthread_join(3)): the event
 /// loops, the workers of ACME, of the on-demand ask and of the cache watches, the reloader's
