@@ -86,10 +86,10 @@ struct ServerLifecycleTests {
     @Test("a thread group's body that returns on its own is its failure; one that returns after stop is not")
     func threadGroupEnds() throws {
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let ends = ThreadGroup(name: "aasa-test-end", policy: .stopServer, bodies: [{ "it broke" }], stop: {})
+        let ends = ThreadGroup(name: "test-end", policy: .stopServer, bodies: [{ "it broke" }], stop: {})
         let gate = DispatchSemaphore(value: 0)
         let waits = ThreadGroup(
-            name: "aasa-test-wait", policy: .stopServer,
+            name: "test-wait", policy: .stopServer,
             bodies: [
                 {
                     gate.wait()
@@ -100,9 +100,9 @@ struct ServerLifecycleTests {
             components: [ends, waits], reload: {}, signals: nil, logger: logger,
             report: StartupReport(format: .text, logger: logger))
         try server.start()
-        #expect(eventually(10) { server.failed == ["aasa-test-end failed: it broke"] })
+        #expect(eventually(10) { server.failed == ["test-end failed: it broke"] })
         #expect(server.stop() == 1)
-        #expect(server.failed == ["aasa-test-end failed: it broke"])
+        #expect(server.failed == ["test-end failed: it broke"])
     }
 
     @Test("a served file's derived value is made once, and the file used longest ago goes first")

@@ -12,7 +12,7 @@ import Testing
 /// lookup, a folder store, the CDN watch run through `WatchLeader`, the reloader's grace
 /// thread, the file watcher), is started and stopped in this process again and again, and
 /// after each stop no thread it started is left (/proc/self/task, by name).
-@Suite("every thread owned")
+@Suite("every thread owned", .serialized)
 struct ServerThreadsTests {
     /// The threads of this process now, by id, with their names (/proc/self/task/TID/comm).
     static func threads() -> [Int: String] {
@@ -40,7 +40,7 @@ struct ServerThreadsTests {
         return port
     }
 
-    static func settings(_ folder: TemporaryFolder) throws -> ServerConfiguration {
+    static func settings(_ folder: TemporaryFolder, store: String) throws -> ServerConfiguration {
         let closed = try closedPort()
         var settings = ServerConfiguration()
         try settings.applyEnvironment([
@@ -48,7 +48,7 @@ struct ServerThreadsTests {
             "AASA_HTTPS": "127.0.0.1:0", "AASA_ADMIN": "127.0.0.1:0", "AASA_WORKERS": "2", "AASA_ACCESS_LOG": "off",
             "AASA_ACME": "on", "AASA_ACME_DIRECTORY": "https://127.0.0.1:\(closed)/directory",
             "AASA_ACME_CHALLENGES": "http-01", "AASA_ACME_PREFLIGHT": "off", "AASA_ACME_ON_DEMAND": "on",
-            "AASA_ACME_ON_DEMAND_ASK": "http://127.0.0.1:\(closed)/ask", "AASA_STORE": folder.path("store"),
+            "AASA_ACME_ON_DEMAND_ASK": "http://127.0.0.1:\(closed)/ask", "AASA_STORE": store,
             "AASA_CDN_WATCH": "on", "AASA_CDN_WATCH_URL": "https://127.0.0.1:\(closed)/cdn/",
         ])
         return settings
@@ -63,13 +63,30 @@ struct ServerThreadsTests {
     @Test("the whole server started and stopped in process five times leaves no thread behind")
     func noThreadLeft() throws {
         let folder = try TemporaryFolder()
+        try rounds(folder, store: folder.path("store"), expected: Self.expected)
+    }
+
+    @Test(
+        "with a PostgreSQL store, its listener is joined too and no thread is left",
+        .enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed"))
+    func noThreadLeftWithPostgres() throws {
+        let folder = try TemporaryFolder()
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let store = cluster.uri(try cluster.makeDatabase())
+        try rounds(folder, store: store, expected: Self.expected.union(["aasa-store-lsn"]), count: 2)
+    }
+
+    /// Starts and stops the server `count` times; each time every `expected` thread runs, and
+    /// none of the server's is left once `stop` returns.
+    func rounds(_ folder: TemporaryFolder, store: String, expected: Set<String>, count: Int = 5) throws {
         let site = "threads.example.com"
         _ = try folder.write("sites/\(site)/apple-app-site-association", SiteFixtures.oneAppAASA())
         try TestCertificates(in: folder).issue(site, names: [site])
-        let settings = try Self.settings(folder)
+        let settings = try Self.settings(folder, store: store)
         let logger = Logger(label: "threads") { _ in SwiftLogNoOpLogHandler() }
         let baseline = Self.threads()
-        for round in 1...5 {
+        for round in 1...count {
             let server = try ServerBuilder(
                 settings: settings, logger: logger, report: StartupReport(format: .text, logger: logger)
             ).build(configFile: nil, ownsProcess: false)
@@ -77,9 +94,9 @@ struct ServerThreadsTests {
             var running: Set<String> = []
             let started = eventually(20) {
                 running = Set(Self.serverThreads(since: baseline).map { String($0.prefix { $0 != " " }) })
-                return running.isSuperset(of: Self.expected)
+                return running.isSuperset(of: expected)
             }
-            #expect(started, "round \(round): missing \(Self.expected.subtracting(running).sorted())")
+            #expect(started, "round \(round): missing \(expected.subtracting(running).sorted())")
             // On a thread of its own: a part that is not stopped but joined would hang the test.
             let status = Mutex<Int32?>(nil)
             // Used by that thread alone until it is done.
