@@ -99,6 +99,8 @@ public final class ACMEManager: Sendable {
     let logger: Logger
     let books = Mutex(Books())
     let wake = WorkerSignal()
+    /// The workers (`concurrentOrders`), joined by `waitUntilStopped`.
+    private let workers = ThreadSet()
     /// Held while the budget file is written, so two workers never write older over newer.
     let budgetFile = Mutex(())
     struct Callbacks {
@@ -183,22 +185,27 @@ public final class ACMEManager: Sendable {
             binding: made[index].1)
     }
 
-    /// Starts the workers, with what to do after each order.
+    /// Starts the workers, with what to do after each order. A thread that cannot be made (the
+    /// thread limit) stops those made and fails the start.
     public func start(
         certificatesChanged: @escaping @Sendable () -> Void, orderFailed: @escaping @Sendable () -> Void
     ) throws(ACMEProblem) {
         callbacks.withLock { $0 = Callbacks(certificatesChanged: certificatesChanged, orderFailed: orderFailed) }
         if accounts.withLock({ $0 }) == nil { try prepare() }
         guard let made = accounts.withLock({ $0 }) else { return }
-        for index in 0..<ACMESettings.concurrentOrders {
-            let clients = issuers.indices.map { client($0, made) }
-            // The clients are used by this thread alone from here on.
-            nonisolated(unsafe) let owned = clients
-            let thread = Thread { [self] in work(owned) }
-            thread.name = "aasa-acme-\(index)"
-            thread.start()
+        do throws(SystemError) {
+            for index in 0..<ACMESettings.concurrentOrders {
+                let clients = issuers.indices.map { client($0, made) }
+                // The clients are used by this thread alone from here on.
+                nonisolated(unsafe) let owned = clients
+                try workers.start("aasa-acme-\(index)") { [self] in work(owned) }
+            }
+            try asker?.start { [self] name, answer in answered(name, answer) }
+        } catch {
+            stop()
+            waitUntilStopped()
+            throw ACMEProblem(type: "threads", detail: "cannot start its workers: \(error)")
         }
-        asker?.start { [self] name, answer in answered(name, answer) }
         // What another replica changed (PostgreSQL tells): a posted challenge drops what the
         // board cached for it; a certificate is copied here, and the file watcher reloads.
         store.observeChanges { [self] key in
@@ -211,6 +218,13 @@ public final class ACMEManager: Sendable {
         books.withLock { $0.stopping = true }
         wake.wake()
         asker?.stop()
+    }
+
+    /// Joins the workers and the asker's threads (after `stop`): an order under way finishes
+    /// first, each of its requests bounded by the client's timeout.
+    public func waitUntilStopped() {
+        workers.join()
+        asker?.waitUntilStopped()
     }
 
     /// The plans of the latest snapshot and the certificates it loaded: what is covered and

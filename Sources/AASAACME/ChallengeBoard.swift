@@ -72,6 +72,7 @@ public final class ChallengeBoard: Sendable {
     private let tls = Mutex<[String: TLSContext]>([:])
     private let lookups = Mutex(Lookups())
     private let signal = WorkerSignal()
+    private let threads = ThreadSet()
     private let wake = Mutex<(@Sendable () -> Void)?>(nil)
     /// Where other replicas' challenges are found; nil for a server that shares none.
     let source: (any ChallengeSource)?
@@ -109,13 +110,21 @@ public final class ChallengeBoard: Sendable {
     /// What the lookups did so far.
     public var lookupCounts: LookupCounts { lookups.withLock { $0.counts } }
 
-    /// Starts the lookup thread; `wake` wakes the loops when an answer is in.
+    /// Starts the lookup thread; `wake` wakes the loops when an answer is in. Without one (the
+    /// thread limit), other replicas' challenges are answered absent, as after `stop`.
     public func start(wake: @escaping @Sendable () -> Void) {
         self.wake.withLock { $0 = wake }
         guard source != nil else { return }
-        let thread = Thread { [self] in lookUp() }
-        thread.name = "aasa-acme-lookup"
-        thread.start()
+        do {
+            try threads.start("aasa-acme-look") { [self] in lookUp() }
+        } catch {
+            lookups.withLock { $0.stopping = true }
+        }
+    }
+
+    /// Joins the lookup thread (after `stop`).
+    public func waitUntilStopped() {
+        threads.join()
     }
 
     public func stop() {

@@ -60,6 +60,7 @@ public final class OnDemandAsk: Sendable {
     let logger: Logger
     private let state = Mutex(State())
     private let signal = WorkerSignal()
+    private let threads = ThreadSet()
 
     /// nil when `url` is no usable target (`target(_:)`).
     public init?(url: String, caFile: String? = nil, logger: Logger) {
@@ -104,23 +105,33 @@ public final class OnDemandAsk: Sendable {
     }
 
     /// Starts the threads that ask; `answered` runs on one after each answer is remembered.
-    func start(answered: @escaping @Sendable (String, Answer) -> Void) {
+    /// A thread that cannot be made (the thread limit) stops those made and is thrown.
+    func start(answered: @escaping @Sendable (String, Answer) -> Void) throws(SystemError) {
         for index in 0..<Self.askers {
-            let thread = Thread { [self] in
-                while let name = next() {
-                    let answer = query(name)
-                    remember(name, answer, now: Int(time(nil)))
-                    answered(name, answer)
+            do {
+                try threads.start("aasa-acme-ask-\(index)") { [self] in
+                    while let name = next() {
+                        let answer = query(name)
+                        remember(name, answer, now: Int(time(nil)))
+                        answered(name, answer)
+                    }
                 }
+            } catch {
+                stop()
+                waitUntilStopped()
+                throw error
             }
-            thread.name = "aasa-acme-ask-\(index)"
-            thread.start()
         }
     }
 
     func stop() {
         state.withLock { $0.stopping = true }
         signal.wake()
+    }
+
+    /// Joins the threads that ask (after `stop`): an ask under way ends within `timeout`.
+    func waitUntilStopped() {
+        threads.join()
     }
 
     private func next() -> String? {

@@ -1,5 +1,8 @@
 import AASALoop
+import Dispatch
+import Logging
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import AASAServer
@@ -16,15 +19,18 @@ struct ServerLifecycleTests {
     /// Records what the server does to it in a journal shared by every component.
     final class Recorder: ServerComponent {
         let name: String
+        let policy: FailurePolicy
+        let failures = FailureReport()
         let journal: Journal
         let fails: Bool
 
         struct Refused: Error {}
 
-        init(_ name: String, _ journal: Journal, fails: Bool = false) {
+        init(_ name: String, _ journal: Journal, fails: Bool = false, policy: FailurePolicy = .logAndContinue) {
             self.name = name
             self.journal = journal
             self.fails = fails
+            self.policy = policy
         }
 
         func start() throws {
@@ -56,6 +62,47 @@ struct ServerLifecycleTests {
         let components = [Recorder("loops", journal), Recorder("acme", journal, fails: true), Recorder("cdn", journal)]
         #expect(throws: Recorder.Refused.self) { try Server.start(components) }
         #expect(journal.entries == ["start loops", "stop loops", "wait loops"])
+    }
+
+    @Test(
+        "a part that fails or ends does what its policy says: stopServer makes the stop's status 1, logAndContinue not",
+        arguments: [(FailurePolicy.stopServer, ["loops failed: its thread ended"], 1), (.logAndContinue, [], 0)]
+            as [(FailurePolicy, [String], Int32)])
+    func failurePolicy(policy: FailurePolicy, failed: [String], status: Int32) throws {
+        let journal = Journal()
+        let loops = Recorder("loops", journal, policy: policy)
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let server = Server(
+            components: [loops, Recorder("admin", journal)], reload: {}, signals: nil, logger: logger,
+            report: StartupReport(format: .text, logger: logger))
+        try server.start()
+        loops.failures.report("its thread ended")
+        // One failure per part: what it says after the first is not counted again.
+        loops.failures.report("its thread ended again")
+        #expect(server.failed == failed)
+        #expect(server.stop() == status)
+    }
+
+    @Test("a thread group's body that returns on its own is its failure; one that returns after stop is not")
+    func threadGroupEnds() throws {
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let ends = ThreadGroup(name: "test-end", policy: .stopServer, bodies: [{ "it broke" }], stop: {})
+        let gate = DispatchSemaphore(value: 0)
+        let waits = ThreadGroup(
+            name: "test-wait", policy: .stopServer,
+            bodies: [
+                {
+                    gate.wait()
+                    return "asked to stop"
+                }
+            ], stop: { gate.signal() })
+        let server = Server(
+            components: [ends, waits], reload: {}, signals: nil, logger: logger,
+            report: StartupReport(format: .text, logger: logger))
+        try server.start()
+        #expect(eventually(10) { server.failed == ["test-end failed: it broke"] })
+        #expect(server.stop() == 1)
+        #expect(server.failed == ["test-end failed: it broke"])
     }
 
     @Test("a served file's derived value is made once, and the file used longest ago goes first")

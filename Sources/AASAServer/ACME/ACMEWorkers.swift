@@ -3,8 +3,13 @@ import Logging
 
 /// ACME's workers as a component of the server: a certificate issued reloads the
 /// certificates, a failed order wakes the loops (a paused handshake gives up). A start that
-/// fails is logged and the server serves without new certificates.
+/// fails is logged and the server serves without new certificates. Its threads (the order
+/// workers, the on-demand askers, the challenge lookup) are joined by `waitUntilStopped`.
 final class ACMEWorkers: ServerComponent {
+    let name = "aasa-acme"
+    /// The certificates held are served on; what ACME cannot do is logged and on the status page.
+    let policy = FailurePolicy.logAndContinue
+    let failures = FailureReport()
     let manager: ACMEManager
     let reloader: Reloader
     let wakeLoops: @Sendable () -> Void
@@ -28,7 +33,8 @@ final class ACMEWorkers: ServerComponent {
                 },
                 orderFailed: wakeLoops)
         } catch {
-            logger.error("acme: cannot start: \(error); serving without new certificates")
+            failures.report("cannot start: \(error); no new certificates are ordered")
+            return
         }
         logger.info(
             "acme: managing certificates",
@@ -42,5 +48,10 @@ final class ACMEWorkers: ServerComponent {
     func stop() {
         manager.stop()
         manager.board.stop()
+    }
+
+    func waitUntilStopped() {
+        manager.waitUntilStopped()
+        manager.board.waitUntilStopped()
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 /// (docs/watches.md, "Apple's CDN" and "Google's view"): each domain every `interval` (±10 %),
 /// sooner after its file changed until the cache caught up; all questions together within
 /// `ratePerMinute`, oldest due first, a few in flight at once. One event per change of a
-/// domain's state.
+/// domain's state. Its threads (`aasa-cdn-N`, `aasa-google-N`) are joined by `waitUntilStopped`.
 public final class CacheWatcher: Sendable, ServerComponent {
     /// A site's watched file at the last update and its meaning, computed once per file.
     struct ServedFile {
@@ -37,6 +37,10 @@ public final class CacheWatcher: Sendable, ServerComponent {
     /// History kept per domain: the versions served before the current one.
     static let historyDepth = 16
 
+    /// A watch that stops is logged; serving never depends on it.
+    let policy = FailurePolicy.logAndContinue
+    let failures = FailureReport()
+    private let threads = ThreadSet()
     let source: any CacheSource
     let client: HTTPSClient
     let logger: Logger
@@ -99,15 +103,22 @@ public final class CacheWatcher: Sendable, ServerComponent {
         wake.wake()
     }
 
-    func start() {
+    var name: String { "aasa-\(source.name)" }
+
+    /// Starts the fetching threads; one that cannot be made stops those made and is thrown.
+    func start() throws {
         let current = generation.add(1, ordering: .sequentiallyConsistent).newValue
         books.withLock { $0.stopping = false }
         for index in 0..<Self.concurrentFetches {
-            let thread = Thread { [self] in
-                while let domain = nextDomain(current) { check(domain) }
+            do {
+                try threads.start("\(name)-\(index)") { [self] in
+                    while let domain = nextDomain(current) { check(domain) }
+                }
+            } catch {
+                stop()
+                waitUntilStopped()
+                throw error
             }
-            thread.name = "aasa-\(source.name)-\(index)"
-            thread.start()
         }
         logger.info(
             "\(source.name): watching \(source.title)",
@@ -120,6 +131,12 @@ public final class CacheWatcher: Sendable, ServerComponent {
     func stop() {
         books.withLock { $0.stopping = true }
         wake.wake()
+    }
+
+    /// Joins every thread started, of this start and earlier ones (a fetch under way ends
+    /// within the source's timeout).
+    func waitUntilStopped() {
+        threads.join()
     }
 
     /// Waits for the next fetch slot and the oldest due domain, and claims it.

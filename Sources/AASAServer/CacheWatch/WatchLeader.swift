@@ -11,7 +11,8 @@ import Synchronization
 /// (`watches/NAME/results`); the others read them, so every replica shows them. The lock
 /// goes with its holder (killed, or its store session lost: PostgreSQL's advisory lock), and
 /// another replica takes the watches over at its next try. A replica that can no longer reach
-/// the store stops its watches, since another may take them.
+/// the store stops its watches, since another may take them. `waitUntilStopped` joins its
+/// thread and the watches' (`CacheWatcher.waitUntilStopped`).
 final class WatchLeader: Sendable, ServerComponent {
     struct Books {
         var lock: StoreLock?
@@ -19,6 +20,11 @@ final class WatchLeader: Sendable, ServerComponent {
         var stopping = false
     }
 
+    let name = "aasa-leader"
+    /// Another replica may run the watches; serving never depends on them.
+    let policy = FailurePolicy.logAndContinue
+    let failures = FailureReport()
+    private let threads = ThreadSet()
     let store: any SharedStore
     let watchers: [CacheWatcher]
     let logger: Logger
@@ -29,7 +35,6 @@ final class WatchLeader: Sendable, ServerComponent {
     static let followInterval = 5.0
     private let books = Mutex(Books())
     private let signal = WorkerSignal()
-    private let stopped = Mutex(false)
 
     init(store: any SharedStore, watchers: [CacheWatcher], logger: Logger) {
         self.store = store
@@ -40,8 +45,8 @@ final class WatchLeader: Sendable, ServerComponent {
     /// Whether this replica runs the watches now (the status page says so).
     var isLeading: Bool { books.withLock { $0.lock != nil } }
 
-    func start() {
-        let thread = Thread { [self] in
+    func start() throws {
+        try threads.start(name) { [self] in
             while !books.withLock({ $0.stopping }) {
                 tick()
                 let next = Date().addingTimeInterval(isLeading ? Self.interval : Self.followInterval)
@@ -52,10 +57,7 @@ final class WatchLeader: Sendable, ServerComponent {
                 }
             }
             stepDown(reason: nil)
-            stopped.withLock { $0 = true }
         }
-        thread.name = "aasa-watch-leader"
-        thread.start()
     }
 
     func stop() {
@@ -85,7 +87,9 @@ final class WatchLeader: Sendable, ServerComponent {
             metadata: ["watches": "\(watchers.map(\.source.name).joined(separator: ","))"])
         for watcher in watchers {
             watcher.placement.store(1, ordering: .relaxed)
-            watcher.start()
+            do { try watcher.start() } catch {
+                logger.warning("watches: cannot start the \(watcher.source.name) watch here: \(error)")
+            }
         }
     }
 
@@ -130,6 +134,7 @@ final class WatchLeader: Sendable, ServerComponent {
     }
 
     func waitUntilStopped() {
-        while !stopped.withLock({ $0 }) { Posix.pause(microseconds: 10_000) }
+        threads.join()
+        for watcher in watchers { watcher.waitUntilStopped() }
     }
 }

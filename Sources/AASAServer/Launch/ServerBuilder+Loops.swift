@@ -3,6 +3,7 @@ import AASASystem
 import AASATransport
 @preconcurrency import Glibc
 import Logging
+import Synchronization
 
 extension ServerBuilder {
     /// The event loops as components: the sites' (one per worker, each on its own thread with
@@ -48,15 +49,18 @@ extension ServerBuilder {
         loopSettings.descriptors = descriptors
         let acme = state.acme.map { ACMEResponder(manager: $0, snapshots: state.snapshots.serving) }
         var controls: [LoopControl] = []
-        var bodies: [@Sendable () -> Void] = []
+        var bodies: [@Sendable () -> String?] = []
         let lossLog = ListenerLossLog(logger: logger)
         let logger = logger
+        // A loop's failure stops the server (the group's policy): its listener would otherwise
+        // take connections nobody serves.
+        let failures = FailureReport()
+        let failed = LoopFailures()
         do {
             for index in 0..<count {
-                // The main thread waits in sigwait: SIGTERM wakes it to stop the server.
                 let control = try LoopControl(
-                    onFailure: { try? Posix.send(signal: SIGTERM, to: Posix.processID()) }, onListenerLost: lossLog.note
-                )
+                    onFailure: { failures.report(failed.reasons ?? "an event loop failed") },
+                    onListenerLost: lossLog.note)
                 controls.append(control)
                 var own = loopSettings
                 own.maxConnections = LoopSettings.share(of: settings.maxConnections, loop: index, loops: count)
@@ -70,7 +74,10 @@ extension ServerBuilder {
                     handshakeHooks: acme, settings: own, statistics: state.statistics[index])
                 loop.listenerScope = inherited.http?.scope
                 loop.secureListenerScope = inherited.https?.scope
-                bodies.append { loop.serveSites() }
+                bodies.append {
+                    loop.serveSites()
+                    return control.failure
+                }
             }
         } catch {
             for fd in (plain?.fds ?? []) + (secure?.fds ?? []) { Posix.close(fd) }
@@ -80,12 +87,10 @@ extension ServerBuilder {
         // Every loop's epoll set and eventfd are open: what is open now is the server's own.
         descriptors.measureBase()
         let controlled = controls
+        failed.controls.withLock { $0 = controlled }
         let sites = ThreadGroup(
-            name: "aasa-loop", bodies: bodies, stop: { for control in controlled { control.stop() } },
-            failure: {
-                let failures = controlled.compactMap(\.failure)
-                return failures.isEmpty ? nil : failures.joined(separator: "; ")
-            },
+            name: "aasa-loop", policy: .stopServer, failures: failures, bodies: bodies,
+            stop: { for control in controlled { control.stop() } },
             announce: {
                 for (scheme, address, port, socket) in [
                     ("http", settings.http, plain?.port, inherited.http),
@@ -135,18 +140,28 @@ extension ServerBuilder {
         // (`DescriptorBudget.adminShare`), never by the serving loops' caps.
         adminSettings.descriptorRole = .admin
         adminSettings.maxConnections = .max
+        // The admin loop's failure is logged and serving goes on (the group's policy).
+        let failures = FailureReport()
+        let failed = LoopFailures()
         do {
             let control = try LoopControl(
-                onFailure: { logger.error("the admin listener's loop failed; serving goes on without it") },
+                onFailure: { failures.report(failed.reasons ?? "its loop failed") },
                 onListenerLost: { reason in
                     logger.error("admin listener: \(reason); serving goes on without it until a restart")
                 })
+            failed.controls.withLock { $0 = [control] }
             nonisolated(unsafe) let loop = try EventLoop(
                 listener: listener, control: control, snapshots: state.snapshots.serving,
                 handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)
             loop.listenerScope = inherited.admin?.scope
             return ThreadGroup(
-                name: "aasa-admin", bodies: [{ loop.run() }], stop: control.stop,
+                name: "aasa-admin", policy: .logAndContinue, failures: failures,
+                bodies: [
+                    {
+                        loop.run()
+                        return control.failure
+                    }
+                ], stop: control.stop,
                 announce: {
                     logger.info(
                         "admin listening on http://\(address.with(port: Posix.localPort(listener)))",
@@ -157,5 +172,16 @@ extension ServerBuilder {
             Posix.close(listener)
             return nil
         }
+    }
+}
+
+/// The controls of a group's loops, filled once they are made: a loop's failure is reported
+/// with the reasons its control recorded.
+private final class LoopFailures: Sendable {
+    let controls = Mutex<[LoopControl]>([])
+
+    var reasons: String? {
+        let reasons = controls.withLock { $0.compactMap(\.failure) }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 }

@@ -18,7 +18,11 @@ struct ServerBuilder {
     let logger: Logger
     let report: StartupReport
 
-    func build(configFile: String?) throws(LaunchFailure) -> Server {
+    /// The server, its parts made and listed in start order. `ownsProcess` (`serve`): the stop
+    /// and reload signals are blocked for `Server.run`'s sigwait and stdout is made
+    /// non-blocking; without it (a server run in a test's process by `start` and `stop`), the
+    /// process's signals and streams are left as they are.
+    func build(configFile: String?, ownsProcess: Bool = true) throws(LaunchFailure) -> Server {
         if let refusal = ServerLaunch.refusal(settings) { throw .settings(refusal) }
         // Before anything is read: a socket unit that disagrees with the settings is a
         // settings error, and a large tree of sites would only delay saying so.
@@ -35,7 +39,23 @@ struct ServerBuilder {
         }
         // ACME first: it makes `acme/` under the certificates folder (which the watcher must find
         // there) and copies a store's certificates into it before the first read.
-        let acme = try acmeManager()
+        let store = try sharedStore()
+        do throws(LaunchFailure) {
+            return try build(
+                acme: try acmeManager(store: store), store: store, inherited: inherited, adminToken: adminToken,
+                ownsProcess: ownsProcess)
+        } catch {
+            // The store's listener (PostgreSQL) is a thread: a start that fails leaves none.
+            store?.close()
+            throw error
+        }
+    }
+
+    /// The rest of `build`, once the store is open.
+    private func build(
+        acme: ACMEManager?, store: (any SharedStore)?, inherited: InheritedListeners, adminToken: AdminToken?,
+        ownsProcess: Bool
+    ) throws(LaunchFailure) -> Server {
         // Watches, then the first read: a change made while the sites load is seen.
         let watcher = FileWatcher(
             sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger)
@@ -47,24 +67,28 @@ struct ServerBuilder {
                 ? CacheWatcher(source: AppleCDNSource(settings: settings.cdnWatch), logger: logger) : nil,
             googleWatch: try googleWatch(), appleFetches: AppleFetches(logger: logger), adminToken: adminToken)
         if load.outcome == .partial { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
-        let signals = try processSetup()
+        let signals = try processSetup(ownsProcess: ownsProcess)
         let loops = try self.loops(state: state, inherited: inherited)
         let reloader = Reloader(state: state, logger: logger, descriptors: loops.descriptors, wakeLoops: loops.wake)
-        let fileWatch = ThreadGroup(
-            name: "aasa-watch",
-            bodies: [{ watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) } }],
-            stop: watcher.stop)
-        // Start order; `Server` stops them in reverse.
+        // Without inotify (logged) there is nothing to run: SIGHUP reloads.
+        let fileWatch =
+            watcher.isWatching
+            ? ThreadGroup(
+                name: "aasa-watch", policy: .logAndContinue,
+                bodies: [{ watcher.run { changes in reloader.reload(reason: "files changed", changes: changes) } }],
+                stop: watcher.stop) : nil
+        // Start order; `Server` stops them in reverse, each asked, then each joined.
         let components: [(any ServerComponent)?] =
             [
+                store.map { StoreComponent(store: $0) },
                 certificateLoader(snapshot.certificates?.cache, wake: loops.wake),
                 loops.sites,
                 loops.admin,
                 acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
             ] + watches(state, store: acme?.store) + [reloader, fileWatch]
         return Server(
-            components: components.compactMap { $0 }, reloader: reloader, signals: signals, logger: logger,
-            report: report)
+            components: components.compactMap { $0 }, reload: { reloader.reload(reason: "SIGHUP") },
+            signals: signals, logger: logger, report: report)
     }
 
     /// The CDN and Google watches: with a store replicas share (`--acme on`), run by one
@@ -84,8 +108,9 @@ struct ServerBuilder {
         guard let cache else { return nil }
         cache.prepareLoader()
         let logger = logger
+        // Paused handshakes wait for it: a server without it must stop (it ends only when stopped).
         return ThreadGroup(
-            name: "aasa-certs",
+            name: "aasa-certs", policy: .stopServer,
             bodies: [
                 {
                     cache.runLoader(wake: wake) { problem in
@@ -94,6 +119,7 @@ struct ServerBuilder {
                             "\(problem.rendered)",
                             metadata: ["code": .string(problem.code), "file": .string(problem.path)])
                     }
+                    return nil
                 }
             ], stop: cache.stop)
     }
@@ -139,7 +165,7 @@ struct ServerBuilder {
     }
 
     /// ACME's manager with its accounts ready (nil unless `--acme on`).
-    private func acmeManager() throws(LaunchFailure) -> ACMEManager? {
+    private func acmeManager(store: (any SharedStore)?) throws(LaunchFailure) -> ACMEManager? {
         guard settings.acme.enabled else { return nil }
         var acme = settings.acme
         acme.userAgent = "aasa-server/\(Version.current) acme"
@@ -153,7 +179,7 @@ struct ServerBuilder {
         }
         let manager = ACMEManager(
             settings: acme, certificates: settings.certs, challenges: settings.acmeChallenges,
-            publicSuffixes: suffixes, store: try sharedStore(), logger: logger)
+            publicSuffixes: suffixes, store: store, logger: logger)
         do { try manager.prepare() } catch { throw .notStarting("acme: \(error)", status: 2) }
         if let warning = acme.onDemandWarning { logger.warning("\(warning)") }
         return manager
@@ -163,6 +189,7 @@ struct ServerBuilder {
     /// `acme/`, which ACME's own folder is; another folder or PostgreSQL is opened here, and a
     /// store that cannot be opened stops the start (docs/acme.md, "Several replicas, one store").
     private func sharedStore() throws(LaunchFailure) -> (any SharedStore)? {
+        guard settings.acme.enabled else { return nil }
         let location = settings.storeLocation
         let own = URL(fileURLWithPath: ACMEStorage(certificates: settings.certs).folder).standardizedFileURL.path
         if case .folder(let path) = location, URL(fileURLWithPath: path).standardizedFileURL.path == own {
@@ -181,18 +208,19 @@ struct ServerBuilder {
     /// sockets use MSG_NOSIGNAL and OpenSSL writes through the fd; ignoring the signal covers
     /// every path, signal(7)), the stop and reload signals blocked so those threads inherit the
     /// mask and only the main thread's sigwait sees them, the descriptor limit raised, and
-    /// stdout made safe for the access log.
-    private func processSetup() throws(LaunchFailure) -> sigset_t {
-        let signals: sigset_t
+    /// stdout made safe for the access log. In a process the server does not own, SIGPIPE is
+    /// ignored and the limit raised, and nothing else.
+    private func processSetup(ownsProcess: Bool) throws(LaunchFailure) -> sigset_t? {
+        var signals: sigset_t?
         do {
             try Posix.ignore(signal: SIGPIPE)
-            signals = try Posix.block(signals: [SIGTERM, SIGINT, SIGHUP])
+            if ownsProcess { signals = try Posix.block(signals: [SIGTERM, SIGINT, SIGHUP]) }
         } catch {
             throw .notStarting("cannot set up signals: \(error)", status: 1)
         }
         // Each connection is a descriptor: take the hard limit; without it the soft one serves.
         do { try Posix.raiseDescriptorLimit() } catch { logger.warning("\(error); serving with the soft limit") }
-        Self.makeStdoutNonBlocking()
+        if ownsProcess { Self.makeStdoutNonBlocking() }
         return signals
     }
 

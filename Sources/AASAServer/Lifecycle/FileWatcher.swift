@@ -42,7 +42,8 @@ public final class FileWatcher: Sendable {
     let logger: Logger
     /// The inotify descriptor; -1 when inotify could not be set up.
     private let fd: Int32
-    /// Watch descriptors and what they stand for; used by the watcher's thread only.
+    /// Watch descriptors and what they stand for: set up when the watcher is made, then read
+    /// and changed by the watcher's thread, a batch of events at a time.
     private let targets = Mutex<[Int32: Target]>([:])
     let quietPeriod: UInt64 = 300_000_000
     let longestWait: UInt64 = 1_000_000_000
@@ -75,13 +76,14 @@ public final class FileWatcher: Sendable {
         stopping.store(true, ordering: .releasing)
     }
 
-    /// Reports changes to `onChange` until `stop()`.
-    func run(onChange: @Sendable (ChangeSet) -> Void) {
-        guard fd >= 0 else { return }
-        targets.withLock { run(&$0, onChange: onChange) }
-    }
+    /// Whether inotify could be set up (else there is nothing to run).
+    var isWatching: Bool { fd >= 0 }
 
-    private func run(_ targets: inout [Int32: Target], onChange: @Sendable (ChangeSet) -> Void) {
+    /// Reports changes to `onChange` until `stop()`; returns why it stopped on its own, when
+    /// it did. The watches are read and set up again under the lock, and `onChange` (a reload)
+    /// runs outside it.
+    func run(onChange: @Sendable (ChangeSet) -> Void) -> String? {
+        guard fd >= 0 else { return "inotify is unavailable; reload with SIGHUP" }
         var pending: ChangeSet?
         var firstAt: UInt64 = 0
         var lastAt: UInt64 = 0
@@ -93,27 +95,33 @@ public final class FileWatcher: Sendable {
             } catch {
                 // Only a broken descriptor or no memory fails here: waiting again would spin.
                 logger.warning("stopped watching the sites folder (\(error)); reload with SIGHUP")
-                return
+                return "\(error)"
             }
-            if ready != 0, let changes = readChanges(&buffer, &targets) {
+            let due = targets.withLock { targets -> ChangeSet? in
+                if ready != 0, let changes = readChanges(&buffer, &targets) {
+                    let now = MonotonicClock.now()
+                    if pending == nil { firstAt = now }
+                    lastAt = now
+                    pending = pending?.merged(with: changes) ?? changes
+                }
                 let now = MonotonicClock.now()
-                if pending == nil { firstAt = now }
-                lastAt = now
-                pending = pending?.merged(with: changes) ?? changes
-            }
-            let now = MonotonicClock.now()
-            guard let changes = pending, now &- lastAt >= quietPeriod || now &- firstAt >= longestWait else { continue }
-            pending = nil
-            if changes.sites == nil {
-                watchEverything(&targets)
-            } else {
-                let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
-                for entry in changes.sites ?? [] { watchSite(entry, root, &targets) }
-                if changes.certificates { watchCertificates(&targets, only: changes.certificateFolders) }
+                guard let changes = pending, now &- lastAt >= quietPeriod || now &- firstAt >= longestWait else {
+                    return nil
+                }
+                pending = nil
+                if changes.sites == nil {
+                    watchEverything(&targets)
+                } else {
+                    let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
+                    for entry in changes.sites ?? [] { watchSite(entry, root, &targets) }
+                    if changes.certificates { watchCertificates(&targets, only: changes.certificateFolders) }
+                }
+                return changes
             }
             // Watches are in place before the reload reads, so nothing written meanwhile is missed.
-            onChange(changes)
+            if let due { onChange(due) }
         }
+        return nil
     }
 
     /// Reads every queued event into the entries they touch; nil when none is a change (a

@@ -1,6 +1,6 @@
 import AASALoop
 import AASASites
-import Dispatch
+import AASASystem
 import Foundation
 @preconcurrency import Glibc
 import Logging
@@ -10,14 +10,28 @@ import Synchronization
 /// snapshot: every valid site takes its new files, every invalid one keeps its last good
 /// files. The outcome is logged with the sites changed and kept, counted, and kept for the
 /// status page. One reload runs at a time, off the event loops; a reload after inotify reads
-/// only the entries that changed.
+/// only the entries that changed. Its own thread (`aasa-grace`) waits for the end of the first
+/// deleted file's grace and reloads then; `stop` cancels that wait and `waitUntilStopped` joins it.
 public final class Reloader: Sendable, ServerComponent {
+    /// The end of a deleted file's grace a reload is scheduled for.
+    struct GraceEnd {
+        /// Seconds since the epoch, as the snapshot counts it.
+        var end: Int
+        /// When the grace thread reloads (monotonic nanoseconds).
+        var at: UInt64
+    }
+
+    let name = "aasa-grace"
+    /// A reload that cannot run is logged by the reload; the grace thread never ends on its own.
+    let policy = FailurePolicy.logAndContinue
+    let failures = FailureReport()
     let state: ServerState
     let logger: Logger
     private let running = Mutex(())
     let wakeLoops: @Sendable () -> Void
-    /// The end of a deleted file's grace (seconds since the epoch) a reload is scheduled for.
-    private let graceReload = Mutex<Int?>(nil)
+    private let graceReload = Mutex<GraceEnd?>(nil)
+    private let graceSignal = WorkerSignal()
+    private let threads = ThreadSet()
     /// The loops' share of the descriptor limit, read again before each reload: a limit
     /// lowered at run time (prlimit(1)) is taken into account from then on.
     let descriptors: DescriptorBudget?
@@ -52,44 +66,68 @@ public final class Reloader: Sendable, ServerComponent {
         scheduleGraceEnd()
     }
 
-    /// Tells ACME and the CDN watch what the first snapshot serves; from then on each reload
-    /// tells them.
-    func start() {
+    /// Tells ACME and the CDN watch what the first snapshot serves (from then on each reload
+    /// tells them), and starts the thread that ends deleted files' grace.
+    func start() throws {
         state.observeSnapshot()
+        try threads.start(name) { [self] in
+            while nextGraceEnd() != nil { endGrace() }
+        }
+        scheduleGraceEnd()
     }
 
     func stop() {
         stopped.store(true, ordering: .releasing)
+        graceSignal.wake()
     }
+
+    func waitUntilStopped() {
+        threads.join()
+    }
+
+    /// How long a grace end that a reload could not apply waits before it is tried again.
+    static let graceRetry = 5.0
 
     /// Schedules the reload that ends the first deleted file's grace, unless one is scheduled
     /// for then or earlier: the loader owns the clock, no request looks at it. The reload reads
     /// only the folders whose grace has ended.
-    /// How long a grace end that a reload could not apply waits before it is tried again.
-    static let graceRetry = 5.0
-
     func scheduleGraceEnd() {
         guard let end = state.snapshots.current.counts.graceEnds else { return }
-        let isNew = graceReload.withLock { scheduled in
-            guard scheduled.map({ end < $0 }) ?? true else { return false }
-            scheduled = end
-            return true
-        }
-        guard isNew else { return }
         // A little past the end, so the reload's clock is past it too. An end already past is a
         // reload that could not end it (the sites folder could not be listed): tried again in a
         // few seconds, never in a loop that would hold descriptors and fill the log.
         let remaining = Double(end) - Date().timeIntervalSince1970
         let delay = remaining > 0 ? remaining + 0.05 : Self.graceRetry
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
-            graceReload.withLock { if $0 == end { $0 = nil } }
-            let now = Int(Date().timeIntervalSince1970)
-            let due = state.snapshots.current.catalog.records.values.filter { record in
-                record.deletedFiles.contains { $0.servedUntil <= now }
-            }.map(\.site.entry)
-            guard !due.isEmpty else { return scheduleGraceEnd() }
-            reload(reason: "deleted-file grace ended", changes: ChangeSet(sites: Set(due), certificates: false))
+        let isNew = graceReload.withLock { scheduled in
+            guard scheduled.map({ end < $0.end }) ?? true else { return false }
+            scheduled = GraceEnd(end: end, at: MonotonicClock.now() &+ UInt64(delay * 1e9))
+            return true
         }
+        if isNew { graceSignal.wake() }
+    }
+
+    /// The grace end that is due, once it is (nil after `stop`).
+    private func nextGraceEnd() -> Int? {
+        graceSignal.next { () -> WorkerSignal.Step<Int> in
+            if stopped.load(ordering: .acquiring) { return .stop }
+            return graceReload.withLock { scheduled in
+                guard let grace = scheduled else { return .wait(3600) }
+                let now = MonotonicClock.now()
+                guard now >= grace.at else { return .wait(Double(grace.at - now) / 1e9) }
+                scheduled = nil
+                return .take(grace.end)
+            }
+        }
+    }
+
+    /// Reloads the site folders whose deleted files' grace has ended, or schedules the next end.
+    private func endGrace() {
+        let now = Int(Date().timeIntervalSince1970)
+        let due = state.snapshots.current.catalog.records.values.filter { record in
+            record.deletedFiles.contains { $0.servedUntil <= now }
+        }.map(\.site.entry)
+        guard !due.isEmpty else { return scheduleGraceEnd() }
+        reload(reason: "deleted-file grace ended", changes: ChangeSet(sites: Set(due), certificates: false))
     }
 
     /// Reports a start-up that skipped invalid sites (`invalidSites` `skip`) once: one log

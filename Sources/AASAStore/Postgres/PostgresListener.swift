@@ -20,7 +20,7 @@ final class PostgresListener: Sendable {
     /// A pipe whose write end wakes the thread to stop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let finished = DispatchSemaphore(value: 0)
+    private let threads = ThreadSet()
     /// Milliseconds of quiet before the thread asks the server's clock.
     private let quiet: Int32
 
@@ -47,23 +47,24 @@ final class PostgresListener: Sendable {
         handlers.withLock { $0.append(handler) }
     }
 
+    /// Starts the thread; one that cannot be made (the thread limit) leaves the store without
+    /// change notices, as a listener that cannot connect does, and `health` counts it.
     func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
+        do {
+            try threads.start("aasa-store-lsn") { [self] in run() }
+        } catch {
+            health.recordError(.listen)
         }
-        thread.name = "aasa-store-listen"
-        thread.start()
     }
 
-    /// Asks the thread to stop and waits for it (a few seconds at most: a connect under way
+    /// Asks the thread to stop and joins it (a few seconds at most: a connect under way
     /// finishes first, bounded by its timeout).
     func stop() {
         guard started.load(ordering: .relaxed), !stopping.exchange(true, ordering: .relaxed) else { return }
         var byte: UInt8 = 1
         _ = withUnsafeBytes(of: &byte) { try? Posix.write(wakeWrite, $0) }
-        _ = finished.wait(timeout: .now() + 15)
+        threads.join()
     }
 
     private func run() {
