@@ -199,10 +199,10 @@ public final class ACMEManager: Sendable {
             thread.start()
         }
         asker?.start { [self] name, answer in answered(name, answer) }
-        // What another replica changed (PostgreSQL tells): a posted challenge drops what the
-        // board cached for it; a certificate is copied here, and the file watcher reloads.
+        // What another replica changed (PostgreSQL tells): a posted challenge is read ahead
+        // into the board; a certificate is copied here, and the file watcher reloads.
         store.observeChanges { [self] key in
-            if let challenge = StoreChallenges.challenge(key) { board.forget(challenge) }
+            if let challenge = StoreChallenges.challenge(key) { board.noticed(challenge) }
             mirrorChange(key)
         }
     }

@@ -9,11 +9,23 @@ import AASAStore
 /// (`aasa_acme_challenge_lookups_total`: "store queries per challenge").
 public final class StoreChallenges: ChallengeSource {
     let store: any SharedStore
+    /// A folder store's challenge folders watched (PostgreSQL's notices come through
+    /// `SharedStore.observeChanges` instead).
+    let watch: FolderChallengeWatch?
     /// A key authorization is a token, a dot and a thumbprint: far under this.
     static let valueLimit = 1024
 
     public init(store: any SharedStore) {
         self.store = store
+        watch = (store as? FolderStore).flatMap { FolderChallengeWatch(store: $0) }
+    }
+
+    public var polled: Bool { watch != nil }
+
+    public func changes() -> (keys: [ChallengeKey], overflowed: Bool) {
+        guard let watch else { return ([], false) }
+        let (keys, overflowed) = watch.changes()
+        return (keys.compactMap(Self.challenge), overflowed)
     }
 
     static func key(_ key: ChallengeKey) -> StoreKey? {

@@ -42,7 +42,7 @@ public final class FolderStore: SharedStore {
     }
 
     /// The folders of `key` below the store's folder, made 0700 when missing and held to it.
-    func prepareFolders(of key: StoreKey) throws(StoreError) {
+    public func prepareFolders(of key: StoreKey) throws(StoreError) {
         try prepare()
         var path = folder
         for component in key.components.dropLast() {
