@@ -128,9 +128,16 @@ public final class ACMEManager: Sendable {
         storage = ACMEStorage(certificates: certificates)
         let shared = store ?? storage.files
         self.store = shared
-        board = ChallengeBoard(source: StoreChallenges(store: shared))
+        let challengeSource = StoreChallenges(store: shared)
+        board = ChallengeBoard(source: challengeSource)
         self.challenges = challenges
         self.logger = logger
+        if let problem = challengeSource.watchProblem {
+            // A folder store's challenges seen at once need inotify (docs/acme.md, "Several replicas").
+            logger.warning(
+                "acme: other replicas' challenges are not watched; each is looked up when the CA checks it",
+                metadata: ["detail": "\(problem)"])
+        }
         asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, caFile: settings.onDemandAskCA, logger: logger) }
         preflight =
             settings.preflight

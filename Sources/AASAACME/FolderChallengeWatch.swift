@@ -16,29 +16,35 @@ final class FolderChallengeWatch: Sendable {
 
     static let folders = ["challenges/http-01", "challenges/tls-alpn-01"]
 
-    /// Nil when the folders cannot be made or watched (the lookups still find the challenges).
-    init?(store: FolderStore) {
-        var made: [Int32: String] = [:]
+    private init(fd: Int32, prefixes: [Int32: String]) {
+        self.fd = fd
+        self.prefixes = prefixes
+    }
+
+    /// The watch, or why the folders cannot be made or watched (the lookups still find the
+    /// challenges then).
+    static func make(store: FolderStore) -> Result<FolderChallengeWatch, SystemError> {
         let fd: Int32
         do throws(SystemError) {
             fd = try Posix.inotify()
         } catch {
-            return nil
+            return .failure(error)
         }
-        for folder in Self.folders {
-            guard let key = StoreKey(folder + "/x"), (try? store.prepareFolders(of: key)) != nil,
-                let watch = try? Posix.addWatch(
+        var made: [Int32: String] = [:]
+        for folder in folders {
+            // Made here when missing, so a replica that starts first sees the first challenge.
+            if let key = StoreKey(folder + "/x") { try? store.prepareFolders(of: key) }
+            do throws(SystemError) {
+                let watch = try Posix.addWatch(
                     fd, store.folder + "/" + folder,
                     mask: UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR))
-            else { continue }
-            made[watch] = folder + "/"
+                made[watch] = folder + "/"
+            } catch {
+                Posix.close(fd)
+                return .failure(error)
+            }
         }
-        guard !made.isEmpty else {
-            Posix.close(fd)
-            return nil
-        }
-        self.fd = fd
-        prefixes = made
+        return .success(FolderChallengeWatch(fd: fd, prefixes: made))
     }
 
     deinit {

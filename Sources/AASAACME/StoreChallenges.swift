@@ -12,12 +12,21 @@ public final class StoreChallenges: ChallengeSource {
     /// A folder store's challenge folders watched (PostgreSQL's notices come through
     /// `SharedStore.observeChanges` instead).
     let watch: FolderChallengeWatch?
+    /// Why a folder store's challenges are not watched, when they are not.
+    public let watchProblem: String?
     /// A key authorization is a token, a dot and a thumbprint: far under this.
     static let valueLimit = 1024
 
     public init(store: any SharedStore) {
         self.store = store
-        watch = (store as? FolderStore).flatMap { FolderChallengeWatch(store: $0) }
+        if let folder = store as? FolderStore {
+            switch FolderChallengeWatch.make(store: folder) {
+            case .success(let made): (watch, watchProblem) = (made, nil)
+            case .failure(let problem): (watch, watchProblem) = (nil, problem.description)
+            }
+        } else {
+            (watch, watchProblem) = (nil, nil)
+        }
     }
 
     public var polled: Bool { watch != nil }
