@@ -196,7 +196,8 @@ public final class FolderStore: SharedStore {
         lock.stillHeld()
     }
 
-    /// The file watcher sees the folder's changes; nothing here calls `handler`.
+    /// The file watcher sees the folder's certificates change, and ACME watches its challenge
+    /// folders itself (`FolderChallengeWatch`); nothing here calls `handler`.
     public func observeChanges(_ handler: @escaping @Sendable (StoreKey) -> Void) {}
 
     public func close() {}
