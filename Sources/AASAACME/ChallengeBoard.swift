@@ -45,6 +45,8 @@ public final class ChallengeBoard: Sendable {
         /// Challenges another replica posted or removed, read ahead of any check, first.
         var notices: [ChallengeKey] = []
         var noticed: Set<ChallengeKey> = []
+        /// Posted by this replica and not yet seen removed: their notices need no read.
+        var own: Set<ChallengeKey> = []
         var stopping = false
         var counts = LookupCounts()
     }
@@ -153,9 +155,26 @@ public final class ChallengeBoard: Sendable {
     /// A challenge another replica posted or removed (the store's change notice): what was
     /// cached for it goes, and the lookup thread reads it ahead of any check (notices first),
     /// so the CA's check finds it answered here without a lookup of its own.
-    public func noticed(_ key: ChallengeKey) {
+    /// Not read: this replica's own challenges (it answers them from memory; the notice of
+    /// its own removal ends them), and one the notice says was `removed` (a folder store's
+    /// inotify tells; PostgreSQL's notice does not).
+    public func noticed(_ key: ChallengeKey, removed: Bool = false) {
+        let held: Bool
+        switch key {
+        case .http(let token): held = http.withLock { $0[token] != nil }
+        case .tls(let name): held = tls.withLock { $0[name] != nil }
+        }
+        let now = Double(MonotonicClock.now()) / 1e9
         let queued = lookups.withLock { books -> Bool in
             books.cache[key] = nil
+            if books.own.contains(key) {
+                if !held { books.own.remove(key) }
+                return false
+            }
+            if removed {
+                books.cache[key] = Self.kept(key, .absent, notice: true, now: now, counts: &books.counts)
+                return false
+            }
             guard source != nil, !books.stopping, !books.noticed.contains(key),
                 books.notices.count < Self.mostNotices
             else { return false }
@@ -195,6 +214,12 @@ public final class ChallengeBoard: Sendable {
     /// fails here costs a failed validation at the CA.
     private func share(_ key: ChallengeKey, name: String, keyAuthorization: String) throws {
         guard let source else { return }
+        // Before the write: its notice may come before this replica holds the answer.
+        lookups.withLock { books in
+            // Notices of removals lost (a store cut off meanwhile) leave keys behind: bounded.
+            if books.own.count >= Self.mostNotices { books.own.removeAll() }
+            books.own.insert(key)
+        }
         for attempt in 1...3 {
             do {
                 return try source.post(key, name: name, keyAuthorization: keyAuthorization)
@@ -239,7 +264,7 @@ public final class ChallengeBoard: Sendable {
         while true {
             if polling {
                 let (changed, overflowed) = source.changes()
-                for key in changed { noticed(key) }
+                for (key, removed) in changed { noticed(key, removed: removed) }
                 // Events dropped: what is cached may be stale, so checks ask the store again.
                 if overflowed { lookups.withLock { $0.cache.removeAll() } }
             }

@@ -16,12 +16,12 @@ public protocol ChallengeSource: Sendable {
     var polled: Bool { get }
     /// Challenges written or removed since the last call, without blocking; `overflowed` when
     /// some may have been missed.
-    func changes() -> (keys: [ChallengeKey], overflowed: Bool)
+    func changes() -> (keys: [(key: ChallengeKey, removed: Bool)], overflowed: Bool)
 }
 
 extension ChallengeSource {
     public var polled: Bool { false }
-    public func changes() -> (keys: [ChallengeKey], overflowed: Bool) { ([], false) }
+    public func changes() -> (keys: [(key: ChallengeKey, removed: Bool)], overflowed: Bool) { ([], false) }
 }
 
 /// One pending challenge: HTTP-01 by its token (RFC 8555 §8.3), TLS-ALPN-01 by the name

@@ -53,8 +53,8 @@ final class FolderChallengeWatch: Sendable {
 
     /// The keys written or removed since the last call (hidden names, a write's temporary
     /// files, left out); `overflowed` when the kernel dropped events.
-    func changes() -> (keys: [StoreKey], overflowed: Bool) {
-        var keys: [StoreKey] = []
+    func changes() -> (keys: [(StoreKey, removed: Bool)], overflowed: Bool) {
+        var keys: [(StoreKey, removed: Bool)] = []
         var overflowed = false
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -70,7 +70,8 @@ final class FolderChallengeWatch: Sendable {
                     guard event.len > 0, let prefix = prefixes[event.wd] else { continue }
                     let name = String(
                         decoding: raw[nameStart..<min(offset, count)].prefix { $0 != 0 }, as: UTF8.self)
-                    if !name.hasPrefix("."), let key = StoreKey(prefix + name) { keys.append(key) }
+                    let removed = event.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0
+                    if !name.hasPrefix("."), let key = StoreKey(prefix + name) { keys.append((key, removed)) }
                 }
             }
         }

@@ -31,10 +31,10 @@ public final class StoreChallenges: ChallengeSource {
 
     public var polled: Bool { watch != nil }
 
-    public func changes() -> (keys: [ChallengeKey], overflowed: Bool) {
+    public func changes() -> (keys: [(key: ChallengeKey, removed: Bool)], overflowed: Bool) {
         guard let watch else { return ([], false) }
         let (keys, overflowed) = watch.changes()
-        return (keys.compactMap(Self.challenge), overflowed)
+        return (keys.compactMap { key, removed in Self.challenge(key).map { ($0, removed) } }, overflowed)
     }
 
     static func key(_ key: ChallengeKey) -> StoreKey? {

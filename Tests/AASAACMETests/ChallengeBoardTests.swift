@@ -179,6 +179,35 @@ struct ChallengeBoardTests {
             return
         }
         #expect(source.reads.load(ordering: .relaxed) == 2)
+        // A removal the notice names (a folder store's inotify) is not read.
+        let other = String(repeating: "b", count: 43)
+        try source.post(.http(token: other), name: "a.example.com", keyAuthorization: "k")
+        board.noticed(.http(token: other))
+        #expect(eventually(5) { board.lookupCounts.prefetched == 3 })
+        source.remove(.http(token: other))
+        board.noticed(.http(token: other), removed: true)
+        guard case .absent = board.keyAuthorization(token: other, host: "a.example.com", source: 2) else {
+            Issue.record("a removal named by its notice still answered")
+            return
+        }
+        #expect(source.reads.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("this replica's own challenges: their notices, posting and removal, cost no read")
+    func ownNotices() throws {
+        let source = MemoryChallenges()
+        let board = ChallengeBoard(source: source)
+        board.start { _ in }
+        defer { board.stop() }
+        try board.postHTTP(token: Self.token, name: "a.example.com", keyAuthorization: "k")
+        board.noticed(.http(token: Self.token))
+        board.removeHTTP(token: Self.token)
+        board.noticed(.http(token: Self.token))
+        // Another replica posting later is read again.
+        try source.post(.http(token: Self.token), name: "a.example.com", keyAuthorization: "k2")
+        board.noticed(.http(token: Self.token))
+        #expect(eventually(5) { board.lookupCounts.prefetched == 1 })
+        #expect(source.reads.load(ordering: .relaxed) == 1)
     }
 
     @Test("the issuer posts to the store before answering locally, and removes from both")
