@@ -31,7 +31,7 @@ struct WaitingRoomTests {
         #expect(room.isEmpty)
     }
 
-    @Test("past the limit the connection waiting longest is handed back to be closed")
+    @Test("past the limit the connection waiting longest leaves, handed back to be closed")
     func limit() {
         let room = WaitingRoom(limit: 3)
         let connections = (0..<5).map { Self.connection(Int32($0)) }

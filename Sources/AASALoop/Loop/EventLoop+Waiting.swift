@@ -7,12 +7,22 @@ import AASATransport
 extension EventLoop {
     /// `connection` waits for `reason` (a wait the callback did not name waits for the next
     /// wake-up that tries everything). Past the room's limit the connection waiting longest
-    /// is closed, counted.
+    /// leaves, closed at the end of the turn (`closeEvicted`), counted.
     func wait(_ connection: Connection, for reason: WaitReason?) {
         guard let evicted = waiting.add(connection, for: reason ?? Self.unnamedWait) else { return }
-        counted.waitingClosedAtCap += 1
-        if evicted.isHandshaking { counted.handshakeFailures["waiting room full", default: 0] += 1 }
-        close(evicted)
+        waiting.evicted.append(evicted)
+    }
+
+    /// Closes the connections that left the waiting room past its limit this turn (after the
+    /// connection being served flushed its output: `close` discards the loop's).
+    func closeEvicted() {
+        let evicted = waiting.evicted
+        waiting.evicted = []
+        for connection in evicted where connections[Int(connection.fd)] === connection {
+            counted.waitingClosedAtCap += 1
+            if connection.isHandshaking { counted.handshakeFailures["waiting room full", default: 0] += 1 }
+            close(connection)
+        }
     }
 
     static var unnamedWait: WaitReason { .onDemand(name: "") }

@@ -177,6 +177,7 @@ package final class EventLoop<Handler: RequestHandler> {
                 acceptConnections(from: secureListener, secure: true, now: now)
             }
             if woken || snapshotChanged { resumeWaiting(everything: snapshotChanged, now: now) }
+            if !waiting.evicted.isEmpty { closeEvicted() }
             if closedSinceTrim >= settings.trimAfterCloses { giveBackMemory(now: now, idle: count == 0) }
             accessLog.flush()
             foldPending = now &- lastFold < Self.foldInterval

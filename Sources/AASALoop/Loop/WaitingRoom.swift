@@ -5,8 +5,10 @@ import AASATransport
 /// being looked up or an on-demand order, and requests parked on a lookup. Each waits under
 /// what it waits for (`WaitReason`), so a wake-up that brings one answer tries again only the
 /// connections waiting for it, not every one; a new snapshot, rare, tries all. At most
-/// `limit` wait: past it the one waiting longest is handed back to be closed (a flood of
-/// waits cannot make each answer cost the loop more). Touched by the loop's thread only.
+/// `limit` wait: past it the one waiting longest leaves, to be closed at the end of the loop's
+/// turn (`evicted`; not at once, as the connection being served may have answers in the loop's
+/// output), so a flood of waits cannot make each answer cost the loop more. Touched by the
+/// loop's thread only.
 final class WaitingRoom {
     /// Connections waiting per loop at most. A handshake waits at most its deadline, so this
     /// is reached only when hundreds wait at once on one loop.
@@ -20,6 +22,8 @@ final class WaitingRoom {
     private var oldestArrival = 0
     private var nextTicket: UInt64 = 1
     private(set) var count = 0
+    /// Connections that left past the limit, for the loop to close.
+    var evicted: [Connection] = []
 
     init(limit: Int = WaitingRoom.defaultLimit) {
         self.limit = max(limit, 1)
