@@ -130,9 +130,16 @@ public final class ACMEManager: Sendable {
         storage = ACMEStorage(certificates: certificates)
         let shared = store ?? storage.files
         self.store = shared
-        board = ChallengeBoard(source: StoreChallenges(store: shared))
+        let challengeSource = StoreChallenges(store: shared)
+        board = ChallengeBoard(source: challengeSource)
         self.challenges = challenges
         self.logger = logger
+        if let problem = challengeSource.watchProblem {
+            // A folder store's challenges seen at once need inotify (docs/acme.md, "Several replicas").
+            logger.warning(
+                "acme: other replicas' challenges are not watched; each is looked up when the CA checks it",
+                metadata: ["detail": "\(problem)"])
+        }
         asker = settings.onDemandAsk.flatMap { OnDemandAsk(url: $0, caFile: settings.onDemandAskCA, logger: logger) }
         preflight =
             settings.preflight
@@ -206,10 +213,10 @@ public final class ACMEManager: Sendable {
             waitUntilStopped()
             throw ACMEProblem(type: "threads", detail: "cannot start its workers: \(error)")
         }
-        // What another replica changed (PostgreSQL tells): a posted challenge drops what the
-        // board cached for it; a certificate is copied here, and the file watcher reloads.
+        // What another replica changed (PostgreSQL tells): a posted challenge is read ahead
+        // into the board; a certificate is copied here, and the file watcher reloads.
         store.observeChanges { [self] key in
-            if let challenge = StoreChallenges.challenge(key) { board.forget(challenge) }
+            if let challenge = StoreChallenges.challenge(key) { board.noticed(challenge) }
             mirrorChange(key)
         }
     }

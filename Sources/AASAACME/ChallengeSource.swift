@@ -1,3 +1,5 @@
+import AASATransport
+
 /// Where the replicas of one deployment share their pending challenges (docs/acme.md,
 /// "Several replicas"): the issuer posts each one before the CA is asked to validate it, and a
 /// replica that gets a check it did not post finds it there. The shared store is one
@@ -9,6 +11,17 @@ public protocol ChallengeSource: Sendable {
     func remove(_ key: ChallengeKey)
     /// The name and key authorization posted under `key`, nil when none is.
     func find(_ key: ChallengeKey) throws -> (name: String, keyAuthorization: String)?
+    /// Whether the board reads `changes` (a source whose changes no thread of its own
+    /// announces: a folder store's inotify).
+    var polled: Bool { get }
+    /// Challenges written or removed since the last call, without blocking; `overflowed` when
+    /// some may have been missed.
+    func changes() -> (keys: [(key: ChallengeKey, removed: Bool)], overflowed: Bool)
+}
+
+extension ChallengeSource {
+    public var polled: Bool { false }
+    public func changes() -> (keys: [(key: ChallengeKey, removed: Bool)], overflowed: Bool) { ([], false) }
 }
 
 /// One pending challenge: HTTP-01 by its token (RFC 8555 §8.3), TLS-ALPN-01 by the name
@@ -16,6 +29,14 @@ public protocol ChallengeSource: Sendable {
 public enum ChallengeKey: Hashable, Sendable {
     case http(token: String)
     case tls(name: String)
+
+    /// What a check for this challenge waits for while it is looked up.
+    package var waitReason: WaitReason {
+        switch self {
+        case .http(let token): .httpChallenge(token: token)
+        case .tls(let name): .tlsChallenge(name: name)
+        }
+    }
 
     /// A pre-flight's own token (`Preflight.tokenPrefix`), not a CA's.
     var isPreflight: Bool {

@@ -9,11 +9,32 @@ import AASAStore
 /// (`aasa_acme_challenge_lookups_total`: "store queries per challenge").
 public final class StoreChallenges: ChallengeSource {
     let store: any SharedStore
+    /// A folder store's challenge folders watched (PostgreSQL's notices come through
+    /// `SharedStore.observeChanges` instead).
+    let watch: FolderChallengeWatch?
+    /// Why a folder store's challenges are not watched, when they are not.
+    public let watchProblem: String?
     /// A key authorization is a token, a dot and a thumbprint: far under this.
     static let valueLimit = 1024
 
     public init(store: any SharedStore) {
         self.store = store
+        if let folder = store as? FolderStore {
+            switch FolderChallengeWatch.make(store: folder) {
+            case .success(let made): (watch, watchProblem) = (made, nil)
+            case .failure(let problem): (watch, watchProblem) = (nil, problem.description)
+            }
+        } else {
+            (watch, watchProblem) = (nil, nil)
+        }
+    }
+
+    public var polled: Bool { watch != nil }
+
+    public func changes() -> (keys: [(key: ChallengeKey, removed: Bool)], overflowed: Bool) {
+        guard let watch else { return ([], false) }
+        let (keys, overflowed) = watch.changes()
+        return (keys.compactMap { key, removed in Self.challenge(key).map { ($0, removed) } }, overflowed)
     }
 
     static func key(_ key: ChallengeKey) -> StoreKey? {

@@ -31,7 +31,7 @@ struct ChallengeBoardTests {
         try source.post(.http(token: Self.token), name: "a.example.com", keyAuthorization: "\(Self.token).thumb")
         let board = ChallengeBoard(source: source)
         let wakes = Atomic<Int>(0)
-        board.start { wakes.add(1, ordering: .relaxed) }
+        board.start { _ in wakes.add(1, ordering: .relaxed) }
         defer { board.stop() }
         guard case .pending = board.keyAuthorization(token: Self.token, host: "a.example.com") else {
             Issue.record("not pending")
@@ -58,7 +58,7 @@ struct ChallengeBoardTests {
     func absent() {
         let source = MemoryChallenges()
         let board = ChallengeBoard(source: source)
-        board.start {}
+        board.start { _ in }
         defer { board.stop() }
         guard case .pending = board.keyAuthorization(token: Self.token, host: "a.example.com") else {
             Issue.record("not pending")
@@ -83,28 +83,131 @@ struct ChallengeBoardTests {
         #expect(source.reads.load(ordering: .relaxed) == 1)
     }
 
-    @Test("at most 32 lookups at once: past that a check is answered absent without a query")
-    func cap() {
+    static func junk(_ index: Int) -> String { String(repeating: "j", count: 37) + String(format: "%06d", index) }
+
+    @Test("a source holds at most its share of lookups: past it a check is answered absent without a query")
+    func share() {
         let source = MemoryChallenges()
         source.held.store(true, ordering: .relaxed)
         let board = ChallengeBoard(source: source)
-        board.start {}
+        board.start { _ in }
         defer {
             source.held.store(false, ordering: .relaxed)
             board.stop()
         }
-        for index in 0..<ChallengeBoard.maxInFlight {
-            let token = String(repeating: "a", count: 40) + String(format: "%03d", index)
-            guard case .pending = board.keyAuthorization(token: token, host: "a.example.com") else {
+        for index in 0..<ChallengeBoard.perSource {
+            guard case .pending = board.keyAuthorization(token: Self.junk(index), host: "a.example.com", source: 1)
+            else {
                 Issue.record("lookup \(index) not queued")
                 return
             }
         }
-        guard case .absent = board.keyAuthorization(token: Self.token, host: "a.example.com") else {
-            Issue.record("the cap did not hold")
+        guard case .absent = board.keyAuthorization(token: Self.token, host: "a.example.com", source: 1) else {
+            Issue.record("the share did not hold")
             return
         }
         #expect(board.lookupCounts.refused == 1)
+        // Another source has its own share.
+        guard case .pending = board.keyAuthorization(token: Self.token, host: "a.example.com", source: 2) else {
+            Issue.record("another source was refused")
+            return
+        }
+    }
+
+    @Test("a flood of made-up tokens from one source, the store slow: the CA's check from another is answered")
+    func flood() throws {
+        let source = MemoryChallenges()
+        source.delay.store(2_000, ordering: .relaxed)  // 2 ms a read: a store further away
+        try source.post(.http(token: Self.token), name: "a.example.com", keyAuthorization: "\(Self.token).thumb")
+        let board = ChallengeBoard(source: source)
+        let wakes = Atomic<Int>(0)
+        board.start { _ in wakes.add(1, ordering: .relaxed) }
+        defer { board.stop() }
+        var sent = 0
+        // The flood keeps asking, as fast as a loop would hand its requests over, before
+        // and while the CA checks; the check is asked again at each wake-up, as a parked
+        // request is.
+        func flood(_ count: Int) {
+            for _ in 0..<count {
+                _ = board.keyAuthorization(token: Self.junk(sent), host: "a.example.com", source: 1)
+                sent += 1
+            }
+        }
+        flood(1000)
+        let deadline = Date().addingTimeInterval(5)
+        var answer: ChallengeBoard.Answer<[UInt8]> = .pending
+        var checks = 0
+        while Date() < deadline {
+            answer = board.keyAuthorization(token: Self.token, host: "a.example.com", source: 2)
+            checks += 1
+            guard case .pending = answer else { break }
+            flood(50)
+            usleep(1000)
+        }
+        guard case .found(let bytes) = answer else {
+            Issue.record("the CA's check was not answered (\(answer)) after \(checks) checks, \(sent) made-up tokens")
+            return
+        }
+        #expect(bytes == Array("\(Self.token).thumb".utf8))
+        // The flood was refused past its share, not queried.
+        #expect(board.lookupCounts.refused >= sent - 200)
+        #expect(source.reads.load(ordering: .relaxed) < 200)
+    }
+
+    @Test("another replica's challenge, announced by the store: read ahead, so the check is answered at once")
+    func notice() throws {
+        let source = MemoryChallenges()
+        let board = ChallengeBoard(source: source)
+        let wakes = Atomic<Int>(0)
+        board.start { _ in wakes.add(1, ordering: .relaxed) }
+        defer { board.stop() }
+        // Another replica posts (and its store announces it).
+        try source.post(.http(token: Self.token), name: "a.example.com", keyAuthorization: "k")
+        board.noticed(.http(token: Self.token))
+        #expect(eventually(5) { board.lookupCounts.prefetched == 1 })
+        guard case .found = board.keyAuthorization(token: Self.token, host: "a.example.com", source: 2) else {
+            Issue.record("not answered from the notice")
+            return
+        }
+        #expect(board.lookupCounts.found == 0 && board.lookupCounts.cached == 1)
+        // Removed: the notice drops the answer, and the next check is absent without a lookup.
+        source.remove(.http(token: Self.token))
+        board.noticed(.http(token: Self.token))
+        #expect(eventually(5) { board.lookupCounts.prefetched == 2 })
+        guard case .absent = board.keyAuthorization(token: Self.token, host: "a.example.com", source: 2) else {
+            Issue.record("a removed challenge still answered")
+            return
+        }
+        #expect(source.reads.load(ordering: .relaxed) == 2)
+        // A removal the notice names (a folder store's inotify) is not read.
+        let other = String(repeating: "b", count: 43)
+        try source.post(.http(token: other), name: "a.example.com", keyAuthorization: "k")
+        board.noticed(.http(token: other))
+        #expect(eventually(5) { board.lookupCounts.prefetched == 3 })
+        source.remove(.http(token: other))
+        board.noticed(.http(token: other), removed: true)
+        guard case .absent = board.keyAuthorization(token: other, host: "a.example.com", source: 2) else {
+            Issue.record("a removal named by its notice still answered")
+            return
+        }
+        #expect(source.reads.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("this replica's own challenges: their notices, posting and removal, cost no read")
+    func ownNotices() throws {
+        let source = MemoryChallenges()
+        let board = ChallengeBoard(source: source)
+        board.start { _ in }
+        defer { board.stop() }
+        try board.postHTTP(token: Self.token, name: "a.example.com", keyAuthorization: "k")
+        board.noticed(.http(token: Self.token))
+        board.removeHTTP(token: Self.token)
+        board.noticed(.http(token: Self.token))
+        // Another replica posting later is read again.
+        try source.post(.http(token: Self.token), name: "a.example.com", keyAuthorization: "k2")
+        board.noticed(.http(token: Self.token))
+        #expect(eventually(5) { board.lookupCounts.prefetched == 1 })
+        #expect(source.reads.load(ordering: .relaxed) == 1)
     }
 
     @Test("the issuer posts to the store before answering locally, and removes from both")

@@ -108,12 +108,16 @@ struct ReplicaTests {
         #expect(set.pebble.ordersCreated == set.names.count, "\(set.pebble.output.suffix(3000))")
     }
 
-    /// Store queries for challenges, all replicas together, per name (each name one challenge).
-    static func queriesPerChallenge(_ set: ReplicaSet) throws -> Double {
+    /// Store queries for challenges, all replicas together, per name (each name one challenge):
+    /// the lookups of checks (`found`, `absent`, `failed`), or the reads ahead on the store's
+    /// notices (`prefetched`).
+    static func queriesPerChallenge(
+        _ set: ReplicaSet, results: [String] = ["found", "absent", "failed"]
+    ) throws -> Double {
         var queries = 0.0
         for index in set.ports.indices {
             let metrics = try set.admin(index, "/metrics")
-            for result in ["found", "absent", "failed"] {
+            for result in results {
                 queries += Self.sample(metrics, "aasa_acme_challenge_lookups_total{result=\"\(result)\"}") ?? 0
             }
         }
@@ -132,7 +136,10 @@ struct ReplicaTests {
         let set = try ReplicaSet(names: Self.names(30), extra: ["--acme-challenges", "http-01"])
         try Self.issueEveryName(set, label: "folder, http-01")
         let perChallenge = try Self.queriesPerChallenge(set)
-        print("replicas (folder, http-01): store queries per challenge: \(String(format: "%.2f", perChallenge))")
+        let ahead = try Self.queriesPerChallenge(set, results: ["prefetched"])
+        print(
+            "replicas (folder, http-01): store queries per challenge: \(String(format: "%.2f", perChallenge)) "
+                + "looked up, \(String(format: "%.2f", ahead)) read ahead")
         var preflightQueries = 0.0
         for index in set.ports.indices {
             let metrics = try set.admin(index, "/metrics")

@@ -16,8 +16,9 @@ package final class ACMEResponder: HandshakeHooks {
     }
 
     /// Only for a name a site serves: a stranger's name is never looked up.
-    package func validationContext(for name: String) -> ValidationAnswer {
-        switch manager.board.validationContext(for: name, lookUp: snapshots.current.table.site(forHost: name) != nil) {
+    package func validationContext(for name: String, source: UInt64) -> ValidationAnswer {
+        let served = snapshots.current.table.site(forHost: name) != nil
+        switch manager.board.validationContext(for: name, lookUp: served, source: source) {
         case .found(let context): return .context(context)
         case .pending: return .pending
         case .absent: return .none
@@ -29,7 +30,9 @@ package final class ACMEResponder: HandshakeHooks {
         return manager.certificateWanted(for: name, source: source)
     }
 
-    func keyAuthorization(token: String, host: String, lookUp: Bool) -> ChallengeBoard.Answer<[UInt8]> {
-        manager.board.keyAuthorization(token: token, host: host, lookUp: lookUp)
+    func keyAuthorization(
+        token: String, host: String, lookUp: Bool, source: UInt64
+    ) -> ChallengeBoard.Answer<[UInt8]> {
+        manager.board.keyAuthorization(token: token, host: host, lookUp: lookUp, source: source)
     }
 }

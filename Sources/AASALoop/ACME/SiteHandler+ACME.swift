@@ -29,12 +29,14 @@ extension SiteHandler {
             decoding: buffer[(path.lowerBound + prefixLength)..<path.upperBound].prefix { $0 != UInt8(ascii: "?") },
             as: UTF8.self)
         let body: [UInt8]
-        switch acme.keyAuthorization(token: token, host: host, lookUp: site != nil) {
+        switch acme.keyAuthorization(token: token, host: host, lookUp: site != nil, source: client.source) {
         case .found(let answer): body = answer
         case .absent: return nil
         // Another replica's challenge, being looked up off the loop: the loop keeps the
         // request and asks again once woken.
-        case .pending: return RequestOutcome(status: .ok, closing: .deferred)
+        case .pending:
+            writer.waitFor(.httpChallenge(token: token))
+            return RequestOutcome(status: .ok, closing: .deferred)
         }
         writer.startHead(ResponseHead.ok)
         writer.write(Self.keyAuthorizationHeaders)

@@ -36,6 +36,9 @@ package final class Connection {
     /// The request at the front of `pending` was deferred by the handler: the connection is
     /// on the loop's parked list and is neither parsed nor read until the next wake-up.
     var awaitingAnswer = false
+    /// In the loop's `WaitingRoom`, waiting for this answer, since the room's `waitTicket`.
+    var waitingFor: WaitReason?
+    var waitTicket: UInt64 = 0
     /// Reading stopped before the socket said EAGAIN, so no new readiness event will come
     /// for what is already there: the loop must come back by itself.
     var readPending = false

@@ -69,23 +69,13 @@ extension EventLoop {
     }
 
     /// Keeps a deferred request and everything behind it unparsed, reads nothing more from the
-    /// connection, and waits for the loop's next wake-up (`resumeParkedRequests`); the
-    /// connection's deadline still runs, so a request that is never answered is closed.
+    /// connection, and waits for the answer the handler named (`EventLoop+Waiting.swift`);
+    /// the connection's deadline still runs, so a request that is never answered is closed.
     private func park(_ connection: Connection) {
         connection.parsePaused = true
         connection.awaitingAnswer = true
-        if !parkedRequests.contains(where: { $0 === connection }) { parkedRequests.append(connection) }
-    }
-
-    /// After a wake-up: each parked request is handed to the handler again (answered, or
-    /// parked again while its answer is still on its way).
-    func resumeParkedRequests(now: UInt64) {
-        let waiting = parkedRequests
-        parkedRequests = []
-        for connection in waiting where connections[Int(connection.fd)] === connection {
-            connection.awaitingAnswer = false
-            readAndServe(connection, now: now)
-        }
+        wait(connection, for: writer.deferredFor)
+        writer.deferredFor = nil
     }
 
     /// Closes or keeps the connection as the outcome says, and counts it: a fixed slot per

@@ -122,8 +122,8 @@ extension EventLoop {
             watchWrites(connection)
             return false
         case .paused:
-            // Waits for the next snapshot (its certificate) or the handshake deadline.
-            if !pausedHandshakes.contains(where: { $0 === connection }) { pausedHandshakes.append(connection) }
+            // Waits for its answer (or the next snapshot), within the handshake deadline.
+            wait(connection, for: tls.waitingFor)
             return false
         case .closed:
             counted.handshakeFailures["closed", default: 0] += 1

@@ -34,10 +34,9 @@ package final class EventLoop<Handler: RequestHandler> {
     /// ACME's TLS-ALPN-01 certificates and on-demand names, asked during handshakes (nil
     /// without ACME).
     let handshakeHooks: (any HandshakeHooks)?
-    /// Handshakes waiting for an on-demand certificate; looked at again after each wake-up.
-    var pausedHandshakes: [Connection] = []
-    /// Connections whose request the handler deferred (`RequestOutcome.Closing.deferred`).
-    var parkedRequests: [Connection] = []
+    /// Paused handshakes and parked requests (`RequestOutcome.Closing.deferred`), by what
+    /// they wait for; tried again when it comes (`EventLoop+Waiting.swift`).
+    let waiting = WaitingRoom()
     /// The thread `run` claims; loop-bound state asserts it in debug builds.
     package var thread = LoopThread()
     var connections: [Connection?] = []
@@ -145,7 +144,8 @@ package final class EventLoop<Handler: RequestHandler> {
             }
             let now = MonotonicClock.now()
             dates.refresh()
-            if snapshots.generation != snapshotGeneration {
+            let snapshotChanged = snapshots.generation != snapshotGeneration
+            if snapshotChanged {
                 snapshotGeneration = snapshots.generation
                 snapshot = snapshots.current
                 certificates = snapshot.certificates
@@ -176,8 +176,8 @@ package final class EventLoop<Handler: RequestHandler> {
                 acceptConnections(from: listener, secure: false, now: now)
                 acceptConnections(from: secureListener, secure: true, now: now)
             }
-            if woken && !pausedHandshakes.isEmpty { resumePausedHandshakes(now: now) }
-            if woken && !parkedRequests.isEmpty { resumeParkedRequests(now: now) }
+            if woken || snapshotChanged { resumeWaiting(everything: snapshotChanged, now: now) }
+            if !waiting.evicted.isEmpty { closeEvicted() }
             if closedSinceTrim >= settings.trimAfterCloses { giveBackMemory(now: now, idle: count == 0) }
             accessLog.flush()
             foldPending = now &- lastFold < Self.foldInterval
@@ -313,22 +313,10 @@ package final class EventLoop<Handler: RequestHandler> {
             connection.timeoutClass = nil
         }
         connection.tls?.shutdown()
-        if !pausedHandshakes.isEmpty { pausedHandshakes.removeAll { $0 === connection } }
-        if !parkedRequests.isEmpty { parkedRequests.removeAll { $0 === connection } }
+        if connection.waitingFor != nil { waiting.remove(connection) }
         Posix.close(connection.fd)
         connections[Int(connection.fd)] = nil
         openConnections -= 1
         closedSinceTrim += 1
-    }
-
-    /// After a wake-up (a new snapshot, or an order that failed): every paused handshake
-    /// tries again with the current certificates; one still waiting pauses again.
-    func resumePausedHandshakes(now: UInt64) {
-        let waiting = pausedHandshakes
-        pausedHandshakes = []
-        for connection in waiting where connections[Int(connection.fd)] === connection {
-            if let certificates { connection.tls?.resume(with: certificates) }
-            readAndServe(connection, now: now)
-        }
     }
 }

@@ -8,6 +8,13 @@ public final class LoopControl: Sendable {
     let stopping = Atomic<Bool>(false)
     let wakeUp: WakeUpEvent
     private let failed = Mutex<String?>(nil)
+    /// Answers that came for the loop's waiting connections since it last looked.
+    private let answers = Mutex(Answers())
+    private struct Answers {
+        var reasons: [WaitReason] = []
+        var everything = false
+    }
+    static var mostAnswers: Int { 256 }
     /// Called after a failure is recorded: the server wakes its main thread with it.
     private let onFailure: @Sendable () -> Void
     /// Called when a listener of the loop stops accepting for good (`EventLoop.loseListener`).
@@ -42,8 +49,32 @@ public final class LoopControl: Sendable {
         wakeUp.signal()
     }
 
-    /// Wakes the loop so it picks up a new site table at once.
+    /// Wakes the loop so it picks up a new site table at once; every paused handshake and
+    /// parked request is tried again.
     public func wake() {
+        answers.withLock { $0.everything = true }
         wakeUp.signal()
+    }
+
+    /// Wakes the loop for one answer that came (a certificate loaded, a challenge looked up):
+    /// only the connections waiting for it are tried again (`WaitingRoom`).
+    package func wake(for reason: WaitReason?) {
+        answers.withLock { answers in
+            // Past the bound, trying everything again costs less than remembering more.
+            if let reason, answers.reasons.count < Self.mostAnswers {
+                answers.reasons.append(reason)
+            } else {
+                answers.everything = true
+            }
+        }
+        wakeUp.signal()
+    }
+
+    /// What came since the last call (on the loop's thread, after a wake-up).
+    func takeAnswers() -> (reasons: [WaitReason], everything: Bool) {
+        answers.withLock { answers in
+            defer { answers = Answers() }
+            return (answers.reasons, answers.everything)
+        }
     }
 }

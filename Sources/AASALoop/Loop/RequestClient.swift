@@ -1,3 +1,4 @@
+import AASATransport
 @preconcurrency import Glibc
 
 /// What a handler may know of the connection a request came on: who the peer is and whether
@@ -11,6 +12,9 @@ package struct RequestClient {
 
     /// The peer's address (a trusted proxy's, behind one).
     package var peer: sockaddr_storage { connection.peer }
+
+    /// The peer as the shares of work strangers can queue count it (`ClientSource`).
+    package var source: UInt64 { ClientSource.key(connection.peer) }
 
     /// The request came over TLS (the HTTPS listener).
     package var isSecure: Bool { connection.tls != nil }

@@ -12,8 +12,9 @@ package struct RequestOutcome {
         /// Closed by a lingering close: the client may still be sending what was refused.
         case linger
         /// Not answered yet: the handler waits for an answer from off the loop (an ACME
-        /// challenge another replica posted). The loop keeps the request, parks the
-        /// connection, and hands the request over again after its next wake-up.
+        /// challenge another replica posted), named with `ResponseWriter.waitFor`. The loop
+        /// keeps the request, parks the connection, and hands the request over again when
+        /// that answer comes (one not named waits for a wake-up that tries everything).
         case deferred
     }
 

@@ -1,3 +1,5 @@
+import AASATransport
+
 /// What a handler may write for one request, and nothing else of its loop: a response head
 /// (the status line and Date, its own header lines, then the connection header the loop
 /// chose), prepared bytes, a whole response or a file's body borrowed without a copy, and the
@@ -11,10 +13,18 @@ package final class ResponseWriter {
     /// The `Connection` line every head of this answer ends with: the loop's choice from the
     /// request and whether the loop is stopping (RFC 9112 §9.3).
     var connectionHeader = ConnectionHeader.none
+    /// What a deferred request waits for (`waitFor`), taken by the loop when it parks it.
+    var deferredFor: WaitReason?
 
     init(output: OutputBuffer, dates: DateCache) {
         self.output = output
         self.dates = dates
+    }
+
+    /// Says what the request the handler defers (`RequestOutcome.Closing.deferred`) waits
+    /// for: the loop hands it over again when that answer comes, or with any new snapshot.
+    package func waitFor(_ reason: WaitReason) {
+        deferredFor = reason
     }
 
     /// The connection closes after this answer (the client or the loop's stop asked for it).

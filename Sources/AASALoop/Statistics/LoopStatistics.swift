@@ -27,6 +27,8 @@ public final class LoopStatistics: Sendable {
         /// (`--max-handshakes`), the longest idle keep-alive connection (`--max-connections`).
         public var handshakesClosedAtCap = 0
         public var idleClosedAtCap = 0
+        /// Closed past the loop's bound on connections waiting for an answer (`WaitingRoom`).
+        public var waitingClosedAtCap = 0
         /// Times a loop stopped accepting at `--max-connections` with nothing idle to close.
         public var acceptsDeferred = 0
         /// Access-log lines dropped while stdout did not keep up.
@@ -45,6 +47,7 @@ public final class LoopStatistics: Sendable {
             accessLogDropped += other.accessLogDropped
             handshakesClosedAtCap += other.handshakesClosedAtCap
             idleClosedAtCap += other.idleClosedAtCap
+            waitingClosedAtCap += other.waitingClosedAtCap
             acceptsDeferred += other.acceptsDeferred
             for slot in fallback.indices { fallback[slot] += other.fallback[slot] }
         }
@@ -52,7 +55,7 @@ public final class LoopStatistics: Sendable {
         var isEmpty: Bool {
             requests.isEmpty && siteRequests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty
                 && accessLogDropped == 0 && fallback.allSatisfy { $0 == 0 } && handshakesClosedAtCap == 0
-                && idleClosedAtCap == 0 && acceptsDeferred == 0
+                && idleClosedAtCap == 0 && waitingClosedAtCap == 0 && acceptsDeferred == 0
         }
 
         /// Back to zero, keeping the storage (the loop counts into the same totals again).
@@ -60,7 +63,7 @@ public final class LoopStatistics: Sendable {
             requests.reset()
             siteRequests.removeAll(keepingCapacity: true)
             (bodyBytes, gzipResponses, identityResponses, handshakes, accessLogDropped) = (0, 0, 0, 0, 0)
-            (handshakesClosedAtCap, idleClosedAtCap, acceptsDeferred) = (0, 0, 0)
+            (handshakesClosedAtCap, idleClosedAtCap, waitingClosedAtCap, acceptsDeferred) = (0, 0, 0, 0)
             handshakeFailures.removeAll(keepingCapacity: true)
             for slot in fallback.indices { fallback[slot] = 0 }
         }

@@ -1,4 +1,5 @@
 import AASAACME
+import AASATransport
 import Logging
 
 /// ACME's workers as a component of the server: a certificate issued reloads the
@@ -12,10 +13,13 @@ final class ACMEWorkers: ServerComponent {
     let failures = FailureReport()
     let manager: ACMEManager
     let reloader: Reloader
-    let wakeLoops: @Sendable () -> Void
+    /// Wakes the loops for one answer (a challenge looked up), or for everything (nil).
+    let wakeLoops: @Sendable (WaitReason?) -> Void
     let logger: Logger
 
-    init(manager: ACMEManager, reloader: Reloader, wakeLoops: @escaping @Sendable () -> Void, logger: Logger) {
+    init(
+        manager: ACMEManager, reloader: Reloader, wakeLoops: @escaping @Sendable (WaitReason?) -> Void, logger: Logger
+    ) {
         self.manager = manager
         self.reloader = reloader
         self.wakeLoops = wakeLoops
@@ -25,13 +29,14 @@ final class ACMEWorkers: ServerComponent {
     func start() {
         let reloader = reloader
         // A check for another replica's challenge wakes the loops once its answer is in.
+        let wakeLoops = wakeLoops
         manager.board.start(wake: wakeLoops)
         do {
             try manager.start(
                 certificatesChanged: {
                     reloader.reload(reason: "certificate issued", changes: ChangeSet(sites: [], certificates: true))
                 },
-                orderFailed: wakeLoops)
+                orderFailed: { wakeLoops(nil) })
         } catch {
             failures.report("cannot start: \(error); no new certificates are ordered")
             return

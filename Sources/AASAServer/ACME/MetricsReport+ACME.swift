@@ -44,11 +44,13 @@ extension MetricsReport {
             "aasa_acme_challenge_lookups_total", type: .counter,
             help:
                 "Checks for a challenge this replica did not post, by result: found or absent in the store, failed "
-                + "(the store did not answer), cached (answered from an earlier lookup), refused (too many at once), "
-                + "preflight (a pre-flight's own token, found or not).")
+                + "(the store did not answer), cached (answered from an earlier lookup), refused (the client's share "
+                + "was taken), preflight (a pre-flight's own token, found or not), prefetched (read ahead on another "
+                + "replica's change notice).")
         for (result, count) in [
             ("found", lookups.found), ("absent", lookups.absent), ("failed", lookups.failed),
             ("cached", lookups.cached), ("refused", lookups.refused), ("preflight", lookups.preflight),
+            ("prefetched", lookups.prefetched),
         ] {
             text.sample("aasa_acme_challenge_lookups_total", [("result", result)], Double(count))
         }

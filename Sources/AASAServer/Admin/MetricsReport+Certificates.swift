@@ -77,6 +77,13 @@ extension MetricsReport {
             "Loaded certificates dropped, least recently used first, for the budget.",
             cache.evictions, into: &text)
         gauge(
+            "aasa_certificate_loads_queued", "Certificates queued or loading for a handshake.", cache.pending,
+            into: &text)
+        counter(
+            "aasa_certificate_loads_refused_total",
+            "Handshakes failed without queuing their certificate: the client's share of the loader's queue, or the "
+                + "queue, was full (docs/security.md, \"Work a stranger can queue\").", cache.refused, into: &text)
+        gauge(
             "aasa_certificate_load_failures",
             "Certificates that could not be loaded at their first handshake (the key does not match, "
                 + "cannot be read).", cache.failures.count, into: &text)

@@ -41,10 +41,13 @@ enum MetricsReport {
             into: &text)
         text.family(
             "aasa_connections_closed_at_cap_total", type: .counter,
-            help: "Connections closed to stay within a cap: the oldest handshake, or the longest idle connection.")
+            help:
+                "Connections closed to stay within a cap: the oldest handshake, the longest idle connection, or the "
+                + "longest waiting for a certificate or a challenge's answer.")
         text.sample(
             "aasa_connections_closed_at_cap_total", [("cap", "handshakes")], Double(totals.handshakesClosedAtCap))
         text.sample("aasa_connections_closed_at_cap_total", [("cap", "connections")], Double(totals.idleClosedAtCap))
+        text.sample("aasa_connections_closed_at_cap_total", [("cap", "waiting")], Double(totals.waitingClosedAtCap))
         counter(
             "aasa_accepts_deferred_total",
             "Times a loop stopped accepting at the connection cap with nothing idle to close.", totals.acceptsDeferred,

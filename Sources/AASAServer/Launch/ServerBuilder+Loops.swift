@@ -15,6 +15,8 @@ extension ServerBuilder {
         let descriptors: DescriptorBudget
         /// Wakes every sites' loop so it takes a new snapshot at once.
         let wake: @Sendable () -> Void
+        /// Wakes every sites' loop for one answer its waiting connections may need (nil: all).
+        let wakeFor: @Sendable (WaitReason?) -> Void
     }
 
     /// Opens the listeners (or adopts the sockets systemd passed) and makes every loop, before
@@ -110,7 +112,8 @@ extension ServerBuilder {
             })
         return Loops(
             sites: sites, admin: admin, descriptors: descriptors,
-            wake: { for control in controlled { control.wake() } })
+            wake: { for control in controlled { control.wake() } },
+            wakeFor: { reason in for control in controlled { control.wake(for: reason) } })
     }
 
     /// The admin listener's loop: the same parser, limits and deadlines, never the serving

@@ -81,10 +81,10 @@ struct ServerBuilder {
         let components: [(any ServerComponent)?] =
             [
                 store.map { StoreComponent(store: $0) },
-                certificateLoader(snapshot.certificates?.cache, wake: loops.wake),
+                certificateLoader(snapshot.certificates?.cache, wake: loops.wakeFor),
                 loops.sites,
                 loops.admin,
-                acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wake, logger: logger) },
+                acme.map { ACMEWorkers(manager: $0, reloader: reloader, wakeLoops: loops.wakeFor, logger: logger) },
             ] + watches(state, store: acme?.store) + [reloader, fileWatch]
         return Server(
             components: components.compactMap { $0 }, reload: { reloader.reload(reason: "SIGHUP") },
@@ -103,7 +103,7 @@ struct ServerBuilder {
     /// the loops, whose paused handshakes go on (`CertificateCache`); it starts before the loops
     /// and stops after them. A certificate that cannot be used is logged with its code.
     private func certificateLoader(
-        _ cache: CertificateCache?, wake: @escaping @Sendable () -> Void
+        _ cache: CertificateCache?, wake: @escaping @Sendable (WaitReason?) -> Void
     ) -> ThreadGroup? {
         guard let cache else { return nil }
         cache.prepareLoader()

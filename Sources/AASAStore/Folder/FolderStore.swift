@@ -42,7 +42,7 @@ public final class FolderStore: SharedStore {
     }
 
     /// The folders of `key` below the store's folder, made 0700 when missing and held to it.
-    func prepareFolders(of key: StoreKey) throws(StoreError) {
+    public func prepareFolders(of key: StoreKey) throws(StoreError) {
         try prepare()
         var path = folder
         for component in key.components.dropLast() {
@@ -196,7 +196,8 @@ public final class FolderStore: SharedStore {
         lock.stillHeld()
     }
 
-    /// The file watcher sees the folder's changes; nothing here calls `handler`.
+    /// The file watcher sees the folder's certificates change, and ACME watches its challenge
+    /// folders itself (`FolderChallengeWatch`); nothing here calls `handler`.
     public func observeChanges(_ handler: @escaping @Sendable (StoreKey) -> Void) {}
 
     public func close() {}

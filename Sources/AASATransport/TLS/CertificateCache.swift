@@ -14,7 +14,12 @@ import Synchronization
 /// the certificate is queued for the loader thread (`runLoader`, a component of the server)
 /// and the handshake pauses (SSL_CLIENT_HELLO_RETRY), to go on when the loader wakes the loops.
 /// Without a loader running (tests in one process, commands other than `serve`), the caller
-/// loads it at once.
+/// loads it at once. The loader's queue is bounded and shared out by client (`SourceShares`:
+/// at most `perSource` certificates queued or loading for one source, taken in turns, at most
+/// `mostQueued` in all): a stranger naming every customer's name in turn queues a few loads,
+/// and a handshake past the bounds fails at once, counted (`refused`), rather than waiting
+/// behind the stranger's (docs/security.md, "Work a stranger can queue"). A certificate queued
+/// already is not queued again: its handshakes share the one load.
 public final class CertificateCache: Sendable {
     /// What a handshake learns about one certificate.
     package enum Answer {
@@ -23,6 +28,8 @@ public final class CertificateCache: Sendable {
         case loading
         /// It cannot be used (the key does not match, cannot be read): no certificate.
         case failed
+        /// Not queued: the client has its share of the loader's queue, or the queue is full.
+        case refused
     }
 
     /// What the status page and `/metrics` show.
@@ -33,6 +40,8 @@ public final class CertificateCache: Sendable {
         public var loads = 0
         public var evictions = 0
         public var pending = 0
+        /// Handshakes whose certificate was not queued: the client's share or the queue was full.
+        public var refused = 0
         /// Certificates that failed to load (by folder), with why; reported when found.
         public var failures: [CertificateProblem] = []
     }
@@ -50,7 +59,10 @@ public final class CertificateCache: Sendable {
 
     private struct State {
         var entries: [String: Entry] = [:]
-        var queue: [CertificateStore.Certificate] = []
+        /// Chain files queued or loading, by client source, and what each is.
+        var queue = SourceShares<String>(perSource: perSource, mostSources: mostSources)
+        var queued: [String: CertificateStore.Certificate] = [:]
+        var refused = 0
         var bytes = 0
         var tick: UInt64 = 0
         var loaderRunning = false
@@ -63,6 +75,15 @@ public final class CertificateCache: Sendable {
     /// (P-256), as resident memory grew per certificate loaded under `make bench-certs`
     /// (docs/development.md, "Many certificates").
     package static let entryBytes = 8 * 1024
+    /// Certificates queued or loading for one client source. A client asks for one name per
+    /// connection, and even Apple's CDN, refreshing many customers' domains from a few
+    /// addresses, has far fewer handshakes in progress at once; a load takes a millisecond
+    /// or two, so a full share is read within a tenth of a second.
+    package static let perSource = 32
+    /// Sources with loads queued at most, and loads queued in all: past them a handshake
+    /// is refused (what the loader could not load within the handshake deadline anyway).
+    package static let mostSources = 256
+    package static let mostQueued = 1024
 
     public let budget: Int
     private let state = Mutex(State())
@@ -72,36 +93,44 @@ public final class CertificateCache: Sendable {
         budget = max(budgetBytes, 0)
     }
 
-    /// The certificate if loaded (marked as just used); else queued for the loader
-    /// (or, without one, loaded here).
-    package func loaded(for certificate: CertificateStore.Certificate) -> Answer {
-        let queued: Bool? = state.withLock { state in
+    /// The certificate if loaded (marked as just used); else queued for the loader within the
+    /// share of the client's `source` (`ClientSource.key`), or, without a loader, loaded here.
+    package func loaded(for certificate: CertificateStore.Certificate, source: UInt64 = 0) -> Answer {
+        let chain = certificate.files.chain
+        var added = false
+        let queued: Answer? = state.withLock { state in
             state.tick &+= 1
-            if let entry = state.entries[certificate.files.chain], entry.identity == certificate.identity {
+            if let entry = state.entries[chain], entry.identity == certificate.identity {
                 switch entry.slot {
                 case .loaded(let loaded, let bytes, _):
-                    state.entries[certificate.files.chain]?.slot = .loaded(loaded, bytes: bytes, lastUse: state.tick)
-                    return nil
-                case .loading: return false
-                case .failed: return nil
+                    state.entries[chain]?.slot = .loaded(loaded, bytes: bytes, lastUse: state.tick)
+                    return .ready(loaded)
+                case .loading: return .loading
+                case .failed: return .failed
                 }
             }
             guard state.loaderRunning else { return nil }
-            state.entries[certificate.files.chain] = Entry(identity: certificate.identity, slot: .loading)
-            state.queue.append(certificate)
-            return true
-        }
-        switch queued {
-        case true?:
-            signal.wake()
+            // An older identity of the chain still queued is loaded as this one.
+            if state.queue.contains(chain) {
+                state.queued[chain] = certificate
+                state.entries[chain] = Entry(identity: certificate.identity, slot: .loading)
+                return .loading
+            }
+            guard state.queue.count < Self.mostQueued, state.queue.add(chain, source: source) == .added else {
+                state.refused += 1
+                return .refused
+            }
+            state.queued[chain] = certificate
+            state.entries[chain] = Entry(identity: certificate.identity, slot: .loading)
+            added = true
             return .loading
-        case false?:
-            return .loading
-        case nil:
-            if let answer = loadedAnswer(certificate) { return answer }
-            // No loader: load on the caller's thread.
-            return install(certificate, Self.make(certificate))
         }
+        // Outside the cache's lock: the loader takes the signal's lock, then the cache's.
+        if added { signal.wake() }
+        if let queued { return queued }
+        if let answer = loadedAnswer(certificate) { return answer }
+        // No loader: load on the caller's thread.
+        return install(certificate, Self.make(certificate))
     }
 
     private func loadedAnswer(_ certificate: CertificateStore.Certificate) -> Answer? {
@@ -151,6 +180,7 @@ public final class CertificateCache: Sendable {
             var counts = Counts(budget: budget, loads: state.loads, evictions: state.evictions)
             counts.bytes = state.bytes
             counts.pending = state.queue.count
+            counts.refused = state.refused
             for entry in state.entries.values {
                 switch entry.slot {
                 case .loaded: counts.loaded += 1
@@ -164,35 +194,39 @@ public final class CertificateCache: Sendable {
     }
 
     /// The loader thread's body: loads queued certificates one at a time, calls `wake` after
-    /// each (the loops resume their paused handshakes) and `report` for one that cannot be
-    /// used; returns after `stop`.
-    public func runLoader(wake: @Sendable () -> Void, report: @Sendable (CertificateProblem) -> Void) {
+    /// each with its chain (the loops resume the handshakes paused for it; nil: all of them)
+    /// and `report` for one that cannot be used; returns after `stop`.
+    package func runLoader(wake: @Sendable (WaitReason?) -> Void, report: @Sendable (CertificateProblem) -> Void) {
         prepareLoader()
         while true {
             let next: CertificateStore.Certificate? = signal.next {
                 () -> WorkerSignal.Step<CertificateStore.Certificate> in
                 state.withLock { state in
                     if state.stopping { return .stop }
-                    guard !state.queue.isEmpty else { return .wait(3600) }
-                    return .take(state.queue.removeFirst())
+                    guard let chain = state.queue.take() else { return .wait(3600) }
+                    guard let certificate = state.queued.removeValue(forKey: chain) else {
+                        state.queue.finish(chain)
+                        return .wait(0)
+                    }
+                    return .take(certificate)
                 }
             }
             guard let certificate = next else { break }
             let made = Self.make(certificate)
             _ = install(certificate, made)
+            state.withLock { $0.queue.finish(certificate.files.chain) }
             if case .failure(let problem) = made { report(problem) }
-            wake()
+            wake(.certificate(chain: certificate.files.chain))
         }
         // Handshakes queued behind the stop are loaded by their callers from now on.
         state.withLock { state in
             state.loaderRunning = false
-            for certificate in state.queue
-            where state.entries[certificate.files.chain]?.identity == certificate.identity {
-                state.entries[certificate.files.chain] = nil
+            for chain in state.queue.removeWaiting() {
+                guard let certificate = state.queued.removeValue(forKey: chain) else { continue }
+                if state.entries[chain]?.identity == certificate.identity { state.entries[chain] = nil }
             }
-            state.queue = []
         }
-        wake()
+        wake(nil)
     }
 
     /// Says the loader thread is coming, before the loops start: a handshake that arrives

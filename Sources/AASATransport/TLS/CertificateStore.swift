@@ -160,30 +160,38 @@ func chooseCertificate(
         return 0
     }
     if let hooks = session.hooks, ClientHelloExtensions.offersACMETLS(ssl) {
-        switch hooks.validationContext(for: name) {
+        switch hooks.validationContext(for: name, source: session.source) {
         case .context(let validation):
             SSL_set_SSL_CTX(ssl, validation.context)
             return 1
         case .pending:
             // Another replica's challenge is being looked up: the loop resumes it when woken.
+            session.waitingFor = .tlsChallenge(name: name)
             return COpenSSLShims_SSL_CLIENT_HELLO_RETRY
         case .none:
             break
         }
     }
     if let certificate = store.certificate(forServerName: name) {
-        switch store.cache.loaded(for: certificate) {
+        switch store.cache.loaded(for: certificate, source: session.source) {
         case .ready(let loaded):
             if loaded.use(on: ssl) { return 1 }
             alert?.pointee = SSL_AD_INTERNAL_ERROR
             return 0
         case .loading:
+            session.waitingFor = .certificate(chain: certificate.files.chain)
             return COpenSSLShims_SSL_CLIENT_HELLO_RETRY
+        case .refused:
+            // The client has its share of the loader's queue (counted by the cache): this
+            // handshake fails at once, rather than waiting behind its other loads.
+            alert?.pointee = SSL_AD_INTERNAL_ERROR
+            return 0
         case .failed:
             break  // reported by the loader; the name is served as one without a certificate
         }
     }
     if let hooks = session.hooks, hooks.certificateWanted(for: name, source: session.source) {
+        session.waitingFor = .onDemand(name: name)
         return COpenSSLShims_SSL_CLIENT_HELLO_RETRY
     }
     if store.defaultCertificate != nil { return 1 }

@@ -6,9 +6,9 @@
 /// replica posted is `pending` while it is looked up, and the handshake pauses until the loop
 /// is woken.
 package protocol HandshakeHooks: AnyObject, Sendable {
-    func validationContext(for name: String) -> ValidationAnswer
-    /// `source` is the client's address as `ClientSource.key` makes it: the on-demand ask
-    /// shares its turns between sources.
+    /// `source` is the client's address as `ClientSource.key` makes it: the store's lookups
+    /// and the on-demand ask share their turns between sources.
+    func validationContext(for name: String, source: UInt64) -> ValidationAnswer
     func certificateWanted(for name: String, source: UInt64) -> Bool
 }
 

@@ -8,8 +8,9 @@ package final class TLSSession {
         case done
         /// The socket must become readable (or writable) before the call can go on.
         case wantRead, wantWrite
-        /// The ClientHello callback paused the handshake: an on-demand certificate is on its
-        /// way; `resume(with:)` once a new store arrives.
+        /// The ClientHello callback paused the handshake: a certificate being loaded, a
+        /// challenge being looked up or an on-demand certificate on its way (`waitingFor`
+        /// says which); `resume(with:)` once its answer is in or a new store arrives.
         case paused
         case closed
         case failed(String)
@@ -25,6 +26,8 @@ package final class TLSSession {
     package let hooks: (any HandshakeHooks)?
     /// The client's address as `ClientSource.key` makes it, for the hooks.
     package let source: UInt64
+    /// What the ClientHello callback paused for, set with each pause.
+    package var waitingFor: WaitReason?
     /// Whether the last read of the socket returned less than it asked for (or nothing):
     /// written by the socket BIO's callback, `noteShortRead`.
     private let lastReadWasShort: UnsafeMutablePointer<Bool>

@@ -1,0 +1,111 @@
+import AASATransport
+
+/// One loop's connections waiting for an answer another thread brings (docs/ARCHITECTURE.md,
+/// "The path of a request"): handshakes paused for a certificate being loaded, a challenge
+/// being looked up or an on-demand order, and requests parked on a lookup. Each waits under
+/// what it waits for (`WaitReason`), so a wake-up that brings one answer tries again only the
+/// connections waiting for it, not every one; a new snapshot, rare, tries all. At most
+/// `limit` wait: past it the one waiting longest leaves, to be closed at the end of the loop's
+/// turn (`evicted`; not at once, as the connection being served may have answers in the loop's
+/// output), so a flood of waits cannot make each answer cost the loop more. Touched by the
+/// loop's thread only.
+final class WaitingRoom {
+    /// Connections waiting per loop at most. A handshake waits at most its deadline, so this
+    /// is reached only when hundreds wait at once on one loop.
+    static let defaultLimit = 512
+
+    let limit: Int
+    private var byReason: [WaitReason: [Connection]] = [:]
+    /// Arrivals, oldest first, each with the ticket it was given: one whose connection has
+    /// left (its ticket changed) is skipped when met, and the list is compacted as it grows.
+    private var arrivals: [(connection: Connection, ticket: UInt64)] = []
+    private var oldestArrival = 0
+    private var nextTicket: UInt64 = 1
+    private(set) var count = 0
+    /// Connections that left past the limit, for the loop to close.
+    var evicted: [Connection] = []
+
+    init(limit: Int = WaitingRoom.defaultLimit) {
+        self.limit = max(limit, 1)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// `connection` waits for `reason` (instead of what it waited for before). Returns the
+    /// connection that waited longest when the room was full: it has left, and must be closed.
+    func add(_ connection: Connection, for reason: WaitReason) -> Connection? {
+        if let current = connection.waitingFor {
+            if current == reason { return nil }
+            remove(connection)
+        }
+        var evicted: Connection?
+        if count >= limit, let oldest = oldest() {
+            remove(oldest)
+            evicted = oldest
+        }
+        connection.waitingFor = reason
+        connection.waitTicket = nextTicket
+        nextTicket += 1
+        byReason[reason, default: []].append(connection)
+        arrivals.append((connection, connection.waitTicket))
+        count += 1
+        return evicted
+    }
+
+    /// `connection` waits no more (it closed).
+    func remove(_ connection: Connection) {
+        guard let reason = connection.waitingFor else { return }
+        leave(connection)
+        if var waiting = byReason[reason] {
+            // Those waiting for one answer: few, but a flood may share one name.
+            waiting.removeAll { $0 === connection }
+            byReason[reason] = waiting.isEmpty ? nil : waiting
+        }
+        count -= 1
+        compact()
+    }
+
+    /// The connections waiting for `reason`, who leave the room.
+    func take(_ reason: WaitReason) -> [Connection] {
+        guard let waiting = byReason.removeValue(forKey: reason) else { return [] }
+        for connection in waiting { leave(connection) }
+        count -= waiting.count
+        compact()
+        return waiting
+    }
+
+    /// Every connection waiting, in the order they came, who all leave the room.
+    func takeAll() -> [Connection] {
+        let waiting = arrivals[oldestArrival...].filter { $0.connection.waitTicket == $0.ticket }.map(\.connection)
+        for connection in waiting { leave(connection) }
+        byReason.removeAll()
+        count = 0
+        compact()
+        return waiting
+    }
+
+    private func leave(_ connection: Connection) {
+        connection.waitingFor = nil
+        connection.waitTicket = 0
+    }
+
+    private func oldest() -> Connection? {
+        while oldestArrival < arrivals.count {
+            let arrival = arrivals[oldestArrival]
+            if arrival.connection.waitTicket == arrival.ticket { return arrival.connection }
+            oldestArrival += 1
+        }
+        return nil
+    }
+
+    /// Drops arrivals that left once they outnumber those waiting (each is dropped once).
+    private func compact() {
+        if count == 0 {
+            arrivals.removeAll(keepingCapacity: arrivals.count <= 4 * limit)
+            oldestArrival = 0
+        } else if arrivals.count - oldestArrival > 2 * count + 64 {
+            arrivals = arrivals[oldestArrival...].filter { $0.connection.waitTicket == $0.ticket }
+            oldestArrival = 0
+        }
+    }
+}

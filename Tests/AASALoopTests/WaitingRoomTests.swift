@@ -1,0 +1,78 @@
+import AASATransport
+@preconcurrency import Glibc
+import Testing
+
+@testable import AASALoop
+
+/// Paused handshakes and parked requests by what they wait for (docs/ARCHITECTURE.md, "The
+/// path of a request"): an answer hands back only its own waiters.
+@Suite("the loop's waiting room")
+struct WaitingRoomTests {
+    static func connection(_ fd: Int32) -> Connection {
+        Connection(fd: fd, generation: 1, peer: sockaddr_storage())
+    }
+
+    @Test("an answer hands back its waiters only; a removed one is not handed back; everything in arrival order")
+    func byReason() {
+        let room = WaitingRoom()
+        let connections = (0..<6).map { Self.connection(Int32($0)) }
+        for (index, connection) in connections.enumerated() {
+            #expect(room.add(connection, for: .certificate(chain: "c\(index % 3)")) == nil)
+        }
+        #expect(room.count == 6)
+        #expect(room.take(.certificate(chain: "c1")).map(\.fd) == [1, 4])
+        #expect(room.take(.certificate(chain: "c1")).isEmpty)
+        room.remove(connections[0])
+        #expect(room.count == 3 && connections[0].waitingFor == nil)
+        // Waiting for another answer moves it.
+        #expect(room.add(connections[2], for: .httpChallenge(token: "t")) == nil)
+        #expect(room.take(.certificate(chain: "c2")).map(\.fd) == [5])
+        #expect(room.takeAll().map(\.fd) == [3, 2])
+        #expect(room.isEmpty)
+    }
+
+    @Test("past the limit the connection waiting longest leaves, handed back to be closed")
+    func limit() {
+        let room = WaitingRoom(limit: 3)
+        let connections = (0..<5).map { Self.connection(Int32($0)) }
+        for connection in connections.prefix(3) {
+            #expect(room.add(connection, for: .onDemand(name: "a")) == nil)
+        }
+        room.remove(connections[0])
+        #expect(room.add(connections[3], for: .onDemand(name: "b")) == nil)
+        #expect(room.add(connections[4], for: .onDemand(name: "b"))?.fd == 1)
+        #expect(room.count == 3)
+        #expect(room.takeAll().map(\.fd) == [2, 3, 4])
+    }
+
+    /// The work a wake-up costs: connections handed back (each then tried again) over M
+    /// answers with N waiting for N / 8 certificates, against trying every waiter per wake.
+    @Test("N waiting, M answers: each answer costs its own waiters, not all N")
+    func work() {
+        let waiting = 400
+        let answers = 50
+        let room = WaitingRoom(limit: 1024)
+        var handedBack = 0
+        var tries = 0
+        for index in 0..<waiting {
+            _ = room.add(Self.connection(Int32(index)), for: .certificate(chain: "c\(index % (waiting / 8))"))
+        }
+        for answer in 0..<answers {
+            let ready = room.take(.certificate(chain: "c\(answer)"))
+            handedBack += ready.count
+            // Each tried again finds its certificate loaded: none waits again.
+            tries += ready.count
+        }
+        // Before: every wake-up tried every paused handshake still waiting.
+        var before = 0
+        var left = waiting
+        for _ in 0..<answers {
+            before += left
+            left -= 8
+        }
+        print("waiting room: \(waiting) waiting, \(answers) answers: \(tries) tries (every waiter per wake: \(before))")
+        #expect(handedBack == answers * 8)
+        #expect(tries * 10 < before)
+        #expect(room.count == waiting - answers * 8)
+    }
+}
