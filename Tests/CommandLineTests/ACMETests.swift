@@ -188,9 +188,27 @@ struct ACMETests {
         #expect(server.errors.contains("type=urn:ietf:params:acme:error:badNonce"))
         let page = try admin(server, "/")
         #expect(page.contains("badNonce"))
-        #expect(
-            try admin(server, "/metrics").contains(
-                "aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 1"))
+        let metrics = try admin(server, "/metrics")
+        #expect(metrics.contains("aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 1"))
+        // The same state in all three places (docs/customer-domains.md): failing, with the
+        // CA's problem and the next try.
+        #expect(metrics.contains("aasa_acme_certificates{state=\"failing\"} 1"), "\(metrics)")
+        #expect(metrics.contains("aasa_acme_certificate_unissued{site=\"shop.example.com\"} 1.0"))
+        let labels = metrics.split(separator: "\n").filter { $0.hasPrefix("aasa_acme_certificates{") }
+            .map { $0.split(separator: "\"")[1] }
+        #expect(labels == ["issued", "waiting_dns", "ordering", "failing", "expired"])
+        let site = try admin(server, "/?q=shop.example.com")
+        #expect(site.contains(#"<dd class="certificate"><span class="bad">failing</span>: "#), "\(site)")
+        #expect(site.contains("badNonce") && site.contains("; next try "))
+        let document = try admin(server, "/sites.json?q=shop.example.com")
+        let sites = try #require(
+            (try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any])?["sites"]
+                as? [[String: Any]])
+        let certificate = try #require(
+            sites.first { $0["name"] as? String == "shop.example.com" }?["certificate"] as? [String: Any])
+        #expect(certificate["state"] as? String == "failing")
+        #expect((certificate["problem"] as? String)?.contains("badNonce") == true)
+        #expect(certificate["nextAttempt"] as? Int != nil)
         // The failure is not retried at once: the next attempt is a backoff (60 s ± 25 %) away.
         let retry = try #require(server.errors.range(of: "retry_in="))
         let seconds = Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0
