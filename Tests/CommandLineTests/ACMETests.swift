@@ -100,14 +100,14 @@ struct ACMETests {
         #expect(page.contains("Automatic certificates") && page.contains("shop.example.com, www.shop.example.com"))
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
 
-        // A restart reads what is stored: both certificates are kept as valid, nothing is ordered.
+        // A restart reads what is stored: both certificates are kept as issued, nothing is ordered.
         server = try serve(pebble, ["--acme-challenges", "http-01"])
         #expect(fetch("shop.example.com", pebble)?.status == 200)
         #expect(fetch("pr-7.staging.example.com", pebble)?.status == 200)
         #expect(
             try eventually(10) {
                 let page = try admin(server, "/")
-                return page.components(separatedBy: "<td class=\"ok\">valid</td>").count == 3
+                return page.components(separatedBy: "<td class=\"ok\">issued</td>").count == 3
             })
         #expect(!server.errors.contains("acme: order created"), "\(server.errors)")
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
