@@ -66,6 +66,13 @@ struct PreflightTests {
         }
     }
 
+    @Test("random bytes eight at a time: the length asked for, different each time", arguments: [1, 7, 8, 24, 32])
+    func randomBytes(_ count: Int) {
+        let (first, second) = (Preflight.randomBytes(count), Preflight.randomBytes(count))
+        #expect(first.count == count && second.count == count)
+        if count >= 8 { #expect(first != second) }
+    }
+
     @Test("a pre-flight token is kept under preflight/, a CA's under challenges/http-01/")
     func keys() {
         let token = Preflight.tokenPrefix + String(repeating: "A", count: 32)
