@@ -82,14 +82,22 @@ struct UnwatchedFoldersTests {
         #expect(try String(contentsOfFile: "/proc/sys/user/max_inotify_watches", encoding: .utf8) != "3\n")
     }
 
-    @Test("without a limit reached, both are 0 and the page says nothing")
-    func none() throws {
+    @Test("without a limit of its own: what the metrics and the page say is what the log says")
+    func unlimited() throws {
         let folder = try fixture()
         let server = try RunningServer(
             in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0"])
         defer { _ = server.stop() }
-        #expect(try unwatched(server, "sites") == 0)
-        #expect(try unwatched(server, "certificates") == 0)
-        #expect(try !page(server).contains("id=\"unwatched\""))
+        // Usually 0 and 0; but the machine's limit is shared by every process of the user, and
+        // another server watching 100,000 folders can reach it: the counts then follow the log.
+        func logged(_ kind: String) -> Int {
+            guard let range = server.errors.range(of: " \(kind) folders are not watched") else { return 0 }
+            let before = server.errors[..<range.lowerBound]
+            return Int(String(before.reversed().prefix { $0.isNumber }.reversed())) ?? -1
+        }
+        #expect(try unwatched(server, "sites") == logged("site"))
+        #expect(try unwatched(server, "certificates") == logged("certificate"))
+        let noted = logged("site") + logged("certificate") > 0
+        #expect(try page(server).contains("id=\"unwatched\"") == noted)
     }
 }
