@@ -5,7 +5,7 @@ SHELL := /bin/bash
 BIN_DEBUG := .build/debug/aasa-server
 BIN_RELEASE := .build/release/aasa-server
 
-.PHONY: all build release lint test run certs validate-examples codes settings-reference bench bench-http bench-click bench-hostile bench-idle bench-scale bench-certs fuzz sanitize clean screenshots \
+.PHONY: all build release lint test run certs validate-examples codes settings-reference bench bench-http bench-click bench-hostile bench-idle bench-scale bench-certs bench-acme fuzz sanitize clean screenshots \
   deb install system-test image image-test
 
 all: build
@@ -106,6 +106,13 @@ bench-scale: release
 CERTS ?= 10000 100000
 bench-certs: release
 	python3 bench/cert-bench.py $(CERTS)
+
+# --acme on with 10,000 sites against Pebble and its DNS on loopback: server CPU after start
+# until idle and per SIGHUP reload, names waiting for their DNS and names holding certificates
+# (bench/acme-bench.py; ACME_SITES).
+ACME_SITES ?= 10000
+bench-acme: release
+	python3 bench/acme-bench.py $(ACME_SITES)
 
 # Fuzz targets (Fuzz/, libFuzzer with AddressSanitizer), FUZZ_SECONDS each; FUZZ_TARGETS
 # picks some of apple android matcher http probe config loop.

@@ -69,6 +69,7 @@ extension ACMEManager {
                 plan: CertificatePlan(names: [name], onDemand: true), state: .scheduled, dueAt: now, renewal: false)
             job.drops = books.jobs[name]?.drops ?? 0
             books.jobs[name] = job
+            books.lookAgain = true
             return true
         }
         if accepted { wake.wake() }
@@ -159,6 +160,8 @@ extension ACMEManager {
             }
             job.dueAt = Self.later(now, delay)
             books.jobs[primary] = job
+            // The next issuer at once: a worker looks for it before the next second.
+            if delay == 0 { books.lookAgain = true }
             return (delay, drop)
         }
     }

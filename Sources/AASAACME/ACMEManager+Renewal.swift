@@ -13,8 +13,8 @@ import Logging
 extension ACMEManager {
     /// Records the certificate a plan holds; a different one than before starts over: its
     /// window is unknown, and a certificate ACME stored is asked about now.
-    func hold(_ job: inout Job, _ certificate: CertificateStore.Certificate, now: Int) {
-        let prefix = URL(fileURLWithPath: storage.folder).standardizedFileURL.path + "/"
+    /// `managedPrefix` is `managedFolderPrefix`, found once per update rather than per plan.
+    func hold(_ job: inout Job, _ certificate: CertificateStore.Certificate, now: Int, managedPrefix prefix: String) {
         let held = HeldCertificate(
             certID: RenewalInfo.certID(
                 authorityKeyID: certificate.authorityKeyID, serialNumber: certificate.serialNumber),
@@ -29,6 +29,10 @@ extension ACMEManager {
         if !held.managed { job.issuedBy = nil }
         job.checkAt = held.managed && held.certID != nil ? now : nil
     }
+
+    /// The folder ACME stores certificates in, standardized as certificate folders are, with
+    /// a slash: a certificate below it is one ACME stored (`HeldCertificate.managed`).
+    var managedFolderPrefix: String { URL(fileURLWithPath: storage.folder).standardizedFileURL.path + "/" }
 
     /// The moment to renew when the CA asks for `asked`: not before the renewal floor has
     /// passed since the held certificate's notBefore or this process's last order for the plan,
@@ -121,7 +125,10 @@ extension ACMEManager {
             if job.state == .valid {
                 // At once when the window has begun or passed (RFC 9773 §4.2).
                 job.dueAt = max(renewAt, now)
-                if renewAt <= now { job.state = .scheduled }
+                if renewAt <= now {
+                    job.state = .scheduled
+                    books.lookAgain = true
+                }
             }
             books.jobs[primary] = job
             // `asked` is left only when this check put the renewal off for the first time.

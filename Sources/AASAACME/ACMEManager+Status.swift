@@ -23,4 +23,22 @@ extension ACMEManager {
             nextAttempt: job.state == .ordering ? nil : job.dueAt, lastError: job.lastError,
             failures: job.failures, renewalDeferred: job.deferred && job.state == .valid)
     }
+
+    /// The certificates counted by `ManagedCertificate.Condition` (every condition present,
+    /// 0 when none), and the first names, sorted, of at most `limit` certificates without a
+    /// valid one (`ManagedCertificate.isUnissued`): what `/metrics` shows, in one pass.
+    public func summary(
+        now: Int = Int(time(nil)), unissuedLimit limit: Int
+    ) -> (counts: [ManagedCertificate.Condition: Int], unissued: [String]) {
+        var counts = Dictionary(uniqueKeysWithValues: ManagedCertificate.Condition.allCases.map { ($0, 0) })
+        var unissued: [String] = []
+        books.withLock { books in
+            for job in books.jobs.values {
+                let certificate = describe(job)
+                counts[certificate.condition(now: now), default: 0] += 1
+                if certificate.isUnissued(now: now) { unissued.append(job.plan.primary) }
+            }
+        }
+        return (counts, Array(unissued.sorted().prefix(limit)))
+    }
 }

@@ -75,6 +75,15 @@ public final class ACMEManager: Sendable {
         /// What the pre-flight checks cost so far (`aasa_acme_preflight_*`).
         var preflights = PreflightTotals()
         var stopping = false
+        /// The tasks the last look found due, the first to take last (`look(now:)`).
+        var ready: [Task] = []
+        /// When the last look was: a job that became due since waits at most a second.
+        var lookedAt = Int.min
+        /// The earliest moment a job not due at the last look comes due (an order or a check).
+        var nextDue: Int?
+        /// Jobs were added or made due at once (a reload, an on-demand name, the next
+        /// issuer after a failure): the next take looks at every job again first.
+        var lookAgain = true
     }
 
     public let settings: ACMESettings
@@ -250,9 +259,11 @@ public final class ACMEManager: Sendable {
             let wildcard = host.firstIndex(of: ".").flatMap { byName["*" + host[$0...]] } ?? []
             return ((byName[host] ?? []) + wildcard).sorted()  // certificates' order, as before
         }
+        let managedPrefix = managedFolderPrefix
         books.withLock { books in
             let startUp = !books.planned
             books.planned = true
+            books.lookAgain = true
             // A plan gone from the sites goes. An on-demand name is no plan until its
             // certificate is loaded, so its job stays while it waits, orders or was just issued.
             for (primary, job) in books.jobs where wanted[primary] == nil && job.state != .ordering {
@@ -268,7 +279,7 @@ public final class ACMEManager: Sendable {
                 job.plan = plan
                 job.covered = covering != nil
                 if let covering {
-                    hold(&job, covering, now: now)
+                    hold(&job, covering, now: now, managedPrefix: managedPrefix)
                     let renewAt = job.renewAt ?? job.held?.thirdLeft ?? now
                     job.issuer = covering.issuer
                     job.notAfter = covering.notAfter
@@ -324,37 +335,27 @@ public final class ACMEManager: Sendable {
 
     /// Blocks until an order or a check is due (orders first: renewals, so a flood of
     /// on-demand names cannot hold up a certificate that is expiring; then on-demand names,
-    /// as a handshake waits for them; then the oldest due) and marks it taken.
+    /// as a handshake waits for them; then the oldest due) and marks it taken. The due tasks
+    /// come from one look over every job (`Books.look`), taken one by one, so 10,000 plans
+    /// due at once cost one pass over the jobs, not one per task (quadratic: minutes of CPU).
     private func nextTask() -> Task? {
         wake.next { () -> WorkerSignal.Step<Task> in
             let now = Int(time(nil))
             return books.withLock { books in
                 if books.stopping { return .stop }
-                // A held certificate whose renewal moment came is due as well as a scheduled job.
-                let due = books.jobs.filter {
-                    ($0.value.state == .scheduled || $0.value.state == .waitingDNS
-                        || $0.value.state == .valid && !$0.value.checking)
-                        && $0.value.dueAt <= now && !$0.value.finishing
+                if books.lookAgain || books.ready.isEmpty || books.lookedAt != now { books.look(now: now) }
+                while let task = books.ready.popLast() {
+                    switch task {
+                    case .order(let primary):
+                        guard let job = books.jobs[primary], job.isOrderDue(now: now) else { continue }
+                        books.jobs[primary]?.state = .ordering
+                    case .check(let primary):
+                        guard let job = books.jobs[primary], job.isCheckDue(now: now) else { continue }
+                        books.jobs[primary]?.checking = true
+                    }
+                    return .take(task)
                 }
-                let chosen = due.min { left, right in
-                    (left.value.rank, left.value.dueAt, left.key) < (right.value.rank, right.value.dueAt, right.key)
-                }
-                if let chosen {
-                    books.jobs[chosen.key]?.state = .ordering
-                    return .take(.order(chosen.key))
-                }
-                if let check = books.jobs.first(where: {
-                    $0.value.state == .valid && !$0.value.checking && ($0.value.checkAt ?? .max) <= now
-                }) {
-                    books.jobs[check.key]?.checking = true
-                    return .take(.check(check.key))
-                }
-                let waiting = books.jobs.values.flatMap { job -> [Int] in
-                    let order = [.scheduled, .valid, .waitingDNS].contains(job.state) ? [job.dueAt] : []
-                    return order + (job.checking ? [] : job.checkAt.map { [$0] } ?? [])
-                }
-                let next = waiting.min() ?? now + 3600
-                return .wait(Double(max(1, min(next, now + 86_400) - now)))
+                return .wait(Double(max(1, min(books.nextDue ?? now + 3600, now + 86_400) - now)))
             }
         }
     }

@@ -38,19 +38,38 @@ public struct ManagedCertificate: Sendable {
 }
 
 extension ManagedCertificate {
-    /// The state as docs/acme.md names it for `/sites.json` ("Pre-flight"): `waiting_dns`,
-    /// `failing` (a failed order or a dropped on-demand name: `lastError` and `nextAttempt`
-    /// say what and when), `expired` (the held certificate ended and no order runs),
-    /// `ordering` (queued or running, nothing valid held) or `issued`.
-    public func status(now: Int) -> String {
+    /// The states users see (docs/customer-domains.md): in `/sites.json`, on the status page
+    /// and as `aasa_acme_certificates{state}`, the same five names everywhere.
+    public enum Condition: String, Sendable, CaseIterable {
+        case issued
+        case waitingDNS = "waiting_dns"
+        case ordering
+        case failing
+        case expired
+    }
+
+    /// The state as users see it: `waiting_dns`, `failing` (a failed order or a dropped
+    /// on-demand name: `lastError` and `nextAttempt` say what and when), `expired` (the held
+    /// certificate ended and no order runs), `ordering` (queued or running, nothing valid held)
+    /// or `issued`.
+    public func condition(now: Int) -> Condition {
         switch state {
-        case .waitingDNS: return "waiting_dns"
-        case .dropped: return "failing"
-        case .ordering: return "ordering"
-        case .scheduled where failures > 0: return "failing"
+        case .waitingDNS: return .waitingDNS
+        case .dropped: return .failing
+        case .ordering: return .ordering
+        case .scheduled where failures > 0: return .failing
         default:
-            guard let notAfter else { return state == .issued ? "issued" : "ordering" }
-            return notAfter <= now ? "expired" : "issued"
+            guard let notAfter else { return state == .issued ? .issued : .ordering }
+            return notAfter <= now ? .expired : .issued
         }
+    }
+
+    /// `condition(now:)`'s name, as `/sites.json` writes it.
+    public func status(now: Int) -> String { condition(now: now).rawValue }
+
+    /// No valid certificate is held (none yet, or the one held expired) and none was just
+    /// stored: the site's HTTPS clients get no certificate for it (`aasa_acme_certificate_unissued`).
+    public func isUnissued(now: Int) -> Bool {
+        condition(now: now) != .issued && (notAfter.map { $0 <= now } ?? true)
     }
 }

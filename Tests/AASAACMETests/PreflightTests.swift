@@ -45,6 +45,34 @@ struct PreflightTests {
         }
     }
 
+    @Test("the sites without a valid certificate (aasa_acme_certificate_unissued): not a renewal under way")
+    func unissued() {
+        let now = 1_000_000
+        let table: [(ManagedCertificate, Bool)] = [
+            (Self.certificate(.waitingDNS), true),
+            (Self.certificate(.waitingDNS, notAfter: now + 10), false),
+            (Self.certificate(.scheduled), true),
+            (Self.certificate(.scheduled, failures: 2), true),
+            (Self.certificate(.scheduled, failures: 2, notAfter: now + 10), false),
+            (Self.certificate(.dropped), true),
+            (Self.certificate(.ordering), true),
+            (Self.certificate(.ordering, notAfter: now + 10), false),
+            (Self.certificate(.issued), false),
+            (Self.certificate(.valid, notAfter: now + 10), false),
+            (Self.certificate(.valid, notAfter: now - 10), true),
+        ]
+        for (certificate, expected) in table {
+            #expect(certificate.isUnissued(now: now) == expected, "\(certificate.state) \(certificate.notAfter ?? 0)")
+        }
+    }
+
+    @Test("random bytes eight at a time: the length asked for, different each time", arguments: [1, 7, 8, 24, 32])
+    func randomBytes(_ count: Int) {
+        let (first, second) = (Preflight.randomBytes(count), Preflight.randomBytes(count))
+        #expect(first.count == count && second.count == count)
+        if count >= 8 { #expect(first != second) }
+    }
+
     @Test("a pre-flight token is kept under preflight/, a CA's under challenges/http-01/")
     func keys() {
         let token = Preflight.tokenPrefix + String(repeating: "A", count: 32)

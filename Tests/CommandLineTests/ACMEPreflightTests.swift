@@ -46,6 +46,15 @@ struct ACMEPreflightTests {
         let failed = "aasa_acme_preflight_checks_total{result=\"failed\"}"
         #expect(eventually(30) { (metric(server, failed) ?? 0) >= 3 }, "\(server.errors)")
         #expect(metric(server, "aasa_acme_certificates{state=\"waiting_dns\"}") == 1)
+        #expect(eventually(10) { metric(server, "aasa_acme_certificates{state=\"issued\"}") == 1 })
+        #expect(metric(server, "aasa_acme_certificates{state=\"valid\"}") == nil, "the product's names only")
+        let metrics = try base.admin(server, "/metrics")
+        #expect(metrics.contains("aasa_acme_certificate_unissued{site=\"late.example.com\"} 1.0\n"))
+        #expect(!metrics.contains("aasa_acme_certificate_unissued{site=\"shop.example.com\"}"))
+        // The site's own facts on the status page: its state, the reason and the next check.
+        let site = try base.admin(server, "/?q=late.example.com")
+        #expect(site.contains(#"<dd class="certificate"><span class="bad">waiting_dns</span>: pre-flight: "#))
+        #expect(site.contains("; next try "), "\(site)")
         #expect(pebble.ordersCreated == 1, "only shop.example.com's: \(pebble.output.suffix(3000))")
         #expect(!server.errors.contains("order created names=late.example.com"))
         let page = try base.admin(server, "/")

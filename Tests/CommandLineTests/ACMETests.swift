@@ -100,14 +100,14 @@ struct ACMETests {
         #expect(page.contains("Automatic certificates") && page.contains("shop.example.com, www.shop.example.com"))
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
 
-        // A restart reads what is stored: both certificates are kept as valid, nothing is ordered.
+        // A restart reads what is stored: both certificates are kept as issued, nothing is ordered.
         server = try serve(pebble, ["--acme-challenges", "http-01"])
         #expect(fetch("shop.example.com", pebble)?.status == 200)
         #expect(fetch("pr-7.staging.example.com", pebble)?.status == 200)
         #expect(
             try eventually(10) {
                 let page = try admin(server, "/")
-                return page.components(separatedBy: "<td class=\"ok\">valid</td>").count == 3
+                return page.components(separatedBy: "<td class=\"ok\">issued</td>").count == 3
             })
         #expect(!server.errors.contains("acme: order created"), "\(server.errors)")
         #expect(server.stop() == 0, "\(server.errors.suffix(4000))")
@@ -188,9 +188,27 @@ struct ACMETests {
         #expect(server.errors.contains("type=urn:ietf:params:acme:error:badNonce"))
         let page = try admin(server, "/")
         #expect(page.contains("badNonce"))
-        #expect(
-            try admin(server, "/metrics").contains(
-                "aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 1"))
+        let metrics = try admin(server, "/metrics")
+        #expect(metrics.contains("aasa_acme_orders_total{issuer=\"\(pebble.label)\",result=\"failed\"} 1"))
+        // The same state in all three places (docs/customer-domains.md): failing, with the
+        // CA's problem and the next try.
+        #expect(metrics.contains("aasa_acme_certificates{state=\"failing\"} 1"), "\(metrics)")
+        #expect(metrics.contains("aasa_acme_certificate_unissued{site=\"shop.example.com\"} 1.0"))
+        let labels = metrics.split(separator: "\n").filter { $0.hasPrefix("aasa_acme_certificates{") }
+            .map { $0.split(separator: "\"")[1] }
+        #expect(labels == ["issued", "waiting_dns", "ordering", "failing", "expired"])
+        let site = try admin(server, "/?q=shop.example.com")
+        #expect(site.contains(#"<dd class="certificate"><span class="bad">failing</span>: "#), "\(site)")
+        #expect(site.contains("badNonce") && site.contains("; next try "))
+        let document = try admin(server, "/sites.json?q=shop.example.com")
+        let sites = try #require(
+            (try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any])?["sites"]
+                as? [[String: Any]])
+        let certificate = try #require(
+            sites.first { $0["name"] as? String == "shop.example.com" }?["certificate"] as? [String: Any])
+        #expect(certificate["state"] as? String == "failing")
+        #expect((certificate["problem"] as? String)?.contains("badNonce") == true)
+        #expect(certificate["nextAttempt"] as? Int != nil)
         // The failure is not retried at once: the next attempt is a backoff (60 s ± 25 %) away.
         let retry = try #require(server.errors.range(of: "retry_in="))
         let seconds = Int(server.errors[retry.upperBound...].prefix { $0.isNumber }) ?? 0

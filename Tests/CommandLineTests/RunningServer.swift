@@ -20,14 +20,25 @@ final class RunningServer {
     /// Starts the server with `arguments` after `serve` (plus `--http 127.0.0.1:0` unless
     /// given) in `folder`, and waits until it says where it listens and accepts connections there. With `descriptorLimit`
     /// it runs under `ulimit -n` (through /bin/sh, which then execs it); `environment` adds to
-    /// the test runner's.
+    /// the test runner's. With `watchLimit` it runs in a user namespace of its own whose inotify
+    /// watch limit is that (`UnwatchedFoldersTests.namespaceWorks`): the machine's stays as it is.
     init(
-        in folder: URL, _ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:]
+        in folder: URL, _ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:],
+        watchLimit: Int? = nil
     ) throws {
         let http = arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]
         let admin = arguments.contains("--admin") ? [] : ["--admin", "127.0.0.1:0"]
         let serve = ["serve"] + http + admin + arguments
-        if let descriptorLimit {
+        if let watchLimit {
+            // unshare(1) execs the shell, which execs the server: its pid is the process's.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments =
+                [
+                    "--user", "--map-root-user", "/bin/sh", "-c",
+                    "echo \(watchLimit) > /proc/sys/user/max_inotify_watches && exec \"$0\" \"$@\"",
+                    BinaryRunner.binary.path,
+                ] + serve
+        } else if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
                 ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BinaryRunner.binary.path] + serve

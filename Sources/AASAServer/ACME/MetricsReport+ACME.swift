@@ -70,20 +70,21 @@ extension MetricsReport {
             help: "Time the checks took, all names together (resolution and HTTP requests).")
         text.sample("aasa_acme_preflight_seconds_total", [], preflights.seconds)
         store(manager.store.health, into: &text)
-        let managed = manager.managed()
-        text.family("aasa_acme_certificates", type: .gauge, help: "Certificates ACME keeps, by state.")
-        for state in [ManagedCertificate.State.valid, .scheduled, .ordering, .issued, .dropped, .waitingDNS] {
+        // The five states users see (docs/customer-domains.md), each present from the start.
+        let summary = manager.summary(unissuedLimit: outOfSyncLimit)
+        text.family(
+            "aasa_acme_certificates", type: .gauge,
+            help: "Certificates ACME keeps, by state: issued, waiting_dns, ordering, failing, expired.")
+        for condition in ManagedCertificate.Condition.allCases {
             text.sample(
-                "aasa_acme_certificates", [("state", state.rawValue)],
-                Double(managed.count { $0.state == state }))
+                "aasa_acme_certificates", [("state", condition.rawValue)], Double(summary.counts[condition] ?? 0))
         }
-        // One series per site whose certificate is not issued (scheduled, ordering, failing,
-        // dropped), and only for those: AASACertificateNotIssued fires after a day of it.
+        // One series per site without a valid certificate (waiting for its DNS, ordering,
+        // failing, expired), and only for those: AASACertificateNotIssued fires after a day of it.
         text.family(
             "aasa_acme_certificate_unissued", type: .gauge,
             help: "1 for each site ACME has no certificate for yet, by its first name (first 1,000 by name).")
-        let unissued = managed.filter { $0.state != .valid && $0.state != .issued }.map { $0.names[0] }
-        for site in unissued.sorted().prefix(outOfSyncLimit) {
+        for site in summary.unissued {
             text.sample("aasa_acme_certificate_unissued", [("site", site)], real: 1)
         }
     }

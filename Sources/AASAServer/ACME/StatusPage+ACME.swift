@@ -26,7 +26,7 @@ extension StatusPage {
             + "<th>Issuer</th><th>Expires</th><th>Renewal window</th><th>Next check</th>"
             + "<th>Next renewal or attempt</th><th>Last error</th></tr>\n"
         for certificate in managed.prefix(certificateRows) {
-            html += row(certificate)
+            html += row(certificate, now: now)
         }
         html += "</table>\n"
         if managed.count > certificateRows {
@@ -59,7 +59,25 @@ extension StatusPage {
         return html
     }
 
-    private static func row(_ certificate: ManagedCertificate) -> String {
+    /// A site's certificate among its facts (with `--acme on`): its state as `/sites.json`
+    /// names it, and unless issued the CA's problem (or the pre-flight's reason) and the next try.
+    static func certificateFact(_ certificate: ManagedCertificate?, now: Int) -> String {
+        guard let certificate else { return "" }
+        let condition = certificate.condition(now: now)
+        let marker = condition == .issued ? "ok" : condition == .ordering ? "warn" : "bad"
+        var text = "<span class=\"\(marker)\">\(condition.rawValue)</span>"
+        if condition == .issued, let notAfter = certificate.notAfter {
+            text += " until " + escape(HTTPDate.format(notAfter))
+        } else if condition != .issued {
+            if let problem = certificate.lastError { text += ": " + escape(problem) }
+            if certificate.state != .ordering, let next = certificate.nextAttempt {
+                text += "; next try " + escape(HTTPDate.format(next))
+            }
+        }
+        return "<div><dt>Certificate</dt><dd class=\"certificate\">\(text)</dd></div>"
+    }
+
+    private static func row(_ certificate: ManagedCertificate, now: Int) -> String {
         let expiry = certificate.notAfter.map { HTTPDate.format($0) } ?? "—"
         let next = certificate.nextAttempt.map { HTTPDate.format($0) } ?? "now"
         let window = certificate.renewalWindow.map { HTTPDate.format($0.start) + " to " + HTTPDate.format($0.end) }
@@ -69,7 +87,7 @@ extension StatusPage {
         if let issuedBy = certificate.issuedBy { issuer += " via " + issuedBy }
         let names = certificate.names.joined(separator: ", ") + (certificate.onDemand ? " (on demand)" : "")
         let failures = certificate.failures > 0 ? " (\(certificate.failures) failures)" : ""
-        var html = "<tr><td>\(escape(names))</td><td class=\"\(marker)\">\(certificate.state.rawValue)</td>"
+        var html = "<tr><td>\(escape(names))</td><td class=\"\(marker)\">\(certificate.status(now: now))</td>"
         html += "<td>\(escape(issuer))</td><td>\(escape(expiry))</td>"
         html += "<td>\(escape(window ?? "—"))</td><td>\(escape(check ?? "—"))</td><td>\(escape(next))"
         if certificate.renewalDeferred { html += " (renewal floor)" }

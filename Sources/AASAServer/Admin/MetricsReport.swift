@@ -77,6 +77,12 @@ enum MetricsReport {
         gauge(
             "aasa_site_aliases", "Aliases: links or site.json names serving another site folder's files.",
             snapshot.counts.aliases, into: &text)
+        // Folders past inotify's limit, sites and certificates alike (docs/serving.md, "Many sites").
+        text.family(
+            "aasa_unwatched_folders", type: .gauge,
+            help: "Site and certificate folders the file watcher could not watch (fs.inotify.max_user_watches).")
+        text.sample("aasa_unwatched_folders", [("kind", "sites")], real: Double(state.unwatched.sites))
+        text.sample("aasa_unwatched_folders", [("kind", "certificates")], real: Double(state.unwatched.certificates))
         if state.configuration.metricsPerSite { perSite(snapshot, totals, into: &text) }
         certificates(snapshot.certificates, into: &text)
         if let manager = state.acme { acme(manager, into: &text) }

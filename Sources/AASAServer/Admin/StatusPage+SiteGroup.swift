@@ -20,7 +20,8 @@ extension StatusPage {
             + "<div><dt>Aliases</dt><dd class=\"aliases\">\(names)</dd></div>"
             + "<div><dt>Apple's CDN</dt><dd class=\"cdn\">\(cdnText(SiteCDNStatus(site: record.name, state: state)))"
             + "</dd></div><div><dt>Google</dt><dd class=\"google\">"
-            + "\(cacheText(SiteCacheStatus(site: record.name, watch: state.googleWatch)))</dd></div></dl>\n"
+            + "\(cacheText(SiteCacheStatus(site: record.name, watch: state.googleWatch)))</dd></div>"
+            + certificateFact(state.acme?.managed(primary: record.name), now: Int(time(nil))) + "</dl>\n"
         guard !record.checks.isEmpty || !record.deletedFiles.isEmpty else {
             return html + "<p><span class=\"warn\">no file</span></p></section>\n"
         }

@@ -70,6 +70,7 @@ enum StatusPage {
                 "<p class=\"warn\" id=\"startup-skipped\">Started without the invalid sites (--invalid-sites skip): "
                 + "\(escape(reloads.skippedAtStart.joined(separator: ", "))).</p><pre>\(escape(lastProblems))</pre>\n"
         }
+        html += unwatchedNote(state.unwatched)
         html += summarySection(snapshot)
         html += testerSection(table, url: url, matchers: state.matchers, androidMatchers: state.androidMatchers)
         html += invalidSection(snapshot)
@@ -81,6 +82,15 @@ enum StatusPage {
         if let manager = state.acme { html += acmeSection(manager, now: Int(time(nil))) }
         html += "</body></html>\n"
         return html
+    }
+
+    /// Folders past inotify's watch limit, sites and certificates alike: their changes wait for SIGHUP.
+    static func unwatchedNote(_ unwatched: UnwatchedFolders) -> String {
+        let (sites, certificates) = (unwatched.sites, unwatched.certificates)
+        guard sites > 0 || certificates > 0 else { return "" }
+        return "<p class=\"warn\" id=\"unwatched\">Not watched (fs.inotify.max_user_watches reached): "
+            + "\(sites) site folders, \(certificates) certificate folders. Changes inside them are seen at the "
+            + "next SIGHUP; raise the limit (sysctl) for them to be seen at once.</p>\n"
     }
 
     static func testerSection(

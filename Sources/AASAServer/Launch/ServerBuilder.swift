@@ -57,15 +57,18 @@ struct ServerBuilder {
         ownsProcess: Bool
     ) throws(LaunchFailure) -> Server {
         // Watches, then the first read: a change made while the sites load is seen.
+        let unwatched = UnwatchedFolders()
         let watcher = FileWatcher(
-            sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger)
+            sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger,
+            unwatched: unwatched)
         let (load, snapshot) = try firstLoad()
         StartupReport.flush()
         let state = ServerState(
             configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acme,
             cdnWatch: settings.cdnWatch.enabled
                 ? CacheWatcher(source: AppleCDNSource(settings: settings.cdnWatch), logger: logger) : nil,
-            googleWatch: try googleWatch(), appleFetches: AppleFetches(logger: logger), adminToken: adminToken)
+            googleWatch: try googleWatch(), appleFetches: AppleFetches(logger: logger), adminToken: adminToken,
+            unwatched: unwatched)
         if load.outcome == .partial { Reloader.report(load, reason: "start-up", state: state, logger: logger) }
         let signals = try processSetup(ownsProcess: ownsProcess)
         let loops = try self.loops(state: state, inherited: inherited)

@@ -40,6 +40,8 @@ public final class FileWatcher: Sendable {
     let sites: String
     let certificates: String?
     let logger: Logger
+    /// The folders past inotify's limit, for the status page and `/metrics`.
+    let unwatched: UnwatchedFolders
     /// The inotify descriptor; -1 when inotify could not be set up.
     private let fd: Int32
     /// Watch descriptors and what they stand for: set up when the watcher is made, then read
@@ -54,10 +56,13 @@ public final class FileWatcher: Sendable {
         IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
             | IN_MOVE_SELF)
 
-    public init(sites: String, certificates: String?, logger: Logger) {
+    public init(
+        sites: String, certificates: String?, logger: Logger, unwatched: UnwatchedFolders = UnwatchedFolders()
+    ) {
         self.sites = sites
         self.certificates = certificates
         self.logger = logger
+        self.unwatched = unwatched
         do throws(SystemError) {
             fd = try Posix.inotify()
         } catch {
@@ -113,7 +118,9 @@ public final class FileWatcher: Sendable {
                     watchEverything(&targets)
                 } else {
                     let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
-                    for entry in changes.sites ?? [] { watchSite(entry, root, &targets) }
+                    for entry in changes.sites ?? [] {
+                        unwatched.site(entry, watched: watchSite(entry, root, &targets) == nil)
+                    }
                     if changes.certificates { watchCertificates(&targets, only: changes.certificateFolders) }
                 }
                 return changes
@@ -203,13 +210,16 @@ public final class FileWatcher: Sendable {
         for (parent, link) in Self.links(on: sites) {
             if let wd = try? Posix.addWatch(fd, parent, mask: linkMask) { targets[wd] = .sitesLink(link) }
         }
-        var failures = 0
+        var failed: Set<String> = []
         var reason: SystemError?
         for entry in entries {
             if let error = watchSite(entry.name, root, &targets, kind: entry.kind) {
-                (failures, reason) = (failures + 1, error)
+                failed.insert(entry.name)
+                reason = error
             }
         }
+        unwatched.setSites(failed)
+        let failures = failed.count
         if failures > 0, let reason {
             let advice =
                 "raise fs.inotify.max_user_watches (sysctl) for changes inside them to be seen; new and removed "
@@ -309,7 +319,7 @@ public final class FileWatcher: Sendable {
                 }
             }
         }
-        var failures = 0
+        var failed: Set<String> = []
         var reason: SystemError?
         for (path, name) in folders {
             do throws(SystemError) {
@@ -318,9 +328,12 @@ public final class FileWatcher: Sendable {
                 let folder = name.hasSuffix("..data") ? String(name.dropLast(6)).trimmingSuffix("/") : name
                 targets[try Posix.addWatch(fd, path, mask: mask)] = .certificates(folder)
             } catch {
-                (failures, reason) = (failures + 1, error)
+                failed.insert(name)
+                reason = error
             }
         }
+        unwatched.certificates(unwatched: failed, seen: folders.map(\.name), all: only == nil)
+        let failures = failed.count
         if failures > 0, let reason {
             let advice =
                 "raise fs.inotify.max_user_watches (sysctl) for changed certificates to be seen; SIGHUP reloads them"

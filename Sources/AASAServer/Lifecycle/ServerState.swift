@@ -55,13 +55,17 @@ public final class ServerState: Sendable {
     public let appleFetches: AppleFetches
     /// What the admin listener asks for on every path but /healthz and /readyz (nil: nothing).
     let adminToken: AdminToken?
+    /// Folders the file watcher could not watch (inotify's limit).
+    let unwatched: UnwatchedFolders
     private let record: Mutex<ReloadRecord>
 
     /// The parts are made by the composition root (`ServerBuilder`); this only holds them.
     init(
         configuration: ServerConfiguration, snapshot: ServerSnapshot, loops: Int, acme: ACMEManager?,
-        cdnWatch: CacheWatcher?, googleWatch: CacheWatcher?, appleFetches: AppleFetches, adminToken: AdminToken?
+        cdnWatch: CacheWatcher?, googleWatch: CacheWatcher?, appleFetches: AppleFetches, adminToken: AdminToken?,
+        unwatched: UnwatchedFolders = UnwatchedFolders()
     ) {
+        self.unwatched = unwatched
         self.configuration = configuration
         self.adminToken = adminToken
         self.acme = acme
