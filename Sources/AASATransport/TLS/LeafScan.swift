@@ -19,13 +19,7 @@ package struct LeafScan {
 
     /// The first `-----BEGIN CERTIFICATE-----` block of `pem`, scanned.
     package init?(pem: [UInt8]) {
-        let begin = Array("-----BEGIN CERTIFICATE-----".utf8)
-        let end = Array("-----END CERTIFICATE-----".utf8)
-        guard let start = pem.firstRange(of: begin)?.upperBound,
-            let stop = pem[start...].firstRange(of: end)?.lowerBound,
-            let der = Data(base64Encoded: Data(pem[start..<stop]), options: .ignoreUnknownCharacters)
-        else { return nil }
-        guard let scanned = Self.scan(Array(der)) else { return nil }
+        guard let der = PEMBlock.first("CERTIFICATE", in: pem), let scanned = Self.scan(der) else { return nil }
         self = scanned
     }
 
