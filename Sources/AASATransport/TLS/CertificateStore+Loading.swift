@@ -31,6 +31,10 @@ extension CertificateStore {
         let root = standardized(directory)
         var kept: [Certificate] = []
         var found: [Files] = []
+        // The entries a found pair may be taken from unread: every one on a full load, only those
+        // in the changed folders otherwise (a table of all 100,000 made each reload was the
+        // largest part of a reload's memory).
+        var replaced: [Certificate] = previous?.certificates ?? []
         do throws(SystemError) {
             if let previous, let folders {
                 let changed = folders.map { (($0.isEmpty ? root : root + "/" + $0) as NSString).standardizingPath }
@@ -38,8 +42,9 @@ extension CertificateStore {
                     changed.contains { folder == $0 || folder.hasPrefix($0 + "/") }
                 }
                 kept = previous.certificates.filter { !inside($0.folder) }
+                replaced = previous.certificates.filter { inside($0.folder) }
                 for folder in Set(changed) { found += try pairs(below: folder) }
-                previous.cache.forget(chains: previous.certificates.filter { inside($0.folder) }.map(\.files.chain))
+                previous.cache.forget(chains: replaced.map(\.files.chain))
             } else {
                 found = try pairs(below: directory)
             }
@@ -54,8 +59,8 @@ extension CertificateStore {
                         "cannot list the certificates folder: \(error.callAndErrno)")
                 ])
         }
-        let reusable = Dictionary(
-            (previous?.certificates ?? []).map { ($0.files.chain, $0) }, uniquingKeysWith: { first, _ in first })
+        let reusable = Dictionary(replaced.lazy.map { ($0.files.chain, $0) }, uniquingKeysWith: { first, _ in first })
+        replaced = []
         let indexed = index(found, reusing: reusable, severity: severity)
         var problems: [CertificateProblem] = []
         var certificates: [Certificate] = []
@@ -70,7 +75,12 @@ extension CertificateStore {
                 }
             }
         }
-        certificates = (kept + certificates).sorted { $0.folder < $1.folder }
+        // Sorted in place: `kept` is in order already, and a copy of 100,000 entries is 22 MB.
+        kept.append(contentsOf: certificates)
+        certificates = []
+        kept.sort { $0.folder < $1.folder }
+        certificates = kept
+        kept = []
         certificates.removeAll { certificate in
             let found = Self.problems(of: certificate, now: now, severity: severity(certificate.folder))
             problems += found
