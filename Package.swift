@@ -136,7 +136,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "AASATransportTests",
-            dependencies: ["AssociationKit", "AASASystem", "AASASignedData", "AASATransport", "TestSupport"],
+            dependencies: [
+                "AssociationKit", "AASASystem", "AASASignedData", "AASATransport", "COpenSSL", "TestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "AASAStoreTests", dependencies: ["AASASystem", "AASAStore", "TestSupport"], swiftSettings: strict),

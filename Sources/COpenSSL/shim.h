@@ -9,3 +9,4 @@
 #include <openssl/rand.h>
 #include <openssl/ec.h>
 #include <openssl/hmac.h>
+#include <openssl/param_build.h>

@@ -4,8 +4,10 @@ import AASASites
 import AASASystem
 import AASATransport
 import CSystemShims
+import Dispatch
 import Foundation
 @preconcurrency import Glibc
+import Synchronization
 
 /// The one place a `ServerSnapshot` is built, for start-up (no previous snapshot) and for
 /// every reload (the previous one supplies the last good files of invalid sites, every
@@ -48,21 +50,32 @@ public enum SnapshotLoader {
         let root = URL(fileURLWithPath: configuration.sites)
         let settings = SiteLoader.Settings(
             cacheControl: configuration.cacheControl, deletedFileGrace: configuration.deletedFileGrace)
+        // The certificates' index and the sites load side by side: each has a part that runs on
+        // one thread (listing the folders), which the other's work fills (docs/development.md,
+        // "Many certificates").
+        let certificateLoad = Mutex<CertificateStore.LoadResult?>(nil)
+        let certificatesDone = DispatchGroup()
+        if configuration.https != nil && (changes.certificates || previous == nil) {
+            DispatchQueue.global().async(group: certificatesDone) {
+                let result = CertificateStore.load(
+                    directory: configuration.certs, defaultName: configuration.defaultCertificate,
+                    issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil,
+                    previous: previous?.certificates, folders: changes.certificateFolders,
+                    cacheBytes: configuration.certificateCacheMiB << 20)
+                certificateLoad.withLock { $0 = result }
+            }
+        }
         let sites = Result { () throws(SystemError) in
             try loadSites(root, settings, previous: previous, changes: changes, progress: progress)
         }
+        certificatesDone.wait()
         // What the files' parsing left free in each thread's heap goes back to the system
         // (malloc_trim(3)); otherwise a load on every core keeps its peak resident for good.
         defer { Posix.returnFreeMemory() }
         var certificates = previous?.certificates
         var certificateProblems = previous?.certificateProblems ?? []
         var certificatesFailed = false
-        if configuration.https != nil && (changes.certificates || previous == nil) {
-            let result = CertificateStore.load(
-                directory: configuration.certs, defaultName: configuration.defaultCertificate,
-                issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil,
-                previous: previous?.certificates, folders: changes.certificateFolders,
-                cacheBytes: configuration.certificateCacheMiB << 20)
+        if let result = certificateLoad.withLock({ $0.take() }) {
             certificates = result.store ?? certificates
             certificateProblems = result.problems.map(LoadProblem.init)
             certificatesFailed = result.store == nil

@@ -31,6 +31,10 @@ extension CertificateStore {
         let root = standardized(directory)
         var kept: [Certificate] = []
         var found: [Files] = []
+        // The entries a found pair may be taken from unread: every one on a full load, only those
+        // in the changed folders otherwise (a table of all 100,000 made each reload was the
+        // largest part of a reload's memory).
+        var replaced: [Certificate] = previous?.certificates ?? []
         do throws(SystemError) {
             if let previous, let folders {
                 let changed = folders.map { (($0.isEmpty ? root : root + "/" + $0) as NSString).standardizingPath }
@@ -38,8 +42,9 @@ extension CertificateStore {
                     changed.contains { folder == $0 || folder.hasPrefix($0 + "/") }
                 }
                 kept = previous.certificates.filter { !inside($0.folder) }
+                replaced = previous.certificates.filter { inside($0.folder) }
                 for folder in Set(changed) { found += try pairs(below: folder) }
-                previous.cache.forget(chains: previous.certificates.filter { inside($0.folder) }.map(\.files.chain))
+                previous.cache.forget(chains: replaced.map(\.files.chain))
             } else {
                 found = try pairs(below: directory)
             }
@@ -54,8 +59,8 @@ extension CertificateStore {
                         "cannot list the certificates folder: \(error.callAndErrno)")
                 ])
         }
-        let reusable = Dictionary(
-            (previous?.certificates ?? []).map { ($0.files.chain, $0) }, uniquingKeysWith: { first, _ in first })
+        let reusable = Dictionary(replaced.lazy.map { ($0.files.chain, $0) }, uniquingKeysWith: { first, _ in first })
+        replaced = []
         let indexed = index(found, reusing: reusable, severity: severity)
         var problems: [CertificateProblem] = []
         var certificates: [Certificate] = []
@@ -70,7 +75,12 @@ extension CertificateStore {
                 }
             }
         }
-        certificates = (kept + certificates).sorted { $0.folder < $1.folder }
+        // Sorted in place: `kept` is in order already, and a copy of 100,000 entries is 22 MB.
+        kept.append(contentsOf: certificates)
+        certificates = []
+        kept.sort { $0.folder < $1.folder }
+        certificates = kept
+        kept = []
         certificates.removeAll { certificate in
             let found = Self.problems(of: certificate, now: now, severity: severity(certificate.folder))
             problems += found
@@ -143,22 +153,48 @@ extension CertificateStore {
         _ files: Files, previous: Certificate?, _ severity: Severity
     ) -> Result<Certificate, CertificateProblem> {
         // OpenSSL says only "cannot load"; the owner, mode and user say what to change.
-        if let reason = ReadPermission.problem(reading: files.key, what: "the private key")
-            ?? ReadPermission.problem(reading: files.chain, what: "the certificate chain")
-        {
+        if let reason = ReadPermission.problem(reading: files.key, what: "the private key") {
             return .failure(CertificateProblem(files.folder, .unusable, severity, reason))
         }
-        guard let chain = FileStatus(files.chain), let key = FileStatus(files.key) else {
-            return .failure(
-                CertificateProblem(files.folder, .unusable, severity, "cannot read the pair in \(files.folder)"))
+        guard let key = FileStatus(files.key) else { return unreadable(files, severity) }
+        if let previous, let chain = FileStatus(files.chain), previous.identity == Identity(chain: chain, key: key) {
+            return .success(previous)
         }
-        let identity = Identity(chain: chain, key: key)
-        if let previous, previous.identity == identity { return .success(previous) }
-        do {
-            return .success(try scan(files, identity: identity))
-        } catch {
-            return .failure(CertificateProblem(files.folder, .unusable, severity, "\(error)"))
+        // The chain read once: its status from the same descriptor is its identity (no stat(2)
+        // or access(2) by path before it, which at 100,000 pairs cost a second of system calls).
+        switch FileStatus.read(files.chain, limit: 1 << 20) {
+        case .regular(let chain, let bytes):
+            let identity = Identity(chain: chain, key: key)
+            if let leaf = LeafScan(pem: bytes) { return .success(certificate(files, identity, leaf)) }
+            do {
+                return .success(try parse(files, identity: identity))
+            } catch {
+                return .failure(CertificateProblem(files.folder, .unusable, severity, "\(error)"))
+            }
+        case .failed(let error, _) where error.errno == EACCES:
+            let reason = ReadPermission.problem(reading: files.chain, what: "the certificate chain")
+            return reason.map { .failure(CertificateProblem(files.folder, .unusable, severity, $0)) }
+                ?? unreadable(files, severity)
+        default:
+            // Not a regular file of at most 1 MiB, or changing: OpenSSL's parse says what it is.
+            guard let chain = FileStatus(files.chain) else { return unreadable(files, severity) }
+            do {
+                return .success(try scan(files, identity: Identity(chain: chain, key: key)))
+            } catch {
+                return .failure(CertificateProblem(files.folder, .unusable, severity, "\(error)"))
+            }
         }
+    }
+
+    private static func unreadable(_ files: Files, _ severity: Severity) -> Result<Certificate, CertificateProblem> {
+        .failure(CertificateProblem(files.folder, .unusable, severity, "cannot read the pair in \(files.folder)"))
+    }
+
+    private static func certificate(_ files: Files, _ identity: Identity, _ leaf: LeafScan) -> Certificate {
+        Certificate(
+            folder: files.folder, names: leaf.names, notBefore: leaf.notBefore, notAfter: leaf.notAfter,
+            issuer: leaf.issuer, serialNumber: leaf.serialNumber, authorityKeyID: leaf.authorityKeyID,
+            rsaKey: leaf.rsaKey, files: files, identity: identity)
     }
 
     /// Reads the leaf (the chain's first PEM certificate) for what the index keeps; the rest
@@ -166,10 +202,7 @@ extension CertificateStore {
     /// certificate it does not read is parsed by OpenSSL.
     package static func scan(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
         if case .regular(_, let bytes) = FileStatus.read(files.chain, limit: 1 << 20), let leaf = LeafScan(pem: bytes) {
-            return Certificate(
-                folder: files.folder, names: leaf.names, notBefore: leaf.notBefore, notAfter: leaf.notAfter,
-                issuer: leaf.issuer, serialNumber: leaf.serialNumber, authorityKeyID: leaf.authorityKeyID,
-                rsaKey: leaf.rsaKey, files: files, identity: identity)
+            return certificate(files, identity, leaf)
         }
         return try parse(files, identity: identity)
     }

@@ -62,8 +62,10 @@ public final class CertificateStore: @unchecked Sendable {
     package let initialContext: TLSContext
     /// The loaded certificates, shared with every store before and after this one.
     public let cache: CertificateCache
-    private let exact: [String: Certificate]
-    private let wildcards: [String: Certificate]
+    /// Positions in `certificates` by name: a 4-byte value per name, where a copy of the
+    /// certificate's fields was about 220 bytes (docs/development.md, "Many certificates").
+    private let exact: [String: Int32]
+    private let wildcards: [String: Int32]
 
     init(
         certificates: [Certificate], defaultCertificate: Certificate?, defaultContext: TLSContext?,
@@ -81,16 +83,16 @@ public final class CertificateStore: @unchecked Sendable {
         }
         // A name in several certificates gets the one that expires last (a renewed or ACME
         // certificate beside an older one), the first in folder order among equals.
-        var exact: [String: Certificate] = [:]
-        var wildcards: [String: Certificate] = [:]
+        var exact: [String: Int32] = [:]
+        var wildcards: [String: Int32] = [:]
         exact.reserveCapacity(certificates.count)
-        for certificate in certificates {
+        for (position, certificate) in certificates.enumerated() {
             for name in certificate.names {
                 let isWildcard = name.hasPrefix("*.")
                 let key = isWildcard ? String(name.dropFirst(2)) : name
                 let current = isWildcard ? wildcards[key] : exact[key]
-                guard current.map({ $0.notAfter < certificate.notAfter }) ?? true else { continue }
-                if isWildcard { wildcards[key] = certificate } else { exact[key] = certificate }
+                guard current.map({ certificates[Int($0)].notAfter < certificate.notAfter }) ?? true else { continue }
+                if isWildcard { wildcards[key] = Int32(position) } else { exact[key] = Int32(position) }
             }
         }
         self.exact = exact
@@ -99,9 +101,9 @@ public final class CertificateStore: @unchecked Sendable {
 
     /// Exact before wildcard; nil when no certificate names the host.
     package func certificate(forServerName name: String) -> Certificate? {
-        if let certificate = exact[name] { return certificate }
+        if let position = exact[name] { return certificates[Int(position)] }
         guard let dot = name.firstIndex(of: ".") else { return nil }
-        return wildcards[String(name[name.index(after: dot)...])]
+        return wildcards[String(name[name.index(after: dot)...])].map { certificates[Int($0)] }
     }
 
     /// The `count` certificates that expire first, soonest first, found in one pass without

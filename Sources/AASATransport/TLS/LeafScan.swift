@@ -19,48 +19,16 @@ package struct LeafScan {
 
     /// The first `-----BEGIN CERTIFICATE-----` block of `pem`, scanned.
     package init?(pem: [UInt8]) {
-        let begin = Array("-----BEGIN CERTIFICATE-----".utf8)
-        let end = Array("-----END CERTIFICATE-----".utf8)
-        guard let start = pem.firstRange(of: begin)?.upperBound,
-            let stop = pem[start...].firstRange(of: end)?.lowerBound,
-            let der = Data(base64Encoded: Data(pem[start..<stop]), options: .ignoreUnknownCharacters)
-        else { return nil }
-        guard let scanned = Self.scan(Array(der)) else { return nil }
+        guard let der = PEMBlock.first("CERTIFICATE", in: pem), let scanned = Self.scan(der) else { return nil }
         self = scanned
     }
 
-    /// A DER element: its tag, and the bounds of its content in the bytes.
-    private struct Element {
-        let tag: UInt8
-        let content: Range<Int>
-        let end: Int
+    private static func element(_ bytes: [UInt8], at offset: Int, within limit: Int) -> DERElement? {
+        DERElement(bytes, at: offset, within: limit)
     }
 
-    private static func element(_ bytes: [UInt8], at offset: Int, within limit: Int) -> Element? {
-        guard offset + 2 <= limit else { return nil }
-        let tag = bytes[offset]
-        var length = Int(bytes[offset + 1])
-        var start = offset + 2
-        if length & 0x80 != 0 {
-            let count = length & 0x7F
-            guard count >= 1, count <= 3, start + count <= limit else { return nil }
-            length = bytes[start..<start + count].reduce(0) { $0 << 8 | Int($1) }
-            start += count
-        }
-        guard start + length <= limit else { return nil }
-        return Element(tag: tag, content: start..<start + length, end: start + length)
-    }
-
-    /// The elements inside a constructed element's content.
-    private static func children(_ bytes: [UInt8], _ range: Range<Int>) -> [Element]? {
-        var found: [Element] = []
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            guard let next = element(bytes, at: offset, within: range.upperBound) else { return nil }
-            found.append(next)
-            offset = next.end
-        }
-        return found
+    private static func children(_ bytes: [UInt8], _ range: Range<Int>) -> [DERElement]? {
+        DERElement.children(bytes, range)
     }
 
     private static let commonName: [UInt8] = [0x55, 0x04, 0x03]
@@ -114,7 +82,7 @@ package struct LeafScan {
     }
 
     /// dNSName entries ([2] IA5String) of a subjectAltName's GeneralNames, lower-cased.
-    private static func dnsNames(_ bytes: [UInt8], _ value: Element) -> [String]? {
+    private static func dnsNames(_ bytes: [UInt8], _ value: DERElement) -> [String]? {
         guard let sequence = element(bytes, at: value.content.lowerBound, within: value.content.upperBound),
             sequence.tag == 0x30, let names = children(bytes, sequence.content)
         else { return nil }
@@ -122,7 +90,7 @@ package struct LeafScan {
     }
 
     /// A Name's common name (or nil when it has none, or a form this scan does not read).
-    private static func commonNameValue(_ bytes: [UInt8], _ name: Element) -> String? {
+    private static func commonNameValue(_ bytes: [UInt8], _ name: DERElement) -> String? {
         guard let sets = children(bytes, name.content) else { return nil }
         for set in sets {
             for attribute in children(bytes, set.content) ?? [] {
@@ -138,13 +106,13 @@ package struct LeafScan {
 
     /// The issuer as the index names it: its common name (nil without one: OpenSSL's
     /// one-line form is then the caller's).
-    private static func name(_ bytes: [UInt8], _ name: Element) -> String? {
+    private static func name(_ bytes: [UInt8], _ name: DERElement) -> String? {
         commonNameValue(bytes, name)
     }
 
     /// UTCTime (YYMMDDHHMMSSZ, years 1950–2049, RFC 5280 §4.1.2.5.1) or GeneralizedTime
     /// (YYYYMMDDHHMMSSZ) as seconds since the epoch.
-    private static func time(_ bytes: [UInt8], _ value: Element) -> Int? {
+    private static func time(_ bytes: [UInt8], _ value: DERElement) -> Int? {
         let text = Array(bytes[value.content])
         let digits: [UInt8]
         var year: Int

@@ -1,3 +1,4 @@
+import AASASystem
 import COpenSSL
 import COpenSSLShims
 
@@ -15,33 +16,13 @@ package final class LoadedCertificate: @unchecked Sendable {
     /// The chain's and key's PEM bytes: what the cache counts beside the parsed objects.
     let fileBytes: Int
 
-    /// Reads every certificate of `chainFile` (the leaf first) and the key of `keyFile`, and
-    /// checks that they match.
-    init(chainFile: String, keyFile: String, fileBytes: Int) throws(OpenSSLError) {
+    /// Reads every certificate of `chainFile` (the leaf first; the issuers' shared through
+    /// `IssuerCertificates`) and the key of `keyFile` (an EC key by `ECPrivateKeyReader`, any
+    /// other by OpenSSL's decoder), and checks that they match.
+    package init(chainFile: String, keyFile: String, fileBytes: Int) throws(OpenSSLError) {
         ERR_clear_error()
-        guard let bio = BIO_new_file(chainFile, "r") else {
-            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
-        }
-        defer { BIO_free(bio) }
-        guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else {
-            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
-        }
-        guard let chain = COpenSSLShims_sk_X509_new_null() else {
-            X509_free(leaf)
-            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
-        }
-        while let next = PEM_read_bio_X509(bio, nil, nil, nil) {
-            if COpenSSLShims_sk_X509_push(chain, next) == 0 { X509_free(next) }
-        }
-        // The end of the file is PEM_R_NO_START_LINE: not an error.
-        ERR_clear_error()
-        guard let keyBIO = BIO_new_file(keyFile, "r") else {
-            X509_free(leaf)
-            COpenSSLShims_sk_X509_pop_free(chain)
-            throw OpenSSLError.drain("cannot load the private key \(keyFile)")
-        }
-        defer { BIO_free(keyBIO) }
-        guard let key = PEM_read_bio_PrivateKey(keyBIO, nil, nil, nil) else {
+        let (leaf, chain) = try Self.chain(chainFile)
+        guard let key = Self.key(keyFile) else {
             X509_free(leaf)
             COpenSSLShims_sk_X509_pop_free(chain)
             throw OpenSSLError.drain("cannot load the private key \(keyFile)")
@@ -58,6 +39,64 @@ package final class LoadedCertificate: @unchecked Sendable {
         self.chain = chain
         self.key = key
         self.fileBytes = fileBytes
+    }
+
+    /// The leaf and the rest of the chain: every `CERTIFICATE` block of the file in order
+    /// (other blocks skipped, as PEM_read_bio_X509(3) skips them), read as DER by PEM_read_bio(3)
+    /// without parsing, so an issuer already known is not parsed again.
+    private static func chain(_ chainFile: String) throws(OpenSSLError) -> (OpaquePointer, OpaquePointer) {
+        guard let bio = BIO_new_file(chainFile, "r") else {
+            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
+        }
+        defer { BIO_free(bio) }
+        guard let chain = COpenSSLShims_sk_X509_new_null() else {
+            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
+        }
+        var leaf: OpaquePointer?
+        while true {
+            var name: UnsafeMutablePointer<CChar>?
+            var header: UnsafeMutablePointer<CChar>?
+            var data: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            guard PEM_read_bio(bio, &name, &header, &data, &length) == 1 else { break }
+            defer {
+                CRYPTO_free(name, #fileID, #line)
+                CRYPTO_free(header, #fileID, #line)
+                CRYPTO_free(data, #fileID, #line)
+            }
+            guard let name, let data, ["CERTIFICATE", "X509 CERTIFICATE"].contains(String(cString: name)) else {
+                continue
+            }
+            if leaf == nil {
+                var start: UnsafePointer<UInt8>? = UnsafePointer(data)
+                leaf = d2i_X509(nil, &start, length)
+                if leaf == nil { break }
+            } else if let issuer = IssuerCertificates.shared.certificate(
+                der: Array(UnsafeBufferPointer(start: data, count: length)))
+            {
+                if COpenSSLShims_sk_X509_push(chain, issuer) == 0 { X509_free(issuer) }
+            } else {
+                break  // as PEM_read_bio_X509 ends the chain at a certificate it cannot parse
+            }
+        }
+        guard let leaf else {
+            COpenSSLShims_sk_X509_pop_free(chain)
+            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
+        }
+        // The end of the file is PEM_R_NO_START_LINE: not an error.
+        ERR_clear_error()
+        return (leaf, chain)
+    }
+
+    /// The private key of `keyFile`: an EC key read directly, anything else by OpenSSL.
+    private static func key(_ keyFile: String) -> OpaquePointer? {
+        if case .regular(_, var pem) = FileStatus.read(keyFile, limit: 1 << 16) {
+            defer { ECPrivateKeyReader.wipe(&pem) }
+            if let key = ECPrivateKeyReader.key(pem: pem) { return key }
+        }
+        guard let bio = BIO_new_file(keyFile, "r") else { return nil }
+        defer { BIO_free(bio) }
+        return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
     }
 
     deinit {
