@@ -1,6 +1,7 @@
 import AASATransport
 import COpenSSL
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -91,6 +92,39 @@ struct CertificateReadingTests {
         #expect(throws: OpenSSLError.self) {
             try LoadedCertificate(chainFile: one + "/fullchain.pem", keyFile: two + "/privkey.pem", fileBytes: 0)
         }
+    }
+
+    @Test("a FIFO in place of a chain or a key is refused at once, at the index and at the load, never waited on")
+    func fifos() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        try certificates.issue("pipe.test", names: ["pipe.test"])
+        try certificates.issue("keypipe.test", names: ["keypipe.test"])
+        let pipe = certificates.directory.appendingPathComponent("pipe.test").path
+        let keyPipe = certificates.directory.appendingPathComponent("keypipe.test").path
+        try FileManager.default.removeItem(atPath: pipe + "/fullchain.pem")
+        try FileManager.default.removeItem(atPath: keyPipe + "/privkey.pem")
+        #expect(mkfifo(pipe + "/fullchain.pem", 0o600) == 0)
+        #expect(mkfifo(keyPipe + "/privkey.pem", 0o600) == 0)
+        // On a thread of its own, so a regression fails the test at its deadline instead of hanging it.
+        let done = DispatchSemaphore(value: 0)
+        let results = Mutex<(chain: Bool, key: Bool, indexed: [[String]])?>(nil)
+        let directory = certificates.directory.path
+        Thread {
+            let chain =
+                (try? LoadedCertificate(
+                    chainFile: pipe + "/fullchain.pem", keyFile: pipe + "/privkey.pem", fileBytes: 0)) == nil
+            let key =
+                (try? LoadedCertificate(
+                    chainFile: keyPipe + "/fullchain.pem", keyFile: keyPipe + "/privkey.pem", fileBytes: 0)) == nil
+            let indexed = CertificateStore.load(directory: directory).store?.certificates.map(\.names) ?? []
+            results.withLock { $0 = (chain, key, indexed) }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        let seen = try #require(results.withLock { $0 })
+        #expect(seen.chain && seen.key)
+        #expect(!seen.indexed.contains(["pipe.test"]))
     }
 
     private static func decoded(_ path: String) -> OpaquePointer? {

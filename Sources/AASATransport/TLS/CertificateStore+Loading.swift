@@ -210,11 +210,10 @@ extension CertificateStore {
     /// The same fields from OpenSSL's parse of the leaf (what `LeafScan` is checked against).
     package static func parse(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
         ERR_clear_error()
-        guard let bio = BIO_new_file(files.chain, "r") else {
-            throw OpenSSLError.drain("cannot load the certificate chain \(files.chain)")
+        let read = try PEMFileBIO.with(files.chain, what: "the certificate chain") { bio in
+            PEM_read_bio_X509(bio, nil, nil, nil)
         }
-        defer { BIO_free(bio) }
-        guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else {
+        guard let leaf = read else {
             throw OpenSSLError.drain("cannot load the certificate chain \(files.chain)")
         }
         defer { X509_free(leaf) }

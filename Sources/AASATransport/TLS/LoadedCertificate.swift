@@ -45,10 +45,14 @@ package final class LoadedCertificate: @unchecked Sendable {
     /// (other blocks skipped, as PEM_read_bio_X509(3) skips them), read as DER by PEM_read_bio(3)
     /// without parsing, so an issuer already known is not parsed again.
     private static func chain(_ chainFile: String) throws(OpenSSLError) -> (OpaquePointer, OpaquePointer) {
-        guard let bio = BIO_new_file(chainFile, "r") else {
-            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
+        try PEMFileBIO.with(chainFile, what: "the certificate chain") { bio throws(OpenSSLError) in
+            try chain(bio, chainFile)
         }
-        defer { BIO_free(bio) }
+    }
+
+    private static func chain(_ bio: OpaquePointer, _ chainFile: String) throws(OpenSSLError) -> (
+        OpaquePointer, OpaquePointer
+    ) {
         guard let chain = COpenSSLShims_sk_X509_new_null() else {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
         }
@@ -94,9 +98,9 @@ package final class LoadedCertificate: @unchecked Sendable {
             defer { ECPrivateKeyReader.wipe(&pem) }
             if let key = ECPrivateKeyReader.key(pem: pem) { return key }
         }
-        guard let bio = BIO_new_file(keyFile, "r") else { return nil }
-        defer { BIO_free(bio) }
-        return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        return try? PEMFileBIO.with(keyFile, what: "the private key") { bio in
+            PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
     }
 
     deinit {

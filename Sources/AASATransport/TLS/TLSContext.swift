@@ -1,3 +1,4 @@
+import AASASystem
 import COpenSSL
 import COpenSSLShims
 @preconcurrency import Glibc
@@ -86,6 +87,12 @@ public final class TLSContext: @unchecked Sendable {
     /// Loads a PEM certificate chain and its private key; fails if they do not match.
     package convenience init(chainFile: String, keyFile: String) throws(OpenSSLError) {
         try self.init()
+        // OpenSSL opens the files blocking: a FIFO in their place would hang start-up
+        // (`PEMFileBIO`); anything but regular files is refused first.
+        for (path, what) in [(chainFile, "the certificate chain"), (keyFile, "the private key")]
+        where FileStatus(path).map({ $0.kind != .regular }) ?? false {
+            throw OpenSSLError(operation: "cannot load \(what) \(path): not a regular file", reasons: [])
+        }
         guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1 else {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
         }
