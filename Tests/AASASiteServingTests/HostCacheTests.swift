@@ -1,8 +1,9 @@
+import AASALoop
 import AASASites
 import AssociationKit
 import Testing
 
-@testable import AASALoop
+@testable import AASASiteServing
 
 @Suite("Sites remembered per Host value")
 struct HostCacheTests {

@@ -1,7 +1,8 @@
+import AASALoop
 import AASATransport
 import Testing
 
-@testable import AASALoop
+@testable import AASASiteServing
 
 @Suite("IP networks")
 struct IPNetworkTests {

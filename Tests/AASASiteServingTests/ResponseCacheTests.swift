@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AASALoop
+@testable import AASASiteServing
 
 @Suite("Whole responses cached per loop")
 struct ResponseCacheTests {

@@ -5,7 +5,7 @@ import AASATransport
 /// The `Date` header value and the log timestamp, formatted once per second per loop rather
 /// than per response (lwan's `update_date_cache`). One per loop, shared with its writers.
 package final class DateCache {
-    private(set) var second = -1
+    package private(set) var second = -1
     package private(set) var httpDate: [UInt8] = []
     private(set) var logTime: [UInt8] = []
 

@@ -3,12 +3,12 @@
 /// `Connection` line and the blank line. Every response of the server, the cached ones
 /// included, is framed by these two calls.
 package enum ResponseHead {
-    static let crlf: [UInt8] = [0x0D, 0x0A]
+    package static let crlf: [UInt8] = [0x0D, 0x0A]
     // The status lines of the request path, looked up once rather than per response.
-    static let ok = statusLine(.ok)
-    static let found = statusLine(.found)
-    static let notModified = statusLine(.notModified)
-    static let notFound = statusLine(.notFound)
+    package static let ok = statusLine(.ok)
+    package static let found = statusLine(.found)
+    package static let notModified = statusLine(.notModified)
+    package static let notFound = statusLine(.notFound)
 
     private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
         uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLine($0.rawValue, $0.reason)) })
@@ -24,7 +24,7 @@ package enum ResponseHead {
 
     /// The status line (from `statusLine`) and the Date field, through `put`.
     @inline(__always)
-    static func start(_ statusLine: [UInt8], date: [UInt8], _ put: (UnsafeRawBufferPointer) -> Void) {
+    package static func start(_ statusLine: [UInt8], date: [UInt8], _ put: (UnsafeRawBufferPointer) -> Void) {
         statusLine.withUnsafeBytes(put)
         date.withUnsafeBytes(put)
         crlf.withUnsafeBytes(put)
@@ -32,19 +32,8 @@ package enum ResponseHead {
 
     /// The connection header and the blank line that ends the head, through `put`.
     @inline(__always)
-    static func end(_ connection: ConnectionHeader, _ put: (UnsafeRawBufferPointer) -> Void) {
+    package static func end(_ connection: ConnectionHeader, _ put: (UnsafeRawBufferPointer) -> Void) {
         connection.line.withUnsafeBytes(put)
         crlf.withUnsafeBytes(put)
-    }
-
-    /// The head of a 200 for `variant`, piece by piece: the one layout that both the
-    /// `ResponseCache` and `assemble` write.
-    static func head200(
-        _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, dates: DateCache,
-        _ put: (UnsafeRawBufferPointer) -> Void
-    ) {
-        start(ok, date: dates.httpDate, put)
-        variant.headers200.withUnsafeBytes(put)
-        end(connectionHeader, put)
     }
 }

@@ -36,14 +36,15 @@ package final class OutputBuffer {
         if isEmpty { borrowed = response } else { append(response) }
     }
 
-    /// Adds a file's body that stays in the file until it is sent or something follows it.
-    func borrow(_ body: UnsafeRawBufferPointer, of file: PreparedFile) {
+    /// Adds a body that stays in `owner`'s memory (a prepared file's) until it is sent or
+    /// something follows it.
+    func borrow(_ body: UnsafeRawBufferPointer, of owner: AnyObject) {
         settleTail()
-        tail = BorrowedTail(body, of: file)
+        tail = BorrowedTail(body, of: owner)
     }
 
     /// Copies a borrowed response in: its memory is about to change.
-    func settle() {
+    package func settle() {
         guard let response = borrowed else { return }
         borrowed = nil
         copy(response)

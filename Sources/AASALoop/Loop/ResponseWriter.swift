@@ -5,12 +5,12 @@
 /// sends once the batch of requests is answered), set up by the loop for each request: made
 /// once, so that handing it over costs no reference count per request.
 package final class ResponseWriter {
-    let output: OutputBuffer
-    let dates: DateCache
+    package let output: OutputBuffer
+    package let dates: DateCache
     private let errors = ErrorResponses()
     /// The `Connection` line every head of this answer ends with: the loop's choice from the
     /// request and whether the loop is stopping (RFC 9112 §9.3).
-    var connectionHeader = ConnectionHeader.none
+    package var connectionHeader = ConnectionHeader.none
 
     init(output: OutputBuffer, dates: DateCache) {
         self.output = output
@@ -38,28 +38,36 @@ package final class ResponseWriter {
         output.append(bytes)
     }
 
-    func write(_ bytes: ArraySlice<UInt8>) {
+    package func write(_ bytes: ArraySlice<UInt8>) {
         output.append(bytes)
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) {
+    package func write(_ bytes: UnsafeRawBufferPointer) {
         output.append(bytes)
     }
 
     /// A header value that is a count (Content-Length), then the line's end, without a String.
-    func writeCount(_ value: Int) {
+    package func writeCount(_ value: Int) {
         DecimalText.withDigits(value) { output.append($0) }
         output.append(ResponseHead.crlf)
     }
 
     /// A whole response that stays where it is (the `ResponseCache`) until it is sent.
-    func borrow(_ response: UnsafeRawBufferPointer) {
+    package func borrow(_ response: UnsafeRawBufferPointer) {
         output.borrow(response)
     }
 
-    /// A file's body that stays in the file until it is sent.
-    func borrow(_ body: UnsafeRawBufferPointer, of file: PreparedFile) {
-        output.borrow(body, of: file)
+    /// A body that stays in `owner`'s memory until it is sent (`owner` is held until then).
+    package func borrow(_ body: UnsafeRawBufferPointer, of owner: AnyObject) {
+        output.borrow(body, of: owner)
+    }
+
+    /// The clear-text 400 for plain HTTP on the HTTPS port; the connection closes after it.
+    func refusePlainHTTP() -> RequestOutcome {
+        startHead(ResponseHead.statusLine(.badRequest))
+        output.append(ErrorResponses.plainHTTPOnTLSPort)
+        return RequestOutcome(
+            status: .badRequest, bodyBytes: ErrorResponses.plainHTTPBodyCount, closing: .linger)
     }
 
     /// The server's own short answer (`ErrorResponses`), with a body for every method but

@@ -1,4 +1,5 @@
 import AASAACME
+import AASALoop
 import AASATransport
 
 /// What the listeners answer for ACME (docs/ARCHITECTURE.md, "Automatic certificates"):

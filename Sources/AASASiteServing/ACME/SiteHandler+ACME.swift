@@ -1,3 +1,4 @@
+import AASALoop
 import AASATransport
 import AssociationKit
 

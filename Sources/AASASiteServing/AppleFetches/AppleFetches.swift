@@ -1,3 +1,4 @@
+import AASALoop
 import Foundation
 import Logging
 import Synchronization

@@ -1,3 +1,5 @@
+import AASALoop
+
 /// The hosts Apple's fetcher asked one wildcard site for, the last `limit` of them, at O(1)
 /// per fetch: anyone can send its User-Agent with a new host each time, so noting one must
 /// not copy or scan the set (it runs under a lock every loop shares).

@@ -1,3 +1,4 @@
+import AASALoop
 import AASATransport
 import AssociationKit
 @preconcurrency import Glibc
@@ -11,7 +12,7 @@ extension SiteHandler {
         _ client: RequestClient, path: ServedPath?, site: SiteContent?, _ status: HTTPStatus, file: PreparedFile?
     ) {
         guard let appleFetches, path?.isApple == true,
-            Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), UnsafeBufferPointer(appleFetcherAgent))
+            Self.contains(UnsafeBufferPointer(rebasing: buffer[agent]), UnsafeBufferPointer(appleFetcherAgent.bytes))
         else { return }
         // `aasa-server probe` asks with Apple's marker to see that the answer does not depend
         // on it; its own requests must not pass for Apple's (docs/usage.md, "Apple's CDN").

@@ -1,3 +1,4 @@
+import AASALoop
 import AASASystem
 import AASATransport
 import AssociationKit

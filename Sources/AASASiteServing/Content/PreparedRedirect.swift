@@ -1,3 +1,5 @@
+import AASALoop
+
 /// A site's fixed redirect, `/.well-known/change-password` to `site.json`'s `changePassword`
 /// (W3C "A Well-Known URL for Changing Passwords"): its head after the Date, made at load.
 public final class PreparedRedirect: Sendable, Equatable {

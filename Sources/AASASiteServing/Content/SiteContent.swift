@@ -1,3 +1,4 @@
+import AASALoop
 import AASASites
 @preconcurrency import Glibc
 
@@ -6,7 +7,7 @@ import AASASites
 /// use, `ServedFileCache` in AASAServer). Every argument is required: a kind the loader forgot
 /// cannot compile into a 404. `@unchecked Sendable`: its files' slots are written once, in
 /// `init`, and only read after.
-public final class SiteContent: @unchecked Sendable {
+public final class SiteContent: @unchecked Sendable, CountedSite {
     /// A file of the site's `well-known/` folder, served at `/.well-known/NAME`.
     struct FolderFile: Sendable {
         let name: [UInt8]

@@ -1,7 +1,10 @@
 import AssociationKit
 
 extension FallbackDecision.Kind {
-    /// The counter slot of the kind in `LoopStatistics.Totals.fallback`.
+    /// How many kinds there are: the counters' slots (`SiteHandler.countedKinds`).
+    package static let slots = 4
+
+    /// The counter slot of the kind in `LoopStatistics.Totals.kinds` (`RequestOutcome.kind`).
     package var slot: Int {
         switch self {
         case .notFound: 0

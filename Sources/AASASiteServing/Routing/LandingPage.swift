@@ -1,3 +1,4 @@
+import AASALoop
 import AssociationKit
 
 /// The page for a phone without the app, in one language, built once at load into a

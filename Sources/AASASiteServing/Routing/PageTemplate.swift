@@ -1,3 +1,5 @@
+import AASALoop
+
 /// A page of `fallback.json` prepared at load: its fixed text already escaped, with the two
 /// places a request fills (docs/usage.md, "The link domain for people without the app"). Rendering
 /// copies the pieces and escapes only the request's values.

@@ -1,3 +1,4 @@
+import AASALoop
 import AssociationKit
 
 /// What a request to a site gets, decided before any response is written: the routing step

@@ -1,3 +1,4 @@
+import AASALoop
 import AASASites
 
 /// A path the server answers with a file of a site (`WellKnownFile.served`'s paths, a file of

@@ -1,3 +1,4 @@
+import AASALoop
 import AASASites
 @preconcurrency import Glibc
 

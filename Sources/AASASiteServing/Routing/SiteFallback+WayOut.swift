@@ -1,3 +1,5 @@
+import AASALoop
+
 extension SiteFallback {
     /// The first link of a landing page in an in-app browser, where universal links and App
     /// Links rarely fire (docs/fallback.md, "In-app browsers").

@@ -1,3 +1,4 @@
+import AASALoop
 import AssociationKit
 
 /// A site's `fallback.json` compiled at load: the decision (`FallbackPlan`, with the site's

@@ -1,3 +1,4 @@
+import AASALoop
 import AssociationKit
 
 extension SiteHandler {
@@ -50,7 +51,7 @@ extension SiteHandler {
             outcome = RequestOutcome(status: .ok, bodyBytes: sendsBody ? body.count : 0)
         }
         outcome.site = site
-        outcome.fallback = decision.kind
+        outcome.kind = UInt8(decision.kind.slot)
         return outcome
     }
 

@@ -1,3 +1,4 @@
+import AASALoop
 import AssociationKit
 @preconcurrency import Glibc
 

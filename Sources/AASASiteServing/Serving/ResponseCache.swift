@@ -1,3 +1,5 @@
+import AASALoop
+
 /// Whole answers to the usual request (GET, 200) for the files one loop served this second:
 /// status line, `Date`, the file's headers, the connection header and the body in one
 /// buffer, built once and then sent from here by every request for that file that second,

@@ -1,3 +1,4 @@
+import AASALoop
 import AASASystem
 import AASATransport
 import AssociationKit
@@ -6,7 +7,7 @@ extension SiteHandler {
     /// Answers one well-formed request: the site by host, the file by path, then method,
     /// conditionals and encoding (docs/usage.md, "Serve"); other paths by the site's
     /// fallback.json.
-    package func respond(
+    package mutating func respond(
         to head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, from client: RequestClient,
         writer: ResponseWriter
     ) -> RequestOutcome {
@@ -29,7 +30,7 @@ extension SiteHandler {
             writer.write(redirect.headers)
             writer.endHead()
             var outcome = RequestOutcome(status: .found)
-            (outcome.site, outcome.path) = (site, .changePassword)
+            (outcome.site, outcome.path) = (site, ServedPath.changePassword.index)
             return outcome
         case .fallback(let fallback) where head.method != .other:
             return respondWithFallback(fallback, head, buffer, target: target, site: site, writer: writer)
@@ -40,7 +41,7 @@ extension SiteHandler {
             (served, file) = (nil, nil)
         case .redirect:
             var outcome = writer.error(.methodNotAllowed, for: head)
-            (outcome.site, outcome.path) = (site, .changePassword)
+            (outcome.site, outcome.path) = (site, ServedPath.changePassword.index)
             return outcome
         case .fallback, .notFound:
             (served, file) = (nil, nil)
@@ -52,7 +53,7 @@ extension SiteHandler {
             outcome = writer.error(file == nil ? .notFound : .methodNotAllowed, for: head)
         }
         outcome.site = site
-        outcome.path = served
+        outcome.path = served?.index
         if outcome.status != .methodNotAllowed, let agent = head.userAgentRange, appleFetches != nil {
             noteAppleFetch(agent, buffer, head, target, client, path: served, site: site, outcome.status, file: file)
         }
