@@ -49,11 +49,11 @@ package enum RequestConditions {
     }
 
     /// `range` without optional whitespace and a line's closing CR around it.
-    private static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+    static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
         HTTPToken.trimmingWhitespace(buffer, range, lineEnd: true)
     }
 
-    private static func noneMatch(
+    static func noneMatch(
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, identity: ArraySlice<UInt8>, gzip: ArraySlice<UInt8>?
     ) -> Bool {
         var matched = false

@@ -10,7 +10,7 @@ package enum ResponseHead {
     package static let notModified = statusLine(.notModified)
     package static let notFound = statusLine(.notFound)
 
-    private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
+    static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
         uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLine($0.rawValue, $0.reason)) })
 
     /// `HTTP/1.1 404 Not Found\r\nDate: `, formatted once.

@@ -6,8 +6,8 @@
 struct BorrowedTail {
     /// What is left to send; nil when there is none. Apart from the owner, so that counting
     /// bytes touches no reference count.
-    private(set) var bytes: UnsafeRawBufferPointer?
-    private var owner: AnyObject?
+    var bytes: UnsafeRawBufferPointer?
+    var owner: AnyObject?
 
     var count: Int { bytes?.count ?? 0 }
 

@@ -9,12 +9,12 @@ package final class OutputBuffer {
     /// A larger buffer (an admin page, a long pipeline) is given back once it is sent.
     static let retainedCapacity = 1024 * 1024
 
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var count = 0
-    private var borrowed: UnsafeRawBufferPointer?
+    var base: UnsafeMutableRawPointer
+    var capacity: Int
+    var count = 0
+    var borrowed: UnsafeRawBufferPointer?
     /// A large body that follows `bytes`.
-    private(set) var tail = BorrowedTail()
+    var tail = BorrowedTail()
 
     init() {
         capacity = Self.initialCapacity
@@ -57,7 +57,7 @@ package final class OutputBuffer {
     }
 
     /// Copies a borrowed body in: something follows it.
-    private func settleTail() {
+    func settleTail() {
         guard let body = tail.bytes else { return }
         settle()
         copy(body)
@@ -90,7 +90,7 @@ package final class OutputBuffer {
         }
     }
 
-    private func copy(_ added: UnsafeRawBufferPointer) {
+    func copy(_ added: UnsafeRawBufferPointer) {
         guard let source = added.baseAddress, !added.isEmpty else { return }
         if count + added.count > capacity {
             var grown = capacity * 2

@@ -7,10 +7,17 @@
 package final class ResponseWriter {
     package let output: OutputBuffer
     package let dates: DateCache
-    private let errors = ErrorResponses()
+    let errors = ErrorResponses()
     /// The `Connection` line every head of this answer ends with: the loop's choice from the
     /// request and whether the loop is stopping (RFC 9112 §9.3).
-    package var connectionHeader = ConnectionHeader.none
+    var chosenConnectionHeader = ConnectionHeader.none
+
+    /// `chosenConnectionHeader`, through an accessor compiled here: a handler's module reading
+    /// a class's stored property would pay its run-time exclusivity check.
+    package var connectionHeader: ConnectionHeader {
+        get { chosenConnectionHeader }
+        set { chosenConnectionHeader = newValue }
+    }
 
     init(output: OutputBuffer, dates: DateCache) {
         self.output = output

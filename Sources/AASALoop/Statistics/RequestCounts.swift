@@ -3,15 +3,15 @@
 /// paths: the handler's `RequestHandler.countedPaths`, then one row for every other path.
 /// Site names are counted apart, and only with per-site metrics on.
 public struct RequestCounts: Sendable, Equatable {
-    private static let statuses = HTTPStatus.allCases
+    static let statuses = HTTPStatus.allCases
 
-    private var slots: [Int]
+    var slots: [Int]
     /// Copied into each value, so counting reads no global per request.
-    private let statusCount = HTTPStatus.allCases.count
+    let statusCount = HTTPStatus.allCases.count
     /// The row of every path not counted apart: the last.
-    private var otherRow: Int
+    var otherRow: Int
     /// The sum of the slots, so `isEmpty` (asked at every fold) reads one word, not every slot.
-    private var total = 0
+    var total = 0
 
     /// Room for `paths` counted paths and the row of the others.
     public init(paths: Int = 0) {
@@ -29,6 +29,11 @@ public struct RequestCounts: Sendable, Equatable {
     /// Adds `other`'s counts; a value with fewer rows (a sum's empty start) takes `other`'s.
     mutating func add(_ other: RequestCounts) {
         guard other.total != 0 else { return }
+        if other.otherRow == otherRow {
+            for index in slots.indices { slots[index] &+= other.slots[index] }
+            total &+= other.total
+            return
+        }
         if other.otherRow > otherRow {
             var wider = RequestCounts(paths: other.otherRow)
             wider.add(self)
