@@ -18,11 +18,15 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 // the run-time exclusivity checks on its class properties (a thread-local lookup per access, 17 % of
 // a keep-alive request's instructions under callgrind) guard nothing; they stay on in every other
 // module, the sites' application included, and debug builds and the sanitizer runs keep them
-// everywhere. Cross-module optimization makes the core's generic loop visible to the targets that
-// name its handler, which specialize it (no witness call per request, and its small calls inlined).
+// everywhere. Cross-module optimization puts the core's public code (the loop's `run`, the handler
+// contract, the writer: public for this alone, as it serializes public declarations only) and what
+// it reaches into its module, so the targets that name a handler specialize the loop for it and
+// inline the writer's calls (no witness call per request; bench/callgrind-requests.py).
 let loopSettings: [SwiftSetting] =
     strict + [
-        .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))
+        .unsafeFlags(
+            ["-enforce-exclusivity=unchecked", "-cross-module-optimization"],
+            .when(configuration: .release))
     ]
 
 let package = Package(
@@ -165,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "AASASiteServingTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASystem", "AASATransport", "AASALoop", "AASASiteServing", "TestSupport",
+                "AssociationKit", "AASASites", "AASASystem", "AASATransport", "AASALoop", "AASASiteServing",
+                "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(

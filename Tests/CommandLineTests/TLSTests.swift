@@ -117,7 +117,8 @@ final class TLSTests {
         // The loop finishes it as it finishes every answer: an access-log line with its
         // status and body size, and no request to show (none was read).
         let body = text.components(separatedBy: "\r\n\r\n").last ?? ""
-        #expect(eventually(5) { server.accessLog.contains(" HTTP/1.1\" 400 \(body.utf8.count) ") }, "\(server.accessLog)")
+        let line = " HTTP/1.1\" 400 \(body.utf8.count) "
+        #expect(eventually(5) { server.accessLog.contains(line) }, "\(server.accessLog)")
         #expect(try Curl.request("http://127.0.0.1:\(securePort)/.well-known/apple-app-site-association").status == 400)
         #expect(try curl("example.test").status == 200)
     }

@@ -2,11 +2,11 @@
 /// head is parsed (repeated fields are one list, in order; RFC 9110 §5.3): the last mention
 /// of `gzip` (or `x-gzip`, §8.4.1.3) decides, else `*`; a q-value of zero refuses (§12.5.3).
 /// No field at all means identity only here.
-package struct AcceptEncoding {
+public struct AcceptEncoding {
     var gzip: Bool?
     var wildcard: Bool?
 
-    package var acceptsGzip: Bool { gzip ?? wildcard ?? false }
+    public var acceptsGzip: Bool { gzip ?? wildcard ?? false }
 
     /// Reads one field value, `buffer[value]`.
     package mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {

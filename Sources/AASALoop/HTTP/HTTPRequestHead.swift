@@ -1,8 +1,8 @@
 /// The parts of a request head the server acts on. Values are byte ranges into the buffer
 /// the head was parsed from, so parsing allocates nothing; they are valid until that buffer
 /// changes. Plain data (no references), so the parser fills one in place per request.
-package struct HTTPRequestHead {
-    package enum Method: Equatable {
+public struct HTTPRequestHead {
+    public enum Method: Equatable, Sendable {
         case get, head, other
     }
 

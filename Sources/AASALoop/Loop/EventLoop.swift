@@ -7,7 +7,7 @@ import CSystemShims
 /// connections it accepted (lwan's and h2o's per-core loops). Nothing here is shared with
 /// another thread except the published content and the control flags. It knows no handler
 /// and no content but through `RequestHandler` and `LoopContent`.
-package final class EventLoop<Handler: RequestHandler> {
+public final class EventLoop<Handler: RequestHandler> {
     static var listenerTag: UInt64 { .max }
     static var wakeTag: UInt64 { .max - 1 }
     static var secureListenerTag: UInt64 { .max - 2 }
@@ -130,7 +130,7 @@ package final class EventLoop<Handler: RequestHandler> {
     }
 
     /// Runs until stopped and every response in flight is finished (or the shutdown deadline).
-    package func run() {
+    public func run() {
         let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 512)
         defer { events.deallocate() }
         thread.claim()

@@ -3,7 +3,7 @@ import AASATransport
 /// What a reload publishes to a loop (`ContentBox`): whatever its handler answers from, and
 /// the certificates the loop's new TLS connections start with. The loop knows nothing else
 /// of it; a connection keeps the certificate store it began with.
-package protocol LoopContent: Sendable {
+public protocol LoopContent: Sendable {
     /// nil: no certificate (a loop without an HTTPS listener, or none loaded yet).
     var certificates: CertificateStore? { get }
 }
@@ -11,7 +11,7 @@ package protocol LoopContent: Sendable {
 /// The content of a handler to which nothing is ever published (the admin listener's, which
 /// reads the server's state itself): no value of it exists.
 extension Never: LoopContent {
-    package var certificates: CertificateStore? {
+    public var certificates: CertificateStore? {
         switch self {}
     }
 }

@@ -9,7 +9,7 @@
 /// The loop holds its handler inline and calls it `mutating`, so a handler that is a struct
 /// reaches its own fields through `inout self`: no run-time exclusivity check per access in
 /// its module, where they stay on (docs/ARCHITECTURE.md, "Threads").
-package protocol RequestHandler {
+public protocol RequestHandler {
     /// What a reload publishes to this handler (`ContentBox`), handed over by `serve`; `Never`
     /// for a handler that answers from nothing published.
     associatedtype Content: LoopContent = Never

@@ -1,8 +1,8 @@
 /// What a handler did with one request, all the loop needs to finish it: close or keep the
 /// connection, count it once and log it once (`EventLoop.finish`).
-package struct RequestOutcome {
+public struct RequestOutcome {
     /// How the connection goes on after the answer is written.
-    package enum Closing: Sendable {
+    public enum Closing: Sendable {
         /// As the request asked (`ResponseWriter.connectionHeader`).
         case asAsked
         /// Closed once written.
@@ -36,7 +36,7 @@ package struct RequestOutcome {
         case identity, gzip
     }
 
-    package init(status: HTTPStatus, bodyBytes: Int = 0, closing: Closing = .asAsked) {
+    public init(status: HTTPStatus, bodyBytes: Int = 0, closing: Closing = .asAsked) {
         self.status = status
         self.bodyBytes = bodyBytes
         self.closing = closing

@@ -4,7 +4,7 @@
 /// server's own short error answers. One per loop, around its output buffer (which the loop
 /// sends once the batch of requests is answered), set up by the loop for each request: made
 /// once, so that handing it over costs no reference count per request.
-package final class ResponseWriter {
+public final class ResponseWriter {
     package let output: OutputBuffer
     package let dates: DateCache
     let errors = ErrorResponses()
@@ -14,7 +14,7 @@ package final class ResponseWriter {
 
     /// `chosenConnectionHeader`, through an accessor compiled here: a handler's module reading
     /// a class's stored property would pay its run-time exclusivity check.
-    package var connectionHeader: ConnectionHeader {
+    public var connectionHeader: ConnectionHeader {
         get { chosenConnectionHeader }
         set { chosenConnectionHeader = newValue }
     }
@@ -28,39 +28,39 @@ package final class ResponseWriter {
     package var closes: Bool { connectionHeader == .close }
 
     /// The second the Date header names: conditional requests compare with it.
-    package var second: Int { dates.second }
+    public var second: Int { dates.second }
 
     /// Begins a head: the status line (`ResponseHead.statusLine`) and Date.
-    package func startHead(_ statusLine: [UInt8]) {
+    public func startHead(_ statusLine: [UInt8]) {
         ResponseHead.start(statusLine, date: dates.httpDate) { output.append($0) }
     }
 
     /// Ends a head: the connection header and the blank line.
-    package func endHead() {
+    public func endHead() {
         ResponseHead.end(connectionHeader) { output.append($0) }
     }
 
     /// Header lines or a body, copied into the output.
-    package func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         output.append(bytes)
     }
 
-    package func write(_ bytes: ArraySlice<UInt8>) {
+    public func write(_ bytes: ArraySlice<UInt8>) {
         output.append(bytes)
     }
 
-    package func write(_ bytes: UnsafeRawBufferPointer) {
+    public func write(_ bytes: UnsafeRawBufferPointer) {
         output.append(bytes)
     }
 
     /// A header value that is a count (Content-Length), then the line's end, without a String.
-    package func writeCount(_ value: Int) {
+    public func writeCount(_ value: Int) {
         DecimalText.withDigits(value) { output.append($0) }
         output.append(ResponseHead.crlf)
     }
 
     /// A whole response that stays where it is (the `ResponseCache`) until it is sent.
-    package func borrow(_ response: UnsafeRawBufferPointer) {
+    public func borrow(_ response: UnsafeRawBufferPointer) {
         output.borrow(response)
     }
 
