@@ -3,8 +3,8 @@
 /// of `gzip` (or `x-gzip`, §8.4.1.3) decides, else `*`; a q-value of zero refuses (§12.5.3).
 /// No field at all means identity only here.
 public struct AcceptEncoding {
-    var gzip: Bool?
-    var wildcard: Bool?
+    private var gzip: Bool?
+    private var wildcard: Bool?
 
     public var acceptsGzip: Bool { gzip ?? wildcard ?? false }
 
@@ -28,7 +28,7 @@ public struct AcceptEncoding {
     }
 
     /// `;q=0`, `;q=0.0`, `;q=0.000` mean "not acceptable"; anything else (or no q) accepts.
-    static func qualityIsNonZero(_ buffer: UnsafeBufferPointer<UInt8>, _ parameters: Range<Int>) -> Bool {
+    private static func qualityIsNonZero(_ buffer: UnsafeBufferPointer<UInt8>, _ parameters: Range<Int>) -> Bool {
         var index = parameters.lowerBound
         while index < parameters.upperBound {
             if HTTPToken.lower(buffer[index]) == UInt8(ascii: "q") {

@@ -2,18 +2,18 @@
 /// Twiddling Hacks", hasless and haszero): the request line and every field value are
 /// checked on every request, and a byte-by-byte loop cost about 8 instructions a byte.
 enum ByteClasses {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// Whether some byte of `word` is below `limit` (at most 128; exact as a yes or no).
     @inline(__always)
-    static func hasByte(below limit: UInt64, in word: UInt64) -> Bool {
+    private static func hasByte(below limit: UInt64, in word: UInt64) -> Bool {
         (word &- ones &* limit) & ~word & highBits != 0
     }
 
     /// Whether some byte of `word` is `byte`.
     @inline(__always)
-    static func hasByte(_ byte: UInt64, in word: UInt64) -> Bool {
+    private static func hasByte(_ byte: UInt64, in word: UInt64) -> Bool {
         hasByte(below: 1, in: word ^ (ones &* byte))
     }
 
@@ -38,7 +38,7 @@ enum ByteClasses {
     /// `byteIsAllowed` for every byte of `buffer[range]`, skipping whole words for which
     /// `wordFails` is false (it must be true for any word with a byte not allowed).
     @inline(__always)
-    static func allSatisfy(
+    private static func allSatisfy(
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, wordFails: (UInt64) -> Bool,
         byteIsAllowed: (UInt8) -> Bool
     ) -> Bool {

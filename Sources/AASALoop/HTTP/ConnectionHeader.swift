@@ -8,8 +8,8 @@ public enum ConnectionHeader: Int, Sendable {
         self = !keepAlive ? .close : isHTTP11 ? .none : .keepAlive
     }
 
-    static let keepAliveLine = Array("Connection: keep-alive\r\n".utf8)
-    static let closeLine = Array("Connection: close\r\n".utf8)
+    private static let keepAliveLine = Array("Connection: keep-alive\r\n".utf8)
+    private static let closeLine = Array("Connection: close\r\n".utf8)
 
     /// The header line with its CRLF; empty for `.none`.
     var line: [UInt8] {

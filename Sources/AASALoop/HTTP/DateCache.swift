@@ -7,7 +7,7 @@ import AASATransport
 package final class DateCache {
     var currentSecond = -1
     var currentHTTPDate: [UInt8] = []
-    var logTime: [UInt8] = []
+    private(set) var logTime: [UInt8] = []
 
     // Read by the handlers' modules through these accessors, compiled here: a read of a
     // class's stored property compiled there would pay their run-time exclusivity check.

@@ -8,8 +8,8 @@ package struct ErrorResponses {
         let body: [UInt8]
     }
 
-    var keepAlive: [HTTPStatus: Response] = [:]
-    var close: [HTTPStatus: Response] = [:]
+    private var keepAlive: [HTTPStatus: Response] = [:]
+    private var close: [HTTPStatus: Response] = [:]
 
     init() {
         for status in HTTPStatus.allCases where status != .ok && status != .notModified {
@@ -23,7 +23,7 @@ package struct ErrorResponses {
         (closing ? close : keepAlive)[status] ?? Self.make(status, connection: closing ? "close" : "keep-alive")
     }
 
-    static let plainHTTPBody = "400 Bad Request: this port speaks HTTPS; use an https:// URL\n"
+    private static let plainHTTPBody = "400 Bad Request: this port speaks HTTPS; use an https:// URL\n"
     static let plainHTTPBodyCount = plainHTTPBody.utf8.count
 
     /// After the `Date` line: the 400 for plain HTTP on the HTTPS port.
@@ -35,7 +35,7 @@ package struct ErrorResponses {
                 + "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n" + body).utf8)
     }()
 
-    static func make(_ status: HTTPStatus, connection: String) -> Response {
+    private static func make(_ status: HTTPStatus, connection: String) -> Response {
         let body = "\(status.rawValue) \(status.reason)\n"
         let allow = status == .methodNotAllowed ? "Allow: GET, HEAD\r\n" : ""
         let text =

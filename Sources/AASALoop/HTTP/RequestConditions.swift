@@ -49,11 +49,11 @@ package enum RequestConditions {
     }
 
     /// `range` without optional whitespace and a line's closing CR around it.
-    static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+    private static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
         HTTPToken.trimmingWhitespace(buffer, range, lineEnd: true)
     }
 
-    static func noneMatch(
+    private static func noneMatch(
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, identity: ArraySlice<UInt8>, gzip: ArraySlice<UInt8>?
     ) -> Bool {
         var matched = false

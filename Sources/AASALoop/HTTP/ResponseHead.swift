@@ -10,7 +10,7 @@ public enum ResponseHead {
     public static let notModified = statusLine(.notModified)
     public static let notFound = statusLine(.notFound)
 
-    static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
+    private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
         uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLine($0.rawValue, $0.reason)) })
 
     /// `HTTP/1.1 404 Not Found\r\nDate: `, formatted once.

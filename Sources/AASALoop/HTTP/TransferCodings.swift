@@ -2,9 +2,9 @@
 /// element by element over every line, as one list (RFC 9110 §5.3).
 package struct TransferCodings: Equatable {
     /// Some Transfer-Encoding line was sent.
-    var isPresent = false
-    var chunkedLast = false
-    var chunkedCount: UInt8 = 0
+    private(set) var isPresent = false
+    private var chunkedLast = false
+    private var chunkedCount: UInt8 = 0
 
     /// No line, or `chunked` last and once: a body whose length can be read. Anything else
     /// (chunked not last, chunked twice, an empty list) leaves the length unknown, so the

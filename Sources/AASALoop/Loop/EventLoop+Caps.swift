@@ -21,7 +21,7 @@ extension EventLoop {
 
     /// The keep-alive connection idle the longest: one that gave its TLS buffers back first,
     /// then a plain one, then one idle under 100 ms. Each queue is in deadline order.
-    var longestIdle: Connection? {
+    private var longestIdle: Connection? {
         deadlines[TimeoutClass.keepAliveReleased.rawValue].head ?? deadlines[TimeoutClass.keepAlive.rawValue].head
             ?? deadlines[TimeoutClass.keepAliveHoldingBuffers.rawValue].head
     }

@@ -45,7 +45,7 @@ extension EventLoop {
     /// One well-formed request: the handler answers it, the loop finishes it. False when the
     /// handler deferred it (nothing was written: the request is handed over again later).
     @inline(__always)
-    func answer(_ head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection)
+    private func answer(_ head: HTTPRequestHead, in buffer: UnsafeBufferPointer<UInt8>, on connection: Connection)
         -> Bool
     {
         // The clock is read only for the access log's duration field.
@@ -68,7 +68,7 @@ extension EventLoop {
     /// Keeps a deferred request and everything behind it unparsed, reads nothing more from the
     /// connection, and waits for the loop's next wake-up (`resumeParkedRequests`); the
     /// connection's deadline still runs, so a request that is never answered is closed.
-    func park(_ connection: Connection) {
+    private func park(_ connection: Connection) {
         connection.parsePaused = true
         connection.awaitingAnswer = true
         if !parkedRequests.contains(where: { $0 === connection }) { parkedRequests.append(connection) }
@@ -95,7 +95,7 @@ extension EventLoop {
     /// Closes or keeps the connection as the outcome says, and counts it: a fixed slot per
     /// path and status; by site name only with per-site metrics on.
     @inline(__always)
-    func finish(_ outcome: RequestOutcome, on connection: Connection, keepAlive: Bool = false) {
+    private func finish(_ outcome: RequestOutcome, on connection: Connection, keepAlive: Bool = false) {
         switch outcome.closing {
         case .asAsked:
             if !keepAlive { connection.closeAfterWrite = true }
@@ -122,7 +122,7 @@ extension EventLoop {
         }
     }
 
-    func log(
+    private func log(
         _ outcome: RequestOutcome, _ head: HTTPRequestHead, _ buffer: UnsafeBufferPointer<UInt8>,
         on connection: Connection, started: UInt64
     ) {
@@ -139,7 +139,7 @@ extension EventLoop {
     }
 
     /// The log line of a request that could not be parsed: no head to show.
-    func logUnparsed(_ outcome: RequestOutcome, on connection: Connection) {
+    private func logUnparsed(_ outcome: RequestOutcome, on connection: Connection) {
         let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         accessLog.record(
             AccessLog.Entry(

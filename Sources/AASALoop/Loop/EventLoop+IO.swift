@@ -66,7 +66,7 @@ extension EventLoop {
 
     /// Reads into the scratch buffer: the byte count, 0 when there is nothing more for now
     /// (or the peer closed, which sets `peerClosed`), nil after closing on an error.
-    func receive(on connection: Connection) -> Int? {
+    private func receive(on connection: Connection) -> Int? {
         if let tls = connection.tls {
             let (count, progress) = tls.read(into: scratch)
             switch progress {
@@ -98,7 +98,7 @@ extension EventLoop {
     }
 
     /// Drives the handshake (non-blocking, SSL_do_handshake(3)). True once it is done.
-    func continueHandshake(_ tls: TLSSession, on connection: Connection, now: UInt64) -> Bool {
+    private func continueHandshake(_ tls: TLSSession, on connection: Connection, now: UInt64) -> Bool {
         switch tls.handshake() {
         case .done:
             counted.handshakes += 1
@@ -194,7 +194,7 @@ extension EventLoop {
 
     /// Parses `pending` from its start and drops what was answered: one move of the rest
     /// per call, never per request.
-    func servePending(_ connection: Connection, budget: inout TurnBudget) {
+    private func servePending(_ connection: Connection, budget: inout TurnBudget) {
         let end = connection.pending.withUnsafeBufferPointer {
             serveHTTP1($0, on: connection, budget: &budget)
         }
@@ -208,7 +208,7 @@ extension EventLoop {
     /// Sets the phase and deadline after bytes were parsed; `newHead` when what remains in
     /// `pending` began after the last read started (the connection was idle, or a request
     /// was answered since).
-    func noteHeadProgress(_ connection: Connection, newHead: Bool, now: UInt64) {
+    private func noteHeadProgress(_ connection: Connection, newHead: Bool, now: UInt64) {
         if connection.pending.isEmpty {
             connection.phase = .idle
             scheduleIdle(connection, now: now)
@@ -238,7 +238,7 @@ extension EventLoop {
 
     /// Whether the first byte on the HTTPS port is a TLS handshake record (content type 22,
     /// RFC 8446 §5.1), peeked without consuming it; nil when nothing has arrived yet.
-    func startsWithHandshakeRecord(_ connection: Connection) -> Bool? {
+    private func startsWithHandshakeRecord(_ connection: Connection) -> Bool? {
         var first: UInt8 = 0
         let peeked = withUnsafeMutableBytes(of: &first) { try? Posix.peek(connection.fd, into: $0) }
         switch peeked {
@@ -252,7 +252,7 @@ extension EventLoop {
     /// Plain HTTP sent to the HTTPS port: a clear-text 400 saying so, then a close, as nginx
     /// does, rather than a TLS alert the client cannot read. Counted and logged as every
     /// answer is (`finishUnparsed`), and as a failed handshake.
-    func refusePlainHTTP(_ connection: Connection, now: UInt64) {
+    private func refusePlainHTTP(_ connection: Connection, now: UInt64) {
         connection.tls = nil
         connection.phase = .idle
         writer.connectionHeader = .close

@@ -62,7 +62,7 @@ extension EventLoop {
     /// EAGAIN. Plain sockets get both in one sendmsg(2); TLS writes one after the other.
     /// Returns the count sent, or -1 after closing the connection on an error (the peer reset
     /// it, for example).
-    func send(
+    private func send(
         _ bytes: UnsafeRawBufferPointer, then tail: UnsafeRawBufferPointer?, on connection: Connection
     ) -> Int {
         guard let tls = connection.tls else { return sendPlain(bytes, then: tail, on: connection) }
@@ -72,7 +72,7 @@ extension EventLoop {
         return second < 0 ? -1 : first + second
     }
 
-    func send(_ bytes: UnsafeRawBufferPointer, over tls: TLSSession, on connection: Connection) -> Int {
+    private func send(_ bytes: UnsafeRawBufferPointer, over tls: TLSSession, on connection: Connection) -> Int {
         var sent = 0
         while sent < bytes.count {
             let (count, progress) = tls.write(UnsafeRawBufferPointer(rebasing: bytes[sent...]))
@@ -89,7 +89,7 @@ extension EventLoop {
 
     /// Sends `bytes` and then `body` on a plain socket until done or EAGAIN: one sendmsg(2)
     /// while both are left, send(2) for what remains of one (`Posix.send`).
-    func sendPlain(
+    private func sendPlain(
         _ bytes: UnsafeRawBufferPointer, then body: UnsafeRawBufferPointer?, on connection: Connection
     )
         -> Int

@@ -198,7 +198,7 @@ public final class EventLoop<Handler: RequestHandler> {
 
     /// Adds what this loop counted since the last fold to `statistics`, where the admin
     /// loop reads it.
-    func foldCounts(now: UInt64) {
+    private func foldCounts(now: UInt64) {
         lastFold = now
         counted.accessLogDropped += accessLog.takeDropped()
         let handshakes = deadlines[TimeoutClass.handshake.rawValue].count

@@ -5,7 +5,7 @@
 /// (Package.swift), which is sound only while one thread owns the loop, its connections
 /// and its handler (docs/ARCHITECTURE.md, "Threads").
 package struct LoopThread {
-    var owner: pthread_t?
+    private var owner: pthread_t?
 
     package init() {}
 

@@ -9,6 +9,9 @@ package final class OutputBuffer {
     /// A larger buffer (an admin page, a long pipeline) is given back once it is sent.
     static let retainedCapacity = 1024 * 1024
 
+    // Internal, not private, as are the stored properties of `Connection`, `DeadlineQueue` and
+    // `BorrowedTail`: cross-module optimization inlines the loop's reads of them into the
+    // target that specializes the loop only so (docs/development.md, "Benchmarks").
     var base: UnsafeMutableRawPointer
     var capacity: Int
     var count = 0
@@ -57,7 +60,7 @@ package final class OutputBuffer {
     }
 
     /// Copies a borrowed body in: something follows it.
-    func settleTail() {
+    private func settleTail() {
         guard let body = tail.bytes else { return }
         settle()
         copy(body)
@@ -90,7 +93,7 @@ package final class OutputBuffer {
         }
     }
 
-    func copy(_ added: UnsafeRawBufferPointer) {
+    private func copy(_ added: UnsafeRawBufferPointer) {
         guard let source = added.baseAddress, !added.isEmpty else { return }
         if count + added.count > capacity {
             var grown = capacity * 2

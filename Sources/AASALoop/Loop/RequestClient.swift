@@ -3,7 +3,7 @@
 /// What a handler may know of the connection a request came on: who the peer is and whether
 /// it spoke TLS, nothing it could change.
 public struct RequestClient {
-    unowned(unsafe) let connection: Connection
+    private unowned(unsafe) let connection: Connection
 
     init(_ connection: Connection) {
         self.connection = connection

@@ -7,7 +7,7 @@
 public final class ResponseWriter {
     package let output: OutputBuffer
     package let dates: DateCache
-    let errors = ErrorResponses()
+    private let errors = ErrorResponses()
     /// The `Connection` line every head of this answer ends with: the loop's choice from the
     /// request and whether the loop is stopping (RFC 9112 §9.3).
     var chosenConnectionHeader = ConnectionHeader.none

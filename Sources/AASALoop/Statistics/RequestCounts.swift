@@ -3,15 +3,15 @@
 /// paths: the handler's `RequestHandler.countedPaths`, then one row for every other path.
 /// Site names are counted apart, and only with per-site metrics on.
 public struct RequestCounts: Sendable, Equatable {
-    static let statuses = HTTPStatus.allCases
+    private static let statuses = HTTPStatus.allCases
 
-    var slots: [Int]
+    private var slots: [Int]
     /// Copied into each value, so counting reads no global per request.
-    let statusCount = HTTPStatus.allCases.count
+    private let statusCount = HTTPStatus.allCases.count
     /// The row of every path not counted apart: the last.
-    var otherRow: Int
+    private var otherRow: Int
     /// The sum of the slots, so `isEmpty` (asked at every fold) reads one word, not every slot.
-    var total = 0
+    private var total = 0
 
     /// Room for `paths` counted paths and the row of the others.
     public init(paths: Int = 0) {
