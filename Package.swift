@@ -5,19 +5,29 @@
 // system call, errno-exact; portable, its Linux-only calls on Linux alone) → AASASites (site folders on disk → checked files and typed
 // problems) → AASASignedData (CMS-signed files read and verified with OpenSSL, injected into
 // the pure layers) → AASATransport (sockets, epoll, TLS, zlib, the HTTPS client) → AASAACME
-// (certificates from an ACME CA) → AASALoop (the event loop and what runs on its thread) →
-// AASAServer (the composition root, reload, admin, CDN watch) → AASAProbe (`probe`'s checks)
+// (certificates from an ACME CA) → AASALoop (the generic event loop core: accept, TLS, HTTP/1.1
+// framing, deadlines, output, counting, the access log) → AASASiteServing (the sites' handler
+// and what it answers from) → AASAServer (the composition root, reload, admin, CDN watch) →
+// AASAProbe (`probe`'s checks)
 // → AASAFileCommands (validate, match, diff: portable) and AASACommands (the rest, Linux) →
 // the thin `aasa-server` executable.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-// The event loops' state is owned by one thread each (docs/ARCHITECTURE.md, "Threads"), so the run-time
-// exclusivity checks on their class properties (a thread-local lookup per access, 17 % of a
-// keep-alive request's instructions under callgrind) guard nothing; they stay on in every
-// other module, and debug builds and the sanitizer runs keep them everywhere.
+// The event loop core's state is owned by one thread per loop (docs/ARCHITECTURE.md, "Threads"), so
+// the run-time exclusivity checks on its class properties (a thread-local lookup per access, 17 % of
+// a keep-alive request's instructions under callgrind) guard nothing; they stay on in every other
+// module, the sites' application included, and debug builds and the sanitizer runs keep them
+// everywhere. Cross-module optimization puts the core's public code (the loop's `run`, the handler
+// contract, the writer: public for this alone, as it serializes public declarations only) and what
+// it reaches into its module, so the targets that name a handler specialize the loop for it and
+// inline the writer's calls (no witness call per request; bench/callgrind-requests.py).
 let loopSettings: [SwiftSetting] =
-    strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+    strict + [
+        .unsafeFlags(
+            ["-enforce-exclusivity=unchecked", "-cross-module-optimization"],
+            .when(configuration: .release))
+    ]
 
 let package = Package(
     name: "aasa-server",
@@ -29,7 +39,7 @@ let package = Package(
             name: "AASAServer",
             targets: [
                 "AASASystem", "AASASites", "AASASignedData", "AASATransport", "AASAStore", "AASAACME", "AASALoop",
-                "AASAServer", "AASAProbe",
+                "AASASiteServing", "AASAServer", "AASAProbe",
             ]),
     ],
     dependencies: [
@@ -74,20 +84,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        // The event loop and what runs on it (connections, HTTP/1.1, routing, prepared
-        // responses): the one target whose state is owned by one thread per loop.
+        // The generic event loop core (connections, TLS, HTTP/1.1 framing, deadlines, output,
+        // counting, the access log): the one target whose state is owned by one thread per loop.
+        // It knows no site (scripts/check-layers.py); AssociationKit only for the JSON writer.
         .target(
             name: "AASALoop",
-            dependencies: [
-                "AssociationKit", "AASASites", "AASASignedData", "AASASystem", "AASATransport", "AASAACME",
-                "CSystemShims", "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["AssociationKit", "AASASystem", "AASATransport", "CSystemShims"],
             swiftSettings: loopSettings),
+        // The sites' application on the core: their handler, its caches, routing, prepared
+        // content, ACME's HTTP-01 answers and handshake hooks, Apple's fetches. Exclusivity
+        // checks on.
+        .target(
+            name: "AASASiteServing",
+            dependencies: [
+                "AssociationKit", "AASASites", "AASASystem", "AASATransport", "AASAACME", "AASALoop",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "AASAServer",
             dependencies: [
                 "AssociationKit", "AASASites", "AASASignedData", "AASATransport", "AASAStore", "AASAACME", "AASALoop",
-                "CSystemShims", "COpenSSL", "COpenSSLShims", .product(name: "Logging", package: "swift-log"),
+                "AASASiteServing", "CSystemShims", "COpenSSL", "COpenSSLShims",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .target(
@@ -151,8 +170,12 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "AASALoopTests",
+            dependencies: ["AssociationKit", "AASASystem", "AASATransport", "AASALoop", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AASASiteServingTests",
             dependencies: [
-                "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAACME", "AASALoop",
+                "AssociationKit", "AASASites", "AASASystem", "AASATransport", "AASALoop", "AASASiteServing",
                 "TestSupport",
             ],
             swiftSettings: strict),
@@ -160,7 +183,7 @@ let package = Package(
             name: "AASAServerTests",
             dependencies: [
                 "AssociationKit", "AASASites", "AASASystem", "AASASignedData", "AASATransport", "AASAStore", "AASAACME",
-                "AASALoop", "AASAServer", "TestSupport",
+                "AASALoop", "AASASiteServing", "AASAServer", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -176,7 +199,7 @@ let package = Package(
             name: "CommandLineTests",
             dependencies: [
                 "AASACommands", "AASAFileCommands", "AssociationKit", "AASASites", "AASASystem", "AASASignedData",
-                "AASATransport", "AASAACME", "AASALoop", "AASAServer", "AASAProbe", "TestSupport",
+                "AASATransport", "AASAACME", "AASALoop", "AASASiteServing", "AASAServer", "AASAProbe", "TestSupport",
             ],
             swiftSettings: strict),
     ]

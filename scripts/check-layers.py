@@ -7,7 +7,11 @@ Reads `swift package describe --type json` (or the file given) and fails, naming
 rule, when:
 - a target depends, directly or through others, on a target its layer may not use (the
   portable commands on OpenSSL, zlib, epoll or the server; AASATransport and AASAACME on the
-  sites; a library on the command line);
+  sites; the loop core, AASALoop, on any site type: AASASites, AASAACME, AASASiteServing; a
+  library on the command line);
+- a file of the loop core imports a module of sites or association files (CORE_IMPORTS: it
+  reaches AssociationKit through AASATransport, and imports it only for the JSON writer of
+  its access log);
 - a file of a portable target (AssociationKit, AASASystem, AASASites, AASAFileCommands)
   imports Glibc or Darwin, or names `Glibc.`, outside `#if canImport(...)` or `#if os(Linux)`;
 - a portable target reaches a C module otherwise than through AASASystem's Linux-only
@@ -17,8 +21,8 @@ rule, when:
   address parser, libpq and the store's cipher each in one place), or a folder that was emptied by meaning comes back (LEFT_FOLDERS);
 - a target that is not a test target reaches TestSupport (the tests' shared helpers).
 With --self-test it first breaks the real graph on purpose (OpenSSL under the portable
-commands, the sites under AASATransport, TestSupport under the probe) and fails unless each
-is reported. Part of
+commands, the sites under AASATransport, the sites' application under the loop core,
+TestSupport under the probe) and fails unless each is reported. Part of
 `make lint`."""
 import json, os, re, subprocess, sys
 
@@ -30,16 +34,39 @@ FORBIDDEN = {
     "AssociationKit": C_MODULES | {"AASASystem", "AASASites"},
     "AASASystem": C_MODULES | {"AASASites"},
     "AASASites": C_MODULES | {"AASASignedData", "AASATransport"},
-    "AASAFileCommands": C_MODULES | {"AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
-                                     "AASAProbe", "AASACommands"},
-    "AASATransport": {"AASASites", "AASAACME", "AASALoop", "AASAServer", "AASACommands", "AASAFileCommands"},
+    "AASAFileCommands": C_MODULES | {"AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASASiteServing",
+                                     "AASAServer", "AASAProbe", "AASACommands"},
+    "AASATransport": {"AASASites", "AASAACME", "AASALoop", "AASASiteServing", "AASAServer", "AASACommands",
+                      "AASAFileCommands"},
     # What replicas share: below ACME, above the system calls; no sockets, sites or HTTP.
-    "AASAStore": {"AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASAServer",
-                  "AASAProbe", "AASACommands", "AASAFileCommands"},
-    "AASAACME": {"AASASites", "AASALoop", "AASAServer", "AASACommands", "AASAFileCommands"},
-    "AASALoop": {"AASAServer", "AASAProbe", "AASACommands", "AASAFileCommands"},
+    "AASAStore": {"AASASites", "AASASignedData", "AASATransport", "AASAACME", "AASALoop", "AASASiteServing",
+                  "AASAServer", "AASAProbe", "AASACommands", "AASAFileCommands"},
+    "AASAACME": {"AASASites", "AASALoop", "AASASiteServing", "AASAServer", "AASACommands", "AASAFileCommands"},
+    # The generic loop core knows no site type (docs/ARCHITECTURE.md, "Layers").
+    "AASALoop": {"AASASites", "AASAACME", "AASAStore", "AASASiteServing", "AASAServer", "AASAProbe", "AASACommands",
+                 "AASAFileCommands"},
+    "AASASiteServing": {"AASAServer", "AASAProbe", "AASACommands", "AASAFileCommands"},
     "AASAServer": {"AASAProbe", "AASACommands", "AASAFileCommands"},
 }
+
+# Modules the loop core's files may not import, and the one file that may import AssociationKit
+# (the access log's JSON writer); AASATransport brings AssociationKit into the graph anyway.
+CORE = "Sources/AASALoop/"
+CORE_IMPORTS = {"AASASites": None, "AASAACME": None, "AASASiteServing": None, "AASASignedData": None,
+                "AssociationKit": "Sources/AASALoop/Logging/AccessLog.swift"}
+
+
+def core_import_problems(sources):
+    problems = []
+    for path, text in sorted(sources.items()):
+        if not path.startswith(CORE):
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            match = re.match(r"\s*(?:@\w+\s+)*import\s+(\w+)", line)
+            if match and match.group(1) in CORE_IMPORTS and CORE_IMPORTS[match.group(1)] != path:
+                problems.append(f"{path}:{number}: the loop core imports {match.group(1)} (docs/ARCHITECTURE.md, "
+                                "\"Layers\")")
+    return problems
 
 
 # Linux-only edges of the graph: `swift package describe` lists a conditional dependency as any
@@ -224,9 +251,10 @@ def main():
         broken["AASAFileCommands"]["target_dependencies"].append("COpenSSL")
         broken["AASATransport"]["target_dependencies"].append("AASASites")
         broken["AASAProbe"]["target_dependencies"].append("TestSupport")
+        broken["AASALoop"]["target_dependencies"].append("AASASiteServing")
         found = graph_problems(broken) + test_support_problems(broken)
         for expected in ["AASAFileCommands reaches COpenSSL", "AASATransport reaches AASASites",
-                         "AASAProbe reaches TestSupport"]:
+                         "AASAProbe reaches TestSupport", "AASALoop reaches AASASites"]:
             if not any(expected in problem for problem in found):
                 sys.exit(f"check-layers.py --self-test: a broken graph was not reported ({expected})")
         calls = system_call_problems({"Sources/AASALoop/Trim.swift": "    malloc_trim(0)",
@@ -241,8 +269,13 @@ def main():
                                    "Sources/AASATransport/Key.swift": "guard let context = EVP_PKEY_keygen_init(c)"})
         if len(misplaced) != 2:
             sys.exit(f"check-layers.py --self-test: code outside its room was not reported ({misplaced})")
+        imported = core_import_problems({"Sources/AASALoop/Loop/Site.swift": "import AASASites\nimport AssociationKit",
+                                         "Sources/AASALoop/Logging/AccessLog.swift": "import AssociationKit"})
+        if len(imported) != 2:
+            sys.exit(f"check-layers.py --self-test: a site module imported by the core was not reported ({imported})")
     sources = source_texts()
     problems = graph_problems(targets) + test_support_problems(targets) + room_problems(sources)
+    problems += core_import_problems(sources)
     problems += folder_problems() + system_call_problems(sources)
     with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as package:
         problems += linux_only_problems(package.read())

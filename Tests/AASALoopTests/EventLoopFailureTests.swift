@@ -1,4 +1,3 @@
-import AASASites
 import Foundation
 @preconcurrency import Glibc
 import Testing
@@ -12,9 +11,7 @@ struct EventLoopFailureTests {
     func brokenEpoll() throws {
         let control = try LoopControl()
         let loop = try EventLoop(
-            listener: -1, control: control,
-            snapshots: SnapshotBox(ServingSnapshot(table: SiteTable(SiteMap()), certificates: nil)),
-            handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
+            listener: -1, control: control, contents: nil, handler: NotFoundHandler(),
             settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
         // A descriptor that is not an epoll set: epoll_wait fails with EINVAL.
         var pipeEnds: [Int32] = [0, 0]

@@ -328,13 +328,18 @@ struct RequestConditionsTests {
     @Test("request counts: each status's slot is its place in allCases, so a count reads back as its status")
     func countSlots() {
         #expect(HTTPStatus.allCases.enumerated().allSatisfy { $0.element.slot == $0.offset })
-        var counts = RequestCounts()
-        let root = UInt8(ServedPath.labels.firstIndex(of: "/apple-app-site-association") ?? 0)
-        counts.add(path: ServedPath(index: root, isApple: true), status: .notModified)
+        var counts = RequestCounts(paths: 2)
+        counts.add(path: 1, status: .notModified)
         counts.add(path: nil, status: .httpVersionNotSupported)
         counts.add(path: nil, status: .httpVersionNotSupported)
-        let read = counts.nonZero.map { "\($0.path) \($0.status) \($0.count)" }
+        let labels = ["/a", "/apple-app-site-association"]
+        let read = counts.nonZero(labels: labels).map { "\($0.path) \($0.status) \($0.count)" }
         #expect(read == ["/apple-app-site-association 304 1", "other 505 2"])
+        // A sum starts with no room and takes the room of what it adds.
+        var sum = RequestCounts()
+        sum.add(counts)
+        sum.add(counts)
+        #expect(sum.nonZero(labels: labels).map(\.count) == [2, 4])
     }
 }
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import AASALoop
+@testable import AASASiteServing
 
 /// The warning about Apple's fetcher asking for a host no site serves, against the clock the
 /// fetches carry: at most one a minute, saying how many went unlogged, and never silenced.

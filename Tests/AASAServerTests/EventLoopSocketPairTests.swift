@@ -8,6 +8,7 @@ import Testing
 
 @testable import AASALoop
 @testable import AASAServer
+@testable import AASASiteServing
 
 /// One event loop in process, fed through socket pairs: what it answers must not depend on how
 /// the bytes arrive or how slowly the peer reads.
@@ -33,7 +34,7 @@ struct EventLoopSocketPairTests {
             let snapshot = try #require(SnapshotLoader.load(folder.configuration(), previous: nil).snapshot)
             control = try LoopControl()
             let loop = try EventLoop(
-                listener: -1, control: control, snapshots: SnapshotBox(snapshot.serving),
+                listener: -1, control: control, contents: SnapshotBox(snapshot.serving),
                 handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
                 settings: LoopSettings(timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))
             var clients: [Int32] = []

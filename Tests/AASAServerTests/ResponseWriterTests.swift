@@ -2,6 +2,7 @@
 import Testing
 
 @testable import AASALoop
+@testable import AASASiteServing
 
 @Suite("What a handler writes and what the loop keeps unsent")
 struct ResponseWriterTests {

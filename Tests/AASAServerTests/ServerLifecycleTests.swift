@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import AASAServer
+@testable import AASASiteServing
 
 /// The server's components start in the builder's order and stop in reverse; the admin pages'
 /// cache of what they derive from served files.

@@ -104,7 +104,7 @@ final class TLSTests {
         #expect(try handshake("X25519:P-256", "-tls1_2").output.contains("Server Temp Key: X25519"))
     }
 
-    @Test("plain HTTP on the HTTPS port gets a clear-text 400 saying so, then a close")
+    @Test("plain HTTP on the HTTPS port gets a clear-text 400 saying so, then a close; logged like every answer")
     func plainHTTPOnHTTPSPort() throws {
         let client = try RawClient(port: securePort, receiveTimeout: 5)
         client.send("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: example.test\r\n\r\n")
@@ -114,6 +114,11 @@ final class TLSTests {
         #expect(text.contains("this port speaks HTTPS"))
         #expect(text.contains("Connection: close\r\n"))
         #expect(answer.closedByServer)
+        // The loop finishes it as it finishes every answer: an access-log line with its
+        // status and body size, and no request to show (none was read).
+        let body = text.components(separatedBy: "\r\n\r\n").last ?? ""
+        let line = " HTTP/1.1\" 400 \(body.utf8.count) "
+        #expect(eventually(5) { server.accessLog.contains(line) }, "\(server.accessLog)")
         #expect(try Curl.request("http://127.0.0.1:\(securePort)/.well-known/apple-app-site-association").status == 400)
         #expect(try curl("example.test").status == 200)
     }

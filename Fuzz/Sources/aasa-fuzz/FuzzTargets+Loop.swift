@@ -3,6 +3,7 @@ import Foundation
 
 @testable import AASALoop
 @testable import AASAServer
+@testable import AASASiteServing
 @testable import AASASystem
 @testable import AASATransport
 
@@ -32,7 +33,7 @@ extension FuzzTargets {
             guard let snapshot = SnapshotLoader.load(configuration, previous: nil).snapshot,
                 let control = try? LoopControl(),
                 let loop = try? EventLoop(
-                    listener: -1, control: control, snapshots: SnapshotBox(snapshot.serving),
+                    listener: -1, control: control, contents: SnapshotBox(snapshot.serving),
                     handler: SiteHandler(acme: nil, appleFetches: nil, appleFetcherAgent: []),
                     settings: LoopSettings(
                         timeouts: Timeouts(), limits: HTTPLimits(), logFormat: .text, accessLog: false))

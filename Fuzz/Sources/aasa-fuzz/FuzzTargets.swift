@@ -3,8 +3,9 @@ import AssociationKit
 @testable import AASALoop
 @testable import AASAProbe
 @testable import AASAServer
-@testable import AASASystem
+@testable import AASASiteServing
 @testable import AASASites
+@testable import AASASystem
 @testable import AASATransport
 
 /// The fuzz targets: each takes libFuzzer's bytes and runs one parser, then what the

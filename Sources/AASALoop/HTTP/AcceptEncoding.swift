@@ -2,14 +2,14 @@
 /// head is parsed (repeated fields are one list, in order; RFC 9110 §5.3): the last mention
 /// of `gzip` (or `x-gzip`, §8.4.1.3) decides, else `*`; a q-value of zero refuses (§12.5.3).
 /// No field at all means identity only here.
-struct AcceptEncoding {
+public struct AcceptEncoding {
     private var gzip: Bool?
     private var wildcard: Bool?
 
-    var acceptsGzip: Bool { gzip ?? wildcard ?? false }
+    public var acceptsGzip: Bool { gzip ?? wildcard ?? false }
 
     /// Reads one field value, `buffer[value]`.
-    mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
+    package mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
         HTTPToken.forEachListElement(buffer, value) { element in
             var nameEnd = element.lowerBound
             while nameEnd < element.upperBound, buffer[nameEnd] != UInt8(ascii: ";"), buffer[nameEnd] != 0x20,

@@ -1,7 +1,7 @@
 /// The `Connection` line a response carries (RFC 9112 §9.3, §9.6): none on an HTTP/1.1
 /// connection that stays open, `keep-alive` on an HTTP/1.0 one, `close` when the server
 /// closes after the response.
-enum ConnectionHeader: Int {
+public enum ConnectionHeader: Int, Sendable {
     case none, keepAlive, close
 
     init(keepAlive: Bool, isHTTP11: Bool) {

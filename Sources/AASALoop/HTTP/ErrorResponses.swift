@@ -23,9 +23,12 @@ package struct ErrorResponses {
         (closing ? close : keepAlive)[status] ?? Self.make(status, connection: closing ? "close" : "keep-alive")
     }
 
+    private static let plainHTTPBody = "400 Bad Request: this port speaks HTTPS; use an https:// URL\n"
+    static let plainHTTPBodyCount = plainHTTPBody.utf8.count
+
     /// After the `Date` line: the 400 for plain HTTP on the HTTPS port.
     static let plainHTTPOnTLSPort: [UInt8] = {
-        let body = "400 Bad Request: this port speaks HTTPS; use an https:// URL\n"
+        let body = plainHTTPBody
         return Array(
             ("Server: aasa-server\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
                 + "\(body.utf8.count)\r\n"

@@ -13,7 +13,7 @@ package enum HTMLText {
     }
 
     /// Appends `text`'s bytes to `bytes`, escaped.
-    static func escape(_ text: some Sequence<UInt8>, into bytes: inout [UInt8]) {
+    package static func escape(_ text: some Sequence<UInt8>, into bytes: inout [UInt8]) {
         for byte in text {
             switch byte {
             case UInt8(ascii: "<"): bytes += "&lt;".utf8

@@ -1,8 +1,8 @@
 /// The parts of a request head the server acts on. Values are byte ranges into the buffer
 /// the head was parsed from, so parsing allocates nothing; they are valid until that buffer
 /// changes. Plain data (no references), so the parser fills one in place per request.
-package struct HTTPRequestHead {
-    package enum Method: Equatable {
+public struct HTTPRequestHead {
+    public enum Method: Equatable, Sendable {
         case get, head, other
     }
 
@@ -11,32 +11,32 @@ package struct HTTPRequestHead {
     // docs/development.md, "Benchmarks").
     package var method = Method.other
     /// HTTP/1.0 (false) or HTTP/1.1 (true).
-    var isHTTP11 = false
-    var connectionClose = false
-    var connectionKeepAlive = false
+    package var isHTTP11 = false
+    package var connectionClose = false
+    package var connectionKeepAlive = false
     /// `OPTIONS *` (RFC 9112 §3.2.4): the loop answers it, no handler.
-    var isAsteriskForm = false
-    var transferEncoding = TransferCodings()
-    var acceptEncoding = AcceptEncoding()
-    var methodRange = 0..<0
+    package var isAsteriskForm = false
+    package var transferEncoding = TransferCodings()
+    package var acceptEncoding = AcceptEncoding()
+    package var methodRange = 0..<0
     package var targetRange = 0..<0
-    var hostCount = 0
+    package var hostCount = 0
     /// If-None-Match's field lines (below).
-    var ifNoneMatchLines = 0
+    package var ifNoneMatchLines = 0
     package var authorizationCount = 0
     package var hostRange: Range<Int>?
-    var userAgentRange: Range<Int>?
+    package var userAgentRange: Range<Int>?
     /// The first Accept-Language line: the language of a fallback page (RFC 9110 §12.5.4).
-    var acceptLanguageRange: Range<Int>?
+    package var acceptLanguageRange: Range<Int>?
     /// `X-Forwarded-For`, believed only from a trusted proxy (`EventLoop.clientAddress`).
-    var forwardedForRange: Range<Int>?
+    package var forwardedForRange: Range<Int>?
     /// From the first If-None-Match value to the end of the last: a list sent on several
     /// field lines is one list (RFC 9110 §5.3), read line by line when `ifNoneMatchLines > 1`.
-    var ifNoneMatchRange: Range<Int>?
-    var ifModifiedSinceRange: Range<Int>?
+    package var ifNoneMatchRange: Range<Int>?
+    package var ifModifiedSinceRange: Range<Int>?
     /// The admin listener's credentials (RFC 9110 §11.6.2); more than one is refused there.
     package var authorizationRange: Range<Int>?
-    var contentLength: Int?
+    package var contentLength: Int?
 
     /// RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
     package var wantsKeepAlive: Bool {

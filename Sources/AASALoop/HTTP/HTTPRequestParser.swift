@@ -2,7 +2,7 @@
 
 /// An incremental HTTP/1.x request-head parser over bytes (RFC 9112 §2–§5), strict where
 /// leniency would let a malformed or smuggled request through, with limits on every part.
-struct HTTPRequestParser {
+public struct HTTPRequestParser {
     let limits: HTTPLimits
 
     static let cr = UInt8(ascii: "\r")
@@ -104,7 +104,7 @@ struct HTTPRequestParser {
 
     /// The index of the first `byte` in `buffer[range]`, by memchr(3).
     @inline(__always)
-    static func first(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    public static func first(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         guard !range.isEmpty, let base = buffer.baseAddress,
             let found = memchr(base + range.lowerBound, Int32(byte), range.count)
         else { return nil }

@@ -1,5 +1,3 @@
-import AASASites
-
 /// The statuses the server sends, with their reason phrases (RFC 9110 §15).
 public enum HTTPStatus: Int, Sendable, CaseIterable {
     case ok = 200

@@ -46,7 +46,9 @@ package enum HTTPToken {
 
     /// Byte equality with a literal: the length, then memcmp(3).
     @inline(__always)
-    static func equals(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString) -> Bool {
+    package static func equals(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString)
+        -> Bool
+    {
         guard range.count == literal.utf8CodeUnitCount else { return false }
         guard range.upperBound <= buffer.count, let base = buffer.baseAddress else { return range.isEmpty }
         return memcmp(base + range.lowerBound, literal.utf8Start, range.count) == 0

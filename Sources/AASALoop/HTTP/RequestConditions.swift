@@ -1,10 +1,10 @@
 /// Conditional requests (RFC 9110 §13), read straight from the request bytes.
-enum RequestConditions {
+package enum RequestConditions {
     /// If-None-Match with weak comparison (RFC 9110 §13.1.2): `*`, or any listed entity-tag
     /// whose opaque part equals one of ours.
     /// `range` runs from the first field line's value to the end of the last one's; with more
     /// than one line the field lines between are read again, and only If-None-Match's count.
-    static func noneMatch(
+    package static func noneMatch(
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, lines: Int, identity: ArraySlice<UInt8>,
         gzip: ArraySlice<UInt8>?
     ) -> Bool {
@@ -18,7 +18,7 @@ enum RequestConditions {
 
     /// The values of the field lines named `name` in `range`, which starts at the first one's
     /// value and ends at the last one's end (what the parser records for a repeated field).
-    static func forEachValue(
+    package static func forEachValue(
         named name: StaticString, _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
         _ body: (Range<Int>) -> Void
     ) {

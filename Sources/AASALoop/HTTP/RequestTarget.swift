@@ -1,11 +1,11 @@
 /// Where a request points: the host it names and the path part of its target.
-struct RequestTarget {
-    var hostRange: Range<Int>?
-    var pathRange: Range<Int>
+public struct RequestTarget {
+    package var hostRange: Range<Int>?
+    package var pathRange: Range<Int>
 
     /// Origin-form `/path?query`, or absolute-form `http://host/path`, whose host then
     /// replaces the Host header (RFC 9112 §3.2.2).
-    init?(_ buffer: UnsafeBufferPointer<UInt8>, head: HTTPRequestHead) {
+    public init?(_ buffer: UnsafeBufferPointer<UInt8>, head: HTTPRequestHead) {
         let target = head.targetRange
         hostRange = head.hostRange
         if buffer[target.lowerBound] == UInt8(ascii: "/") {

@@ -2,19 +2,19 @@
 /// response's own header lines (prepared at load time by whoever owns them), then the
 /// `Connection` line and the blank line. Every response of the server, the cached ones
 /// included, is framed by these two calls.
-package enum ResponseHead {
-    static let crlf: [UInt8] = [0x0D, 0x0A]
+public enum ResponseHead {
+    public static let crlf: [UInt8] = [0x0D, 0x0A]
     // The status lines of the request path, looked up once rather than per response.
-    static let ok = statusLine(.ok)
-    static let found = statusLine(.found)
-    static let notModified = statusLine(.notModified)
-    static let notFound = statusLine(.notFound)
+    public static let ok = statusLine(.ok)
+    public static let found = statusLine(.found)
+    public static let notModified = statusLine(.notModified)
+    public static let notFound = statusLine(.notFound)
 
     private static let statusLines: [HTTPStatus: [UInt8]] = Dictionary(
         uniqueKeysWithValues: HTTPStatus.allCases.map { ($0, statusLine($0.rawValue, $0.reason)) })
 
     /// `HTTP/1.1 404 Not Found\r\nDate: `, formatted once.
-    package static func statusLine(_ status: HTTPStatus) -> [UInt8] {
+    public static func statusLine(_ status: HTTPStatus) -> [UInt8] {
         statusLines[status] ?? statusLine(status.rawValue, status.reason)
     }
 
@@ -24,7 +24,7 @@ package enum ResponseHead {
 
     /// The status line (from `statusLine`) and the Date field, through `put`.
     @inline(__always)
-    static func start(_ statusLine: [UInt8], date: [UInt8], _ put: (UnsafeRawBufferPointer) -> Void) {
+    public static func start(_ statusLine: [UInt8], date: [UInt8], _ put: (UnsafeRawBufferPointer) -> Void) {
         statusLine.withUnsafeBytes(put)
         date.withUnsafeBytes(put)
         crlf.withUnsafeBytes(put)
@@ -32,19 +32,8 @@ package enum ResponseHead {
 
     /// The connection header and the blank line that ends the head, through `put`.
     @inline(__always)
-    static func end(_ connection: ConnectionHeader, _ put: (UnsafeRawBufferPointer) -> Void) {
+    public static func end(_ connection: ConnectionHeader, _ put: (UnsafeRawBufferPointer) -> Void) {
         connection.line.withUnsafeBytes(put)
         crlf.withUnsafeBytes(put)
-    }
-
-    /// The head of a 200 for `variant`, piece by piece: the one layout that both the
-    /// `ResponseCache` and `assemble` write.
-    static func head200(
-        _ variant: PreparedFile.Variant, _ connectionHeader: ConnectionHeader, dates: DateCache,
-        _ put: (UnsafeRawBufferPointer) -> Void
-    ) {
-        start(ok, date: dates.httpDate, put)
-        variant.headers200.withUnsafeBytes(put)
-        end(connectionHeader, put)
     }
 }

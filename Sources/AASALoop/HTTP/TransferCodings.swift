@@ -1,6 +1,6 @@
 /// What a request's Transfer-Encoding lines say of its framing (RFC 9112 §6.1, §6.3), read
 /// element by element over every line, as one list (RFC 9110 §5.3).
-struct TransferCodings: Equatable {
+package struct TransferCodings: Equatable {
     /// Some Transfer-Encoding line was sent.
     private(set) var isPresent = false
     private var chunkedLast = false

@@ -1,21 +1,21 @@
-/// A large file body still to send after the bytes queued before it, borrowed from the
-/// prepared file's own memory instead of copied: the file is held for as long as its bytes
+/// A large body still to send after the bytes queued before it, borrowed from its owner's
+/// memory (a prepared file's) instead of copied: the owner is held for as long as its bytes
 /// are queued (its storage is never mutated, so its address holds while it lives). The one
 /// borrowed tail that both the loop's `OutputBuffer` and a connection's unsent output keep;
 /// only the last body of a batch can stay borrowed (whatever follows it copies it in).
 struct BorrowedTail {
-    /// What is left to send; nil when there is none. Apart from the file, so that counting
+    /// What is left to send; nil when there is none. Apart from the owner, so that counting
     /// bytes touches no reference count.
-    private(set) var bytes: UnsafeRawBufferPointer?
-    private var owner: PreparedFile?
+    var bytes: UnsafeRawBufferPointer?
+    var owner: AnyObject?
 
     var count: Int { bytes?.count ?? 0 }
 
     init() {}
 
-    init(_ bytes: UnsafeRawBufferPointer, of file: PreparedFile) {
+    init(_ bytes: UnsafeRawBufferPointer, of owner: AnyObject) {
         self.bytes = bytes
-        owner = file
+        self.owner = owner
     }
 
     mutating func removeAll() {

@@ -47,7 +47,7 @@ package final class Connection {
     var output: [UInt8] = []
     var outputOffset = 0
     /// A large body still to send after `output`, from its prepared file (no copy).
-    private(set) var tail = BorrowedTail()
+    var tail = BorrowedTail()
     var phase = Phase.idle
     /// When the connection is closed unless it makes progress; set only through
     /// `EventLoop.schedule`, which keeps it in its class's `DeadlineQueue`.
@@ -77,7 +77,7 @@ package final class Connection {
     }
 
     /// The peer address as logged, formatted on first use.
-    private var formattedClient: [UInt8]?
+    var formattedClient: [UInt8]?
     var client: [UInt8] {
         if let formattedClient { return formattedClient }
         let text = Array(SocketAddress(peer).host.utf8)

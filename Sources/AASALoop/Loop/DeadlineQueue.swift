@@ -4,10 +4,10 @@
 /// deadline is the head, and scheduling, rescheduling and removing are O(1) (lwan's
 /// `lwan-tq.c` does the same for its one class). The links live in `Connection`.
 final class DeadlineQueue {
-    private(set) var head: Connection?
-    private(set) var tail: Connection?
+    var head: Connection?
+    var tail: Connection?
     /// How many are queued: the handshakes in progress, for the handshake cap.
-    private(set) var count = 0
+    var count = 0
 
     func append(_ connection: Connection) {
         connection.queuePrevious = tail

@@ -1,6 +1,5 @@
 import AASASystem
 import AASATransport
-import AssociationKit
 
 /// HTTP/1.1 for every handler on a loop (docs/ARCHITECTURE.md, "The path of a request"): the
 /// loop frames each request, hands its head and a `ResponseWriter` to the handler, and from
@@ -36,9 +35,7 @@ extension EventLoop {
             case .failure(let status):
                 connection.scan = HeadScan()
                 writer.connectionHeader = .close
-                let outcome = writer.error(status, for: nil)
-                finish(outcome, on: connection)
-                logUnparsed(outcome, on: connection)
+                finishUnparsed(writer.error(status, for: nil), on: connection)
                 return buffer.count
             }
         }
@@ -78,6 +75,13 @@ extension EventLoop {
         writer.deferredFor = nil
     }
 
+    /// An answer to bytes that are no request (a malformed head, plain HTTP on the HTTPS
+    /// port): finished, counted and logged like every other, with no head to show.
+    func finishUnparsed(_ outcome: RequestOutcome, on connection: Connection) {
+        finish(outcome, on: connection)
+        if accessLog.enabled { logUnparsed(outcome, on: connection) }
+    }
+
     /// Closes or keeps the connection as the outcome says, and counts it: a fixed slot per
     /// path and status; by site name only with per-site metrics on.
     @inline(__always)
@@ -98,10 +102,11 @@ extension EventLoop {
             counted.bodyBytes += outcome.bodyBytes
             if encoding == .gzip { counted.gzipResponses += 1 } else { counted.identityResponses += 1 }
         }
-        if let kind = outcome.fallback { counted.fallback[kind.slot] += 1 }
+        if let kind = outcome.kind, Int(kind) < counted.kinds.count { counted.kinds[Int(kind)] += 1 }
         if settings.perSiteMetrics {
+            let paths = Handler.countedPaths
             let key = LoopStatistics.RequestKey(
-                site: outcome.site?.name ?? "-", path: RequestCounts.pathLabels[RequestCounts.pathSlot(outcome.path)],
+                site: outcome.site?.name ?? "-", path: outcome.path.map { paths[Int($0)] } ?? "other",
                 status: outcome.status.rawValue)
             counted.siteRequests[key, default: 0] += 1
         }

@@ -250,15 +250,13 @@ extension EventLoop {
     }
 
     /// Plain HTTP sent to the HTTPS port: a clear-text 400 saying so, then a close, as nginx
-    /// does, rather than a TLS alert the client cannot read.
+    /// does, rather than a TLS alert the client cannot read. Counted and logged as every
+    /// answer is (`finishUnparsed`), and as a failed handshake.
     private func refusePlainHTTP(_ connection: Connection, now: UInt64) {
         connection.tls = nil
         connection.phase = .idle
         writer.connectionHeader = .close
-        writer.startHead(ResponseHead.statusLine(.badRequest))
-        writer.write(ErrorResponses.plainHTTPOnTLSPort)
-        connection.closeAfterWrite = true
-        connection.lingerOnClose = true
+        finishUnparsed(writer.refusePlainHTTP(), on: connection)
         counted.handshakeFailures["plain HTTP", default: 0] += 1
         flush(connection, now: now)
     }

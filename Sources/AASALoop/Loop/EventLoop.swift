@@ -5,8 +5,9 @@ import CSystemShims
 
 /// One event loop: one thread, one epoll set, one SO_REUSEPORT listener, and the
 /// connections it accepted (lwan's and h2o's per-core loops). Nothing here is shared with
-/// another thread except the content store and the control flags.
-package final class EventLoop<Handler: RequestHandler> {
+/// another thread except the published content and the control flags. It knows no handler
+/// and no content but through `RequestHandler` and `LoopContent`.
+public final class EventLoop<Handler: RequestHandler> {
     static var listenerTag: UInt64 { .max }
     static var wakeTag: UInt64 { .max - 1 }
     static var secureListenerTag: UInt64 { .max - 2 }
@@ -14,12 +15,12 @@ package final class EventLoop<Handler: RequestHandler> {
 
     let epoll: Epoll
     let control: LoopControl
-    let snapshots: SnapshotBox
+    /// Where the handler's content is published (nil: nothing is).
+    let contents: ContentBox<Handler.Content>?
     let settings: LoopSettings
     let parser: HTTPRequestParser
-    /// The snapshot this loop serves from, taken from `snapshots` at a wake-up after a load.
-    var snapshot: ServingSnapshot
-    var snapshotGeneration: Int
+    /// The generation of `contents` the handler serves; taken at a wake-up after a publication.
+    var contentGeneration: Int
     var listener: Int32
     /// The HTTPS listener, or -1.
     var secureListener: Int32
@@ -27,10 +28,11 @@ package final class EventLoop<Handler: RequestHandler> {
     /// wider: a connection that arrived on another address is closed at accept (`InheritedSocket.scope`).
     package var listenerScope: SocketAddress?
     package var secureListenerScope: SocketAddress?
-    /// `snapshot`'s certificates, read in handshakes (its site table is the handler's).
+    /// The served content's certificates, read in handshakes (the rest is the handler's).
     var certificates: CertificateStore?
-    /// What the loop hands each request to (the sites' or the admin listener's).
-    let handler: Handler
+    /// What the loop hands each request to (the sites' or the admin listener's), held inline:
+    /// a handler that is a struct is reached through `inout self` (`RequestHandler`).
+    var handler: Handler
     /// ACME's TLS-ALPN-01 certificates and on-demand names, asked during handshakes (nil
     /// without ACME).
     let handshakeHooks: (any HandshakeHooks)?
@@ -73,7 +75,7 @@ package final class EventLoop<Handler: RequestHandler> {
     package var stopDeadline: UInt64?
     let statistics: LoopStatistics
     /// Counted since the last fold into `statistics` (at most once a millisecond, never per request).
-    var counted = LoopStatistics.Totals()
+    var counted: LoopStatistics.Totals
     var foldedOpenConnections = -1
     var foldedHandshakes = -1
     /// Counts are folded into `statistics` at most once per `foldInterval` (a fold per
@@ -84,7 +86,7 @@ package final class EventLoop<Handler: RequestHandler> {
     var foldPending = false
 
     package init(
-        listener: Int32, secureListener: Int32 = -1, control: LoopControl, snapshots: SnapshotBox,
+        listener: Int32, secureListener: Int32 = -1, control: LoopControl, contents: ContentBox<Handler.Content>?,
         handler: Handler, handshakeHooks: (any HandshakeHooks)? = nil, settings: LoopSettings,
         statistics: LoopStatistics = LoopStatistics()
     ) throws(SystemError) {
@@ -95,16 +97,18 @@ package final class EventLoop<Handler: RequestHandler> {
         self.secureListener = secureListener
         self.statistics = statistics
         self.control = control
-        self.snapshots = snapshots
+        self.contents = contents
         self.settings = settings
         parser = HTTPRequestParser(limits: settings.limits)
-        snapshotGeneration = snapshots.generation
-        snapshot = snapshots.current
-        certificates = snapshot.certificates
-        handler.serve(snapshot.table, settings: settings)
+        counted = LoopStatistics.Totals(paths: Handler.countedPaths.count, kinds: Handler.countedKinds)
+        contentGeneration = contents?.generation ?? 0
         writer = ResponseWriter(output: out, dates: dates)
         accessLog = AccessLog(format: settings.logFormat, enabled: settings.accessLog)
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
+        if let content = contents?.current {
+            certificates = content.certificates
+            self.handler.serve(content)
+        }
         try registerListeners()
         try epoll.add(control.wakeUp.fd, events: Epoll.readable, data: Self.wakeTag)
     }
@@ -125,7 +129,7 @@ package final class EventLoop<Handler: RequestHandler> {
     }
 
     /// Runs until stopped and every response in flight is finished (or the shutdown deadline).
-    package func run() {
+    public func run() {
         let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 512)
         defer { events.deallocate() }
         thread.claim()
@@ -144,12 +148,13 @@ package final class EventLoop<Handler: RequestHandler> {
             }
             let now = MonotonicClock.now()
             dates.refresh()
-            let snapshotChanged = snapshots.generation != snapshotGeneration
-            if snapshotChanged {
-                snapshotGeneration = snapshots.generation
-                snapshot = snapshots.current
-                certificates = snapshot.certificates
-                handler.serve(snapshot.table, settings: settings)
+            var snapshotChanged = false
+            if let contents, contents.generation != contentGeneration {
+                snapshotChanged = true
+                contentGeneration = contents.generation
+                let content = contents.current
+                certificates = content.certificates
+                handler.serve(content)
             }
             var woken = false
             let carried = yielded

@@ -9,12 +9,15 @@ package final class OutputBuffer {
     /// A larger buffer (an admin page, a long pipeline) is given back once it is sent.
     static let retainedCapacity = 1024 * 1024
 
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var count = 0
-    private var borrowed: UnsafeRawBufferPointer?
+    // Internal, not private, as are the stored properties of `Connection`, `DeadlineQueue` and
+    // `BorrowedTail`: cross-module optimization inlines the loop's reads of them into the
+    // target that specializes the loop only so (docs/development.md, "Benchmarks").
+    var base: UnsafeMutableRawPointer
+    var capacity: Int
+    var count = 0
+    var borrowed: UnsafeRawBufferPointer?
     /// A large body that follows `bytes`.
-    private(set) var tail = BorrowedTail()
+    var tail = BorrowedTail()
 
     init() {
         capacity = Self.initialCapacity
@@ -36,14 +39,15 @@ package final class OutputBuffer {
         if isEmpty { borrowed = response } else { append(response) }
     }
 
-    /// Adds a file's body that stays in the file until it is sent or something follows it.
-    func borrow(_ body: UnsafeRawBufferPointer, of file: PreparedFile) {
+    /// Adds a body that stays in `owner`'s memory (a prepared file's) until it is sent or
+    /// something follows it.
+    func borrow(_ body: UnsafeRawBufferPointer, of owner: AnyObject) {
         settleTail()
-        tail = BorrowedTail(body, of: file)
+        tail = BorrowedTail(body, of: owner)
     }
 
     /// Copies a borrowed response in: its memory is about to change.
-    func settle() {
+    package func settle() {
         guard let response = borrowed else { return }
         borrowed = nil
         copy(response)

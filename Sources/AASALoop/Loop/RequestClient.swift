@@ -3,7 +3,7 @@ import AASATransport
 
 /// What a handler may know of the connection a request came on: who the peer is and whether
 /// it spoke TLS, nothing it could change.
-package struct RequestClient {
+public struct RequestClient {
     private unowned(unsafe) let connection: Connection
 
     init(_ connection: Connection) {

@@ -1,10 +1,8 @@
-import AssociationKit
-
 /// What a handler did with one request, all the loop needs to finish it: close or keep the
 /// connection, count it once and log it once (`EventLoop.finish`).
-package struct RequestOutcome {
+public struct RequestOutcome {
     /// How the connection goes on after the answer is written.
-    package enum Closing: Sendable {
+    public enum Closing: Sendable {
         /// As the request asked (`ResponseWriter.connectionHeader`).
         case asAsked
         /// Closed once written.
@@ -21,23 +19,25 @@ package struct RequestOutcome {
     // Words first, then bytes: small enough to come back in registers.
     /// Body bytes sent (0 for HEAD, a 304 or a redirect), for the access log.
     package var bodyBytes = 0
-    /// The site that answered, for the per-site counters: held by the handler's table for as
-    /// long as the request is being finished, so not retained.
-    unowned(unsafe) var site: SiteContent?
+    /// The site that answered, for the per-site counters: held by the handler's content for
+    /// as long as the request is being finished, so not retained.
+    package unowned(unsafe) var site: (any CountedSite)?
     package var status: HTTPStatus
     package var closing = Closing.asAsked
-    /// The Apple or Android file path the request named, for the counters.
-    var path: ServedPath?
+    /// The path the answer is counted under, an index into the handler's
+    /// `RequestHandler.countedPaths`; nil counts as `other`.
+    package var path: UInt8?
     /// A file's body was sent, and in which encoding (`Content-Encoding: gzip` or not).
-    var encoding: Encoding?
-    /// A fallback.json decision answered it.
-    var fallback: FallbackDecision.Kind?
+    package var encoding: Encoding?
+    /// A kind of answer the handler counts apart (below `RequestHandler.countedKinds`): the
+    /// sites' fallback.json decisions.
+    package var kind: UInt8?
 
     package enum Encoding {
         case identity, gzip
     }
 
-    package init(status: HTTPStatus, bodyBytes: Int = 0, closing: Closing = .asAsked) {
+    public init(status: HTTPStatus, bodyBytes: Int = 0, closing: Closing = .asAsked) {
         self.status = status
         self.bodyBytes = bodyBytes
         self.closing = closing

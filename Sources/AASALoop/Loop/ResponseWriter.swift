@@ -6,13 +6,20 @@ import AASATransport
 /// server's own short error answers. One per loop, around its output buffer (which the loop
 /// sends once the batch of requests is answered), set up by the loop for each request: made
 /// once, so that handing it over costs no reference count per request.
-package final class ResponseWriter {
-    let output: OutputBuffer
-    let dates: DateCache
+public final class ResponseWriter {
+    package let output: OutputBuffer
+    package let dates: DateCache
     private let errors = ErrorResponses()
     /// The `Connection` line every head of this answer ends with: the loop's choice from the
     /// request and whether the loop is stopping (RFC 9112 §9.3).
-    var connectionHeader = ConnectionHeader.none
+    var chosenConnectionHeader = ConnectionHeader.none
+
+    /// `chosenConnectionHeader`, through an accessor compiled here: a handler's module reading
+    /// a class's stored property would pay its run-time exclusivity check.
+    public var connectionHeader: ConnectionHeader {
+        get { chosenConnectionHeader }
+        set { chosenConnectionHeader = newValue }
+    }
     /// What a deferred request waits for (`waitFor`), taken by the loop when it parks it.
     var deferredFor: WaitReason?
 
@@ -31,45 +38,53 @@ package final class ResponseWriter {
     package var closes: Bool { connectionHeader == .close }
 
     /// The second the Date header names: conditional requests compare with it.
-    package var second: Int { dates.second }
+    public var second: Int { dates.second }
 
     /// Begins a head: the status line (`ResponseHead.statusLine`) and Date.
-    package func startHead(_ statusLine: [UInt8]) {
+    public func startHead(_ statusLine: [UInt8]) {
         ResponseHead.start(statusLine, date: dates.httpDate) { output.append($0) }
     }
 
     /// Ends a head: the connection header and the blank line.
-    package func endHead() {
+    public func endHead() {
         ResponseHead.end(connectionHeader) { output.append($0) }
     }
 
     /// Header lines or a body, copied into the output.
-    package func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         output.append(bytes)
     }
 
-    func write(_ bytes: ArraySlice<UInt8>) {
+    public func write(_ bytes: ArraySlice<UInt8>) {
         output.append(bytes)
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) {
+    public func write(_ bytes: UnsafeRawBufferPointer) {
         output.append(bytes)
     }
 
     /// A header value that is a count (Content-Length), then the line's end, without a String.
-    func writeCount(_ value: Int) {
+    public func writeCount(_ value: Int) {
         DecimalText.withDigits(value) { output.append($0) }
         output.append(ResponseHead.crlf)
     }
 
     /// A whole response that stays where it is (the `ResponseCache`) until it is sent.
-    func borrow(_ response: UnsafeRawBufferPointer) {
+    public func borrow(_ response: UnsafeRawBufferPointer) {
         output.borrow(response)
     }
 
-    /// A file's body that stays in the file until it is sent.
-    func borrow(_ body: UnsafeRawBufferPointer, of file: PreparedFile) {
-        output.borrow(body, of: file)
+    /// A body that stays in `owner`'s memory until it is sent (`owner` is held until then).
+    package func borrow(_ body: UnsafeRawBufferPointer, of owner: AnyObject) {
+        output.borrow(body, of: owner)
+    }
+
+    /// The clear-text 400 for plain HTTP on the HTTPS port; the connection closes after it.
+    func refusePlainHTTP() -> RequestOutcome {
+        startHead(ResponseHead.statusLine(.badRequest))
+        output.append(ErrorResponses.plainHTTPOnTLSPort)
+        return RequestOutcome(
+            status: .badRequest, bodyBytes: ErrorResponses.plainHTTPBodyCount, closing: .linger)
     }
 
     /// The server's own short answer (`ErrorResponses`), with a body for every method but

@@ -1,4 +1,5 @@
-/// What every event loop is configured with, in the units the loop uses.
+/// What every event loop is configured with, in the units the loop uses, fixed when the loop
+/// is made. What a handler needs of the settings is given to the handler itself.
 package struct LoopSettings: Sendable {
     let handshakeTimeout: UInt64
     let requestHeadTimeout: UInt64
@@ -11,17 +12,12 @@ package struct LoopSettings: Sendable {
     /// Count requests by site name too (`--metrics-per-site on`); off, a request adds to a
     /// fixed slot only.
     package var perSiteMetrics = false
-    /// A User-Agent containing these bytes is Apple's fetcher (`--apple-fetcher-agent`).
-    package var appleFetcherAgent = Array("AASA-Bot/".utf8)
-    /// `--apple-fetcher-network` and `--trusted-proxy`, parsed at start-up.
-    package var appleFetcherNetworks: [IPNetwork] = []
-    package var trustedProxies: [IPNetwork] = []
     /// Queued output at or past this stops parsing pipelined requests and reading from the
     /// client until it drains, so a client that sends and never reads costs at most this
     /// plus one response and one read. 256 KiB is two of the largest files the size guard
     /// allows: a pipelining client that does read is never starved while the kernel's send
     /// buffer empties.
-    let outputHighWater = 256 * 1024
+    package let outputHighWater = 256 * 1024
     /// One connection's share of a loop wake-up: bytes read and requests answered. Past
     /// either, it waits for the loop's next turn behind the others, so no client holds a
     /// loop for longer than answering this much (a few hundred microseconds).

@@ -12,7 +12,7 @@ public final class LoopStatistics: Sendable {
 
     public struct Totals: Sendable {
         /// By path and status, summed over sites.
-        public var requests = RequestCounts()
+        public var requests: RequestCounts
         /// By site, path and status: counted only with per-site metrics on.
         public var siteRequests: [RequestKey: Int] = [:]
         public var bodyBytes = 0
@@ -33,8 +33,15 @@ public final class LoopStatistics: Sendable {
         public var acceptsDeferred = 0
         /// Access-log lines dropped while stdout did not keep up.
         public var accessLogDropped = 0
-        /// fallback.json answers by kind, indexed by `FallbackDecision.Kind.slot`.
-        public var fallback = [0, 0, 0, 0]
+        /// Answers of the kinds the handler counts apart, indexed by `RequestOutcome.kind`.
+        public var kinds: [Int]
+
+        /// Room for a handler's counted paths and kinds (`RequestHandler`); a sum starts
+        /// with none and takes the room of what it adds.
+        public init(paths: Int = 0, kinds: Int = 0) {
+            requests = RequestCounts(paths: paths)
+            self.kinds = [Int](repeating: 0, count: kinds)
+        }
 
         mutating func add(_ other: Totals) {
             requests.add(other.requests)
@@ -49,12 +56,13 @@ public final class LoopStatistics: Sendable {
             idleClosedAtCap += other.idleClosedAtCap
             waitingClosedAtCap += other.waitingClosedAtCap
             acceptsDeferred += other.acceptsDeferred
-            for slot in fallback.indices { fallback[slot] += other.fallback[slot] }
+            if kinds.count < other.kinds.count { kinds += [Int](repeating: 0, count: other.kinds.count - kinds.count) }
+            for slot in other.kinds.indices { kinds[slot] += other.kinds[slot] }
         }
 
         var isEmpty: Bool {
             requests.isEmpty && siteRequests.isEmpty && handshakes == 0 && handshakeFailures.isEmpty
-                && accessLogDropped == 0 && fallback.allSatisfy { $0 == 0 } && handshakesClosedAtCap == 0
+                && accessLogDropped == 0 && kinds.allSatisfy { $0 == 0 } && handshakesClosedAtCap == 0
                 && idleClosedAtCap == 0 && waitingClosedAtCap == 0 && acceptsDeferred == 0
         }
 
@@ -65,7 +73,7 @@ public final class LoopStatistics: Sendable {
             (bodyBytes, gzipResponses, identityResponses, handshakes, accessLogDropped) = (0, 0, 0, 0, 0)
             (handshakesClosedAtCap, idleClosedAtCap, waitingClosedAtCap, acceptsDeferred) = (0, 0, 0, 0)
             handshakeFailures.removeAll(keepingCapacity: true)
-            for slot in fallback.indices { fallback[slot] = 0 }
+            for slot in kinds.indices { kinds[slot] = 0 }
         }
     }
 

@@ -1,31 +1,49 @@
 /// Requests by path and status in fixed integer slots: what every request adds to, with no
-/// hashing and no allocation (the paths and statuses are closed sets, `ServedPath` and
-/// `HTTPStatus`). Site names are counted apart, and only with per-site metrics on.
+/// hashing and no allocation. The statuses are a closed set (`HTTPStatus`), and so are the
+/// paths: the handler's `RequestHandler.countedPaths`, then one row for every other path.
+/// Site names are counted apart, and only with per-site metrics on.
 public struct RequestCounts: Sendable, Equatable {
-    /// The path labels of the slots: the served paths of the table of kinds, change-password
-    /// and the `well-known/` folder (`ServedPath.labels`), then every other path.
-    static let pathLabels = ServedPath.labels + ["other"]
     private static let statuses = HTTPStatus.allCases
 
-    private var slots = [Int](repeating: 0, count: pathLabels.count * HTTPStatus.allCases.count)
+    private var slots: [Int]
     /// Copied into each value, so counting reads no global per request.
     private let statusCount = HTTPStatus.allCases.count
-    private let otherRow = ServedPath.labels.count
+    /// The row of every path not counted apart: the last.
+    private var otherRow: Int
     /// The sum of the slots, so `isEmpty` (asked at every fold) reads one word, not every slot.
     private var total = 0
 
-    public init() {}
+    /// Room for `paths` counted paths and the row of the others.
+    public init(paths: Int = 0) {
+        otherRow = paths
+        slots = [Int](repeating: 0, count: (paths + 1) * HTTPStatus.allCases.count)
+    }
 
     @inline(__always)
-    mutating func add(path: ServedPath?, status: HTTPStatus) {
-        let row = path.map { Int($0.index) } ?? otherRow
+    mutating func add(path: UInt8?, status: HTTPStatus) {
+        let row = path.map { Int($0) } ?? otherRow
         slots[row &* statusCount &+ status.slot] &+= 1
         total &+= 1
     }
 
+    /// Adds `other`'s counts; a value with fewer rows (a sum's empty start) takes `other`'s.
     mutating func add(_ other: RequestCounts) {
         guard other.total != 0 else { return }
-        for index in slots.indices { slots[index] &+= other.slots[index] }
+        if other.otherRow == otherRow {
+            for index in slots.indices { slots[index] &+= other.slots[index] }
+            total &+= other.total
+            return
+        }
+        if other.otherRow > otherRow {
+            var wider = RequestCounts(paths: other.otherRow)
+            wider.add(self)
+            self = wider
+        }
+        for index in other.slots.indices {
+            let (row, status) = index.quotientAndRemainder(dividingBy: statusCount)
+            let own = row == other.otherRow ? otherRow : row
+            slots[own &* statusCount &+ status] &+= other.slots[index]
+        }
         total &+= other.total
     }
 
@@ -38,18 +56,14 @@ public struct RequestCounts: Sendable, Equatable {
 
     var isEmpty: Bool { total == 0 }
 
-    /// Every count that is not zero, with its path label and status code.
-    public var nonZero: [(path: String, status: Int, count: Int)] {
+    /// Every count that is not zero, with its path's label (`labels[row]`, `other` past them)
+    /// and status code.
+    public func nonZero(labels: [String]) -> [(path: String, status: Int, count: Int)] {
         slots.indices.compactMap { index in
             let count = slots[index]
             guard count != 0 else { return nil }
-            let (path, status) = index.quotientAndRemainder(dividingBy: Self.statuses.count)
-            return (Self.pathLabels[path], Self.statuses[status].rawValue, count)
+            let (row, status) = index.quotientAndRemainder(dividingBy: statusCount)
+            return (row < otherRow && row < labels.count ? labels[row] : "other", Self.statuses[status].rawValue, count)
         }
-    }
-
-    @inline(__always)
-    static func pathSlot(_ path: ServedPath?) -> Int {
-        path.map { Int($0.index) } ?? ServedPath.labels.count
     }
 }

@@ -1,16 +1,14 @@
 import AASALoop
 
 /// The admin listener's handler: its routes, over the same HTTP/1.1 framing, limits and
-/// deadlines as the sites' (docs/ARCHITECTURE.md, "The admin listener").
+/// deadlines as the sites' (docs/ARCHITECTURE.md, "The admin listener"). Nothing is published
+/// to it (its `Content` is `Never`): every page reads the server's current state.
 final class AdminHandler: RequestHandler {
     let routes: AdminRoutes
 
     init(routes: AdminRoutes) {
         self.routes = routes
     }
-
-    /// Nothing is derived from a snapshot: every page reads the current one.
-    func serve(_ table: SiteTable, settings: LoopSettings) {}
 
     /// Content-Security-Policy of every admin answer (CSP Level 3): no script, plugin, frame
     /// or fetch at all; the status page's own inline `<style>` and its GET forms to itself

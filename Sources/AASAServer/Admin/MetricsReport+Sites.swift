@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import AASASites
 import AssociationKit
 import Foundation
@@ -13,8 +14,8 @@ extension MetricsReport {
     /// `aasa_requests_total{path,status}`: requests summed over sites.
     static func requests(_ totals: LoopStatistics.Totals, into text: inout PrometheusText) {
         text.family("aasa_requests_total", type: .counter, help: "Requests answered, by path and status.")
-        for (path, status, count) in totals.requests.nonZero.sorted(by: { ($0.path, $0.status) < ($1.path, $1.status) })
-        {
+        let counted = totals.requests.nonZero(labels: SiteHandler.countedPaths)
+        for (path, status, count) in counted.sorted(by: { ($0.path, $0.status) < ($1.path, $1.status) }) {
             text.sample("aasa_requests_total", [("path", path), ("status", String(status))], Double(count))
         }
     }

@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import AASASystem
 import AssociationKit
 import Foundation
@@ -33,7 +34,8 @@ enum MetricsReport {
         }
         text.family("aasa_fallback_responses_total", type: .counter, help: "Answers of fallback.json, by kind.")
         for kind in FallbackDecision.Kind.allCases {
-            text.sample("aasa_fallback_responses_total", [("kind", kind.rawValue)], Double(totals.fallback[kind.slot]))
+            let count = totals.kinds.indices.contains(kind.slot) ? totals.kinds[kind.slot] : 0
+            text.sample("aasa_fallback_responses_total", [("kind", kind.rawValue)], Double(count))
         }
         gauge("aasa_open_connections", "Client connections open now.", totals.openConnections, into: &text)
         gauge(

@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import Synchronization
 
 /// What the admin pages derive from a served file (`Owner` a `PreparedFile`) or from what a

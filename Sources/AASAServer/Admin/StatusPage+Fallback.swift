@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import AssociationKit
 
 extension StatusPage {

@@ -6,9 +6,6 @@ extension ServerConfiguration {
     var loopSettings: LoopSettings {
         var settings = LoopSettings(timeouts: timeouts, limits: limits, logFormat: logFormat, accessLog: accessLog)
         settings.perSiteMetrics = metricsPerSite
-        settings.appleFetcherAgent = Array(cdnWatch.appleFetcherAgent.utf8)
-        settings.appleFetcherNetworks = appleFetcherNetworks
-        settings.trustedProxies = trustedProxies
         return settings
     }
 }

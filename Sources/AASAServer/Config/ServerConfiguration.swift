@@ -1,5 +1,6 @@
 import AASAACME
 import AASALoop
+import AASASiteServing
 import AASAStore
 import AASASystem
 import AASATransport

@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import Synchronization
 
 /// Publishes each load to its two kinds of reader at once: the loops' `SnapshotBox` gets the

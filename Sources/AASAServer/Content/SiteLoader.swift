@@ -1,5 +1,6 @@
 import AASALoop
 import AASASignedData
+import AASASiteServing
 import AASASites
 import AASASystem
 import AASATransport

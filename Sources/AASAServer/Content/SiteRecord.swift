@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import AASASites
 import AASASystem
 

@@ -1,5 +1,6 @@
 import AASAACME
 import AASALoop
+import AASASiteServing
 import AASASites
 import AASASystem
 import AASATransport
@@ -54,21 +55,30 @@ public enum SnapshotLoader {
         // one thread (listing the folders), which the other's work fills (docs/development.md,
         // "Many certificates").
         let certificateLoad = Mutex<CertificateStore.LoadResult?>(nil)
-        let certificatesDone = DispatchGroup()
+        // A thread of the load's own, joined before the load returns (docs/ARCHITECTURE.md,
+        // "Threads"); without one (the thread limit) the index is read after the sites.
+        let indexThread = ThreadSet()
+        let loadCertificates: @Sendable () -> Void = {
+            let result = CertificateStore.load(
+                directory: configuration.certs, defaultName: configuration.defaultCertificate,
+                issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil,
+                previous: previous?.certificates, folders: changes.certificateFolders,
+                cacheBytes: configuration.certificateCacheMiB << 20)
+            certificateLoad.withLock { $0 = result }
+        }
+        var indexRunsAfter = false
         if configuration.https != nil && (changes.certificates || previous == nil) {
-            DispatchQueue.global().async(group: certificatesDone) {
-                let result = CertificateStore.load(
-                    directory: configuration.certs, defaultName: configuration.defaultCertificate,
-                    issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil,
-                    previous: previous?.certificates, folders: changes.certificateFolders,
-                    cacheBytes: configuration.certificateCacheMiB << 20)
-                certificateLoad.withLock { $0 = result }
+            do throws(SystemError) {
+                try indexThread.start("aasa-cert-index", loadCertificates)
+            } catch {
+                indexRunsAfter = true
             }
         }
         let sites = Result { () throws(SystemError) in
             try loadSites(root, settings, previous: previous, changes: changes, progress: progress)
         }
-        certificatesDone.wait()
+        indexThread.join()
+        if indexRunsAfter { loadCertificates() }
         // What the files' parsing left free in each thread's heap goes back to the system
         // (malloc_trim(3)); otherwise a load on every core keeps its peak resident for good.
         defer { Posix.returnFreeMemory() }

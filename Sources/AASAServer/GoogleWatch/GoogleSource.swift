@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import AASATransport
 import AssociationKit
 import Foundation

@@ -1,4 +1,5 @@
 import AASALoop
+import AASASiteServing
 import AASASystem
 import AASATransport
 @preconcurrency import Glibc
@@ -70,9 +71,11 @@ extension ServerBuilder {
                 // Used by its own thread only, once started.
                 nonisolated(unsafe) let loop = try EventLoop(
                     listener: plain?.fds[index] ?? -1, secureListener: secure?.fds[index] ?? -1,
-                    control: control, snapshots: state.snapshots.serving,
+                    control: control, contents: state.snapshots.serving,
                     handler: SiteHandler(
-                        acme: acme, appleFetches: state.appleFetches, appleFetcherAgent: loopSettings.appleFetcherAgent),
+                        acme: acme, appleFetches: state.appleFetches,
+                        appleFetcherAgent: Array(settings.cdnWatch.appleFetcherAgent.utf8),
+                        appleFetcherNetworks: settings.appleFetcherNetworks, trustedProxies: settings.trustedProxies),
                     handshakeHooks: acme, settings: own, statistics: state.statistics[index])
                 loop.listenerScope = inherited.http?.scope
                 loop.secureListenerScope = inherited.https?.scope
@@ -154,7 +157,7 @@ extension ServerBuilder {
                 })
             failed.controls.withLock { $0 = [control] }
             nonisolated(unsafe) let loop = try EventLoop(
-                listener: listener, control: control, snapshots: state.snapshots.serving,
+                listener: listener, control: control, contents: nil,
                 handler: AdminHandler(routes: AdminRoutes(state: state)), settings: adminSettings)
             loop.listenerScope = inherited.admin?.scope
             return ThreadGroup(

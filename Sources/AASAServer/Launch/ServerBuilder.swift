@@ -1,5 +1,6 @@
 import AASAACME
 import AASALoop
+import AASASiteServing
 import AASASites
 import AASAStore
 import AASASystem
