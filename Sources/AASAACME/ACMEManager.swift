@@ -236,8 +236,9 @@ public final class ACMEManager: Sendable {
         asker?.stop()
     }
 
-    /// Joins the workers and the asker's threads (after `stop`): an order under way finishes
-    /// first, each of its requests bounded by the client's timeout.
+    /// Joins the workers and the asker's threads (after `stop`): an order under way is
+    /// abandoned at its next pause between polls (`rest`), the request in flight bounded by
+    /// the client's timeout.
     public func waitUntilStopped() {
         workers.join()
         asker?.waitUntilStopped()
@@ -321,9 +322,23 @@ public final class ACMEManager: Sendable {
 
     // MARK: The workers
 
+    /// A pause between an order's polls that `stop` ends at once (the signal the workers wait
+    /// on): false when stopping, so a stop never waits out an order's deadline (180 s).
+    private func rest(_ seconds: Double) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        let stopped: Bool? = wake.next { () -> WorkerSignal.Step<Bool> in
+            if books.withLock({ $0.stopping }) { return .take(true) }
+            let left = end.timeIntervalSinceNow
+            return left <= 0 ? .take(false) : .wait(left)
+        }
+        return stopped != true
+    }
+
     private func work(_ clients: [ACMEClient]) {
         let orderers = clients.map {
-            CertificateIssuer(client: $0, board: board, challenges: challenges, logger: logger)
+            var issuer = CertificateIssuer(client: $0, board: board, challenges: challenges, logger: logger)
+            issuer.rest = { [self] seconds in rest(seconds) }
+            return issuer
         }
         while let task = nextTask() {
             switch task {
@@ -418,6 +433,11 @@ public final class ACMEManager: Sendable {
                 books.results[(job.renewal ? "renewal_valid|" : "order_valid|") + settings.label, default: 0] += 1
             }
             callbacks.withLock { $0 }?.certificatesChanged()
+        } catch  where error.type == ACMEProblem.stoppedType {
+            // Not the CA's failure: nothing booked or shared, so the next start orders it again.
+            store.unlock(lock)
+            logger.info(
+                "acme: \(kind) abandoned at stop", metadata: ["names": "\(job.plan.names.joined(separator: ","))"])
         } catch {
             // Booked and shared while the lock is held, so no replica orders the name in between;
             // `finishing` keeps this process's own workers off it until the lock is released

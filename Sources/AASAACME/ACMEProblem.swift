@@ -18,6 +18,8 @@ public struct ACMEProblem: Error, Sendable, CustomStringConvertible {
     }
 
     static let prefix = "urn:ietf:params:acme:error:"
+    /// An order abandoned because the server is stopping: not the CA's answer, never booked.
+    static let stoppedType = "stopped"
 
     /// The short form of the type (`badNonce`), as logs and metrics label it.
     public var code: String {

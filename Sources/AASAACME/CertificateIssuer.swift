@@ -19,6 +19,12 @@ struct CertificateIssuer {
     let logger: Logger
     /// Seconds an order may take from newOrder to the chain.
     var deadline: Double = 180
+    /// Waits this many seconds between polls; false when the server is stopping, which
+    /// abandons the order (`ACMEProblem.stoppedType`) rather than hold the stop for minutes.
+    var rest: (Double) -> Bool = { seconds in
+        Thread.sleep(forTimeInterval: seconds)
+        return true
+    }
 
     /// `replaces` is the CertID of the certificate renewed (RFC 9773 §5); a CA that says it
     /// was already replaced gets the order again without it.
@@ -138,6 +144,8 @@ struct CertificateIssuer {
         guard Date().addingTimeInterval(seconds) < end else {
             throw ACMEProblem(type: "timeout", detail: "the order did not complete within \(Int(deadline)) s")
         }
-        Thread.sleep(forTimeInterval: seconds)
+        guard rest(seconds) else {
+            throw ACMEProblem(type: ACMEProblem.stoppedType, detail: "the server is stopping: the order is abandoned")
+        }
     }
 }

@@ -229,17 +229,27 @@ struct ACMETests {
     func withRateLimitingCA(
         retryAfter: String, _ body: (RunningServer, _ requests: () -> String, _ port: Int) throws -> Void
     ) throws {
+        try withPeerCA("rate-limiting-acme-ca.py", [retryAfter], body)
+    }
+
+    /// A CA of `Tests/Peers` (`script`, given `arguments` after its certificate and key) and the
+    /// server pointed at it; `body` checks them.
+    func withPeerCA(
+        _ script: String, _ arguments: [String],
+        _ body: (RunningServer, _ requests: () -> String, _ port: Int) throws -> Void
+    ) throws {
         let caFolder = try TemporaryFolder()
         let certificates = try TestCertificates(in: caFolder)
         try certificates.issue("listener", names: ["127.0.0.1"])
         let listener = certificates.directory.appendingPathComponent("listener")
         let ca = Process()
         ca.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ca.arguments = [
-            "python3", BinaryRunner.packageRoot.appendingPathComponent("Tests/Peers/rate-limiting-acme-ca.py").path,
-            listener.appendingPathComponent("fullchain.pem").path, listener.appendingPathComponent("privkey.pem").path,
-            retryAfter,
-        ]
+        ca.arguments =
+            [
+                "python3", BinaryRunner.packageRoot.appendingPathComponent("Tests/Peers/\(script)").path,
+                listener.appendingPathComponent("fullchain.pem").path,
+                listener.appendingPathComponent("privkey.pem").path,
+            ] + arguments
         // Its output goes to a file (no pipe handler left registered with libdispatch).
         let log = try caFolder.write("requests.log", "")
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -268,6 +278,19 @@ struct ACMETests {
                 "--acme-preflight", "off",
             ])
         try body(server, requests, try #require(port))
+    }
+
+    @Test("a stop while an order waits between polls (the CA's Retry-After: 60 s) is not held by it")
+    func stopDuringOrder() throws {
+        try withPeerCA("pending-acme-ca.py", []) { (server: RunningServer, requests: () -> String, _: Int) throws in
+            // The challenge is posted, then the authorization polled: the worker rests 60 s.
+            #expect(eventually(30) { requests().contains("POST /challenge/1") }, "\(requests())")
+            #expect(eventually(10) { requests().components(separatedBy: "POST /authz/1").count >= 3 }, "\(requests())")
+            let asked = Date()
+            #expect(server.stop(timeout: 30) == 0, "\(server.errors.suffix(4000))")
+            #expect(Date().timeIntervalSince(asked) < 15, "the stop took \(Date().timeIntervalSince(asked)) s")
+            #expect(server.errors.contains("abandoned at stop"), "\(server.errors.suffix(4000))")
+        }
     }
 
     @Test("a CA that answers rateLimited: logged with its type, asked again no sooner than its Retry-After")
