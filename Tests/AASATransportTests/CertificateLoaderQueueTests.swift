@@ -69,4 +69,24 @@ struct CertificateLoaderQueueTests {
             return
         }
     }
+    @Test("sources that each fill their share never fill the queue for another source")
+    func shares() throws {
+        let folder = try TemporaryFolder()
+        // One more source than the old total of 1,024 places let in: 33 × 32, and a real client.
+        let flooders = 33
+        let store = try Self.certificates(flooders * CertificateCache.perSource + 1, in: folder)
+        let cache = store.cache
+        cache.prepareLoader()
+        var refused = 0
+        for (index, certificate) in store.certificates.dropLast().enumerated() {
+            if case .refused = cache.loaded(for: certificate, source: UInt64(1 + index / CertificateCache.perSource)) {
+                refused += 1
+            }
+        }
+        #expect(refused == 0)
+        guard case .loading = cache.loaded(for: try #require(store.certificates.last), source: 1000) else {
+            Issue.record("a client was refused while each other source held only its share")
+            return
+        }
+    }
 }

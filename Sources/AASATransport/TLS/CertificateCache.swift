@@ -81,9 +81,11 @@ public final class CertificateCache: Sendable {
     /// or two, so a full share is read within a tenth of a second.
     package static let perSource = 32
     /// Sources with loads queued at most, and loads queued in all: past them a handshake
-    /// is refused (what the loader could not load within the handshake deadline anyway).
+    /// is refused. All the sources' shares fit in the total, so a flood from fewer than
+    /// `mostSources` addresses can never fill it for another source (a smaller total let 32
+    /// addresses refuse every other client's loads).
     package static let mostSources = 256
-    package static let mostQueued = 1024
+    package static let mostQueued = perSource * mostSources
 
     public let budget: Int
     private let state = Mutex(State())
