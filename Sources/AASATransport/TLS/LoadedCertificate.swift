@@ -22,9 +22,11 @@ package final class LoadedCertificate: @unchecked Sendable {
     package init(chainFile: String, keyFile: String, fileBytes: Int) throws(OpenSSLError) {
         ERR_clear_error()
         let (leaf, chain) = try Self.chain(chainFile)
-        guard let key = Self.key(keyFile) else {
+        let read = Result { () throws(OpenSSLError) in try Self.key(keyFile) }
+        guard case .success(let key) = read else {
             X509_free(leaf)
             COpenSSLShims_sk_X509_pop_free(chain)
+            if case .failure(let problem) = read { throw problem }
             throw OpenSSLError.drain("cannot load the private key \(keyFile)")
         }
         guard X509_check_private_key(leaf, key) == 1 else {
@@ -93,14 +95,18 @@ package final class LoadedCertificate: @unchecked Sendable {
     }
 
     /// The private key of `keyFile`: an EC key read directly, anything else by OpenSSL.
-    private static func key(_ keyFile: String) -> OpaquePointer? {
+    /// An encrypted key is refused, not asked about: with no callback OpenSSL's default one
+    /// reads a passphrase from the terminal (pem_password_cb(3)), which would hold the loader.
+    private static func key(_ keyFile: String) throws(OpenSSLError) -> OpaquePointer {
         if case .regular(_, var pem) = FileStatus.read(keyFile, limit: 1 << 16) {
             defer { ECPrivateKeyReader.wipe(&pem) }
             if let key = ECPrivateKeyReader.key(pem: pem) { return key }
         }
-        return try? PEMFileBIO.with(keyFile, what: "the private key") { bio in
-            PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        let key = try PEMFileBIO.with(keyFile, what: "the private key") { bio in
+            PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil)
         }
+        guard let key else { throw OpenSSLError.drain("cannot load the private key \(keyFile)") }
+        return key
     }
 
     deinit {

@@ -93,6 +93,8 @@ public final class TLSContext: @unchecked Sendable {
         where FileStatus(path).map({ $0.kind != .regular }) ?? false {
             throw OpenSSLError(operation: "cannot load \(what) \(path): not a regular file", reasons: [])
         }
+        // An encrypted key is refused rather than asked about on the terminal (pem_password_cb(3)).
+        SSL_CTX_set_default_passwd_cb(context) { _, _, _, _ in -1 }
         guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1 else {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
         }
