@@ -56,7 +56,8 @@ extension ManagedCertificate {
         switch state {
         case .waitingDNS: return .waitingDNS
         case .dropped: return .failing
-        case .ordering: return .ordering
+        // A renewal under way while a valid certificate is served stays `issued`.
+        case .ordering where notAfter.map { $0 > now } != true: return .ordering
         case .scheduled where failures > 0: return .failing
         default:
             guard let notAfter else { return state == .issued ? .issued : .ordering }
