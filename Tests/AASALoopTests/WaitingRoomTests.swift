@@ -14,7 +14,7 @@ struct WaitingRoomTests {
 
     @Test("an answer hands back its waiters only; a removed one is not handed back; everything in arrival order")
     func byReason() {
-        let room = WaitingRoom()
+        let room = WaitingRoom(limit: HTTPLimits().waitingConnections)
         let connections = (0..<6).map { Self.connection(Int32($0)) }
         for (index, connection) in connections.enumerated() {
             #expect(room.add(connection, for: .certificate(chain: "c\(index % 3)")) == nil)

@@ -38,7 +38,7 @@ public final class EventLoop<Handler: RequestHandler> {
     let handshakeHooks: (any HandshakeHooks)?
     /// Paused handshakes and parked requests (`RequestOutcome.Closing.deferred`), by what
     /// they wait for; tried again when it comes (`EventLoop+Waiting.swift`).
-    let waiting = WaitingRoom()
+    let waiting: WaitingRoom
     /// The thread `run` claims; loop-bound state asserts it in debug builds.
     package var thread = LoopThread()
     var connections: [Connection?] = []
@@ -100,6 +100,7 @@ public final class EventLoop<Handler: RequestHandler> {
         self.contents = contents
         self.settings = settings
         parser = HTTPRequestParser(limits: settings.limits)
+        waiting = WaitingRoom(limit: settings.limits.waitingConnections)
         counted = LoopStatistics.Totals(paths: Handler.countedPaths.count, kinds: Handler.countedKinds)
         contentGeneration = contents?.generation ?? 0
         writer = ResponseWriter(output: out, dates: dates)

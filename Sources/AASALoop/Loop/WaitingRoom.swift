@@ -10,10 +10,6 @@ import AASATransport
 /// output), so a flood of waits cannot make each answer cost the loop more. Touched by the
 /// loop's thread only.
 final class WaitingRoom {
-    /// Connections waiting per loop at most. A handshake waits at most its deadline, so this
-    /// is reached only when hundreds wait at once on one loop.
-    static let defaultLimit = 512
-
     let limit: Int
     private var byReason: [WaitReason: [Connection]] = [:]
     /// Arrivals, oldest first, each with the ticket it was given: one whose connection has
@@ -25,7 +21,9 @@ final class WaitingRoom {
     /// Connections that left past the limit, for the loop to close.
     var evicted: [Connection] = []
 
-    init(limit: Int = WaitingRoom.defaultLimit) {
+    /// `limit`: `limits.waitingConnections` (512 by default). A handshake waits at most its
+    /// deadline, so it is reached only when hundreds wait at once on one loop.
+    init(limit: Int) {
         self.limit = max(limit, 1)
     }
 

@@ -67,6 +67,11 @@ extension SettingGroup {
         Setting(
             "limits.headerCount", \.limits.headerCount, limit("headerCount"), valueName: "n", example: "32",
             help: "The most header fields in a request; more is answered 431"),
+        Setting(
+            "limits.waitingConnections", \.limits.waitingConnections, limit("waitingConnections"), valueName: "n",
+            example: "128",
+            help: "Connections each event loop keeps waiting for a certificate load or a challenge lookup; past "
+                + "it the one waiting longest is closed"),
     ]
 
     /// A whole number from 1 to 1048576; as before these were rows, a config file's 8192.0 or
