@@ -3,6 +3,11 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+#if os(Linux)
+    // SOCK_STREAM: glibc declares it in sys/socket.h's own header, which Glibc's module map
+    // does not make visible to every build (a release build failed without it).
+    import CSystemShims
+#endif
 
 /// An address the system's resolver found: as the kernel stores it, with its length.
 package struct ResolvedAddress: @unchecked Sendable {
