@@ -214,7 +214,7 @@ public final class EventLoop<Handler: RequestHandler> {
     /// Stop accepting; close idle connections; let the others finish their response.
     /// Closes the listeners and idle connections; returns the time by which the rest must end.
     func beginStop(now: UInt64) -> UInt64 {
-        let deadline = now + settings.shutdownDuration
+        let deadline = now + settings.shutdownTimeout
         stopDeadline = deadline
         for fd in [listener, secureListener] where fd >= 0 {
             epoll.remove(fd)

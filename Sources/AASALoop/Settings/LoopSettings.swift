@@ -1,9 +1,11 @@
 /// What every event loop is configured with, in the units the loop uses, fixed when the loop
 /// is made. What a handler needs of the settings is given to the handler itself.
 package struct LoopSettings: Sendable {
-    /// The configuration's own values, not copies field by field: a deadline is read from
-    /// them in nanoseconds when it is set (`duration`).
-    let timeouts: Timeouts
+    let handshakeTimeout: UInt64
+    let requestHeadTimeout: UInt64
+    let keepAliveTimeout: UInt64
+    let writeTimeout: UInt64
+    let shutdownTimeout: UInt64
     let limits: HTTPLimits
     let logFormat: LogFormat
     package var accessLog: Bool
@@ -50,23 +52,15 @@ package struct LoopSettings: Sendable {
 
     func duration(_ timeoutClass: TimeoutClass) -> UInt64 {
         switch timeoutClass {
-        case .handshake: Self.nanoseconds(timeouts.handshake)
-        case .requestHead: Self.nanoseconds(timeouts.requestHead)
-        case .keepAlive: Self.nanoseconds(timeouts.keepAlive)
-        case .keepAliveHoldingBuffers: min(tlsBufferHold, Self.nanoseconds(timeouts.keepAlive))
-        case .keepAliveReleased:
-            Self.nanoseconds(timeouts.keepAlive) - min(tlsBufferHold, Self.nanoseconds(timeouts.keepAlive))
-        case .write: Self.nanoseconds(timeouts.write)
+        case .handshake: handshakeTimeout
+        case .requestHead: requestHeadTimeout
+        case .keepAlive: keepAliveTimeout
+        case .keepAliveHoldingBuffers: min(tlsBufferHold, keepAliveTimeout)
+        case .keepAliveReleased: keepAliveTimeout - min(tlsBufferHold, keepAliveTimeout)
+        case .write: writeTimeout
         case .linger: lingerTimeout
         }
     }
-
-    /// How long a graceful stop waits for responses in flight.
-    var shutdownDuration: UInt64 { Self.nanoseconds(timeouts.shutdown) }
-
-    /// Seconds as the monotonic clock counts (at least a millisecond: a deadline of zero
-    /// would close every connection at once).
-    private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
 
     /// Loop `index`'s part of a server-wide `total` split over `loops` (the remainder goes
     /// to the first loops), at least one: each loop counts its own connections, lock-free.
@@ -76,7 +70,12 @@ package struct LoopSettings: Sendable {
     }
 
     package init(timeouts: Timeouts, limits: HTTPLimits, logFormat: LogFormat, accessLog: Bool) {
-        self.timeouts = timeouts
+        func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
+        handshakeTimeout = nanoseconds(timeouts.handshake)
+        requestHeadTimeout = nanoseconds(timeouts.requestHead)
+        keepAliveTimeout = nanoseconds(timeouts.keepAlive)
+        writeTimeout = nanoseconds(timeouts.write)
+        shutdownTimeout = nanoseconds(timeouts.shutdown)
         self.limits = limits
         self.logFormat = logFormat
         self.accessLog = accessLog
