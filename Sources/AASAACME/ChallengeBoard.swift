@@ -60,6 +60,9 @@ public final class ChallengeBoard: Sendable {
         public var refused = 0
         /// Read ahead on another replica's change notice (found or not), before any check.
         public var prefetched = 0
+        /// Change notices not read ahead because `mostNotices` were waiting: those challenges
+        /// are looked up when checked, within the shares.
+        public var noticesDropped = 0
         /// Queries for the pre-flight's tokens (`Preflight`), found or not: counted apart, so
         /// the others stay the CA's challenges.
         public var preflight = 0
@@ -183,9 +186,11 @@ public final class ChallengeBoard: Sendable {
                 books.cache[key] = Self.kept(key, .absent, notice: true, now: now, counts: &books.counts)
                 return false
             }
-            guard source != nil, !books.stopping, !books.noticed.contains(key),
-                books.notices.count < Self.mostNotices
-            else { return false }
+            guard source != nil, !books.stopping, !books.noticed.contains(key) else { return false }
+            guard books.notices.count < Self.mostNotices else {
+                books.counts.noticesDropped += 1
+                return false
+            }
             books.notices.append(key)
             books.noticed.insert(key)
             return true

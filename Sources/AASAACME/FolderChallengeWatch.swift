@@ -3,8 +3,8 @@ import AASASystem
 import AASATransport
 @preconcurrency import Glibc
 
-/// The change notices of a folder store's challenges (inotify(7) on `challenges/http-01/` and
-/// `challenges/tls-alpn-01/`), as PostgreSQL's LISTEN/NOTIFY gives them for its store: another
+/// The change notices of a folder store's challenges (inotify(7) on `challenges/http-01/`,
+/// `challenges/tls-alpn-01/` and the pre-flight's `preflight/`), as PostgreSQL's LISTEN/NOTIFY gives them for its store: another
 /// replica writing or removing a challenge there is seen within the board's next poll, and the
 /// board reads it ahead of the CA's check. Read without blocking by the board's own thread
 /// (`ChallengeBoard`), so it needs no thread of its own. Replicas on other hosts writing to a
@@ -14,7 +14,7 @@ final class FolderChallengeWatch: Sendable {
     /// Watch descriptors and the key prefix of their folder.
     private let prefixes: [Int32: String]
 
-    static let folders = ["challenges/http-01", "challenges/tls-alpn-01"]
+    static let folders = ["challenges/http-01", "challenges/tls-alpn-01", "preflight"]
 
     private init(fd: Int32, prefixes: [Int32: String]) {
         self.fd = fd

@@ -45,9 +45,14 @@ public final class StoreChallenges: ChallengeSource {
         }
     }
 
-    /// The challenge a store key names (`challenges/http-01/TOKEN`, `challenges/tls-alpn-01/NAME`).
+    /// The challenge a store key names (`challenges/http-01/TOKEN`, `challenges/tls-alpn-01/NAME`,
+    /// and a pre-flight's `preflight/TOKEN`, read ahead as a challenge is, so another replica's
+    /// check rarely takes a lookup's share).
     public static func challenge(_ key: StoreKey) -> ChallengeKey? {
         let parts = key.components
+        if parts.count == 2, parts[0] == "preflight", parts[1].hasPrefix(Preflight.tokenPrefix) {
+            return .http(token: String(parts[1]))
+        }
         guard parts.count == 3, parts[0] == "challenges" else { return nil }
         switch parts[1] {
         case "http-01": return .http(token: String(parts[2]))

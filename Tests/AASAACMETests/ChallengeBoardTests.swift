@@ -231,6 +231,7 @@ struct ChallengeBoardTests {
             ("challenges/http-01/abc", ChallengeKey.http(token: "abc")),
             ("challenges/tls-alpn-01/a.example.com", .tls(name: "a.example.com")),
             ("challenges/dns-01/a.example.com", nil), ("backoff/a.example.com", nil), ("challenges/http-01", nil),
+            ("preflight/preflight-abc", .http(token: "preflight-abc")), ("preflight/abc", nil),
         ] as [(String, ChallengeKey?)])
     func storeKeys(text: String, expected: ChallengeKey?) throws {
         #expect(StoreChallenges.challenge(try #require(StoreKey(text))) == expected)

@@ -46,11 +46,11 @@ extension MetricsReport {
                 "Checks for a challenge this replica did not post, by result: found or absent in the store, failed "
                 + "(the store did not answer), cached (answered from an earlier lookup), refused (the client's share "
                 + "was taken), preflight (a pre-flight's own token, found or not), prefetched (read ahead on another "
-                + "replica's change notice).")
+                + "replica's change notice), notice_dropped (a change notice past the 1,024 waiting, not read ahead).")
         for (result, count) in [
             ("found", lookups.found), ("absent", lookups.absent), ("failed", lookups.failed),
             ("cached", lookups.cached), ("refused", lookups.refused), ("preflight", lookups.preflight),
-            ("prefetched", lookups.prefetched),
+            ("prefetched", lookups.prefetched), ("notice_dropped", lookups.noticesDropped),
         ] {
             text.sample("aasa_acme_challenge_lookups_total", [("result", result)], Double(count))
         }
