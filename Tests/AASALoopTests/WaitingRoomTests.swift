@@ -45,6 +45,35 @@ struct WaitingRoomTests {
         #expect(room.takeAll().map(\.fd) == [2, 3, 4])
     }
 
+    /// A connection from 10.0.0.`host`.
+    static func connection(_ fd: Int32, host: UInt8) -> Connection {
+        var storage = sockaddr_storage()
+        withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                address.pointee.sin_family = sa_family_t(AF_INET)
+                address.pointee.sin_addr.s_addr = UInt32(10 | UInt32(host) << 24)
+            }
+        }
+        return Connection(fd: fd, generation: 1, peer: storage)
+    }
+
+    @Test("a full room sends away the busiest source's longest waiting, never another client's")
+    func bySource() {
+        let room = WaitingRoom(limit: 4)
+        // A flood from 10.0.0.1 waiting for one certificate (no share spent: it is already loading).
+        for fd in 0..<3 { #expect(room.add(Self.connection(Int32(fd), host: 1), for: .certificate(chain: "c")) == nil) }
+        let real = Self.connection(10, host: 2)
+        #expect(room.add(real, for: .httpChallenge(token: "t")) == nil)
+        // The room is full: each new flood connection pushes out the flood's own oldest.
+        for fd in 3..<8 {
+            #expect(room.add(Self.connection(Int32(fd), host: 1), for: .certificate(chain: "c"))?.fd == Int32(fd - 3))
+        }
+        #expect(real.waitingFor == .httpChallenge(token: "t"))
+        // Another real client of a source with fewer waiting also pushes out the flood's oldest.
+        #expect(room.add(Self.connection(11, host: 3), for: .certificate(chain: "d"))?.fd == 5)
+        #expect(room.take(.httpChallenge(token: "t")).map(\.fd) == [10])
+    }
+
     /// The work a wake-up costs: connections handed back (each then tried again) over M
     /// answers with N waiting for N / 8 certificates, against trying every waiter per wake.
     @Test("N waiting, M answers: each answer costs its own waiters, not all N")

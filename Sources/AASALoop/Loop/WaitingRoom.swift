@@ -5,10 +5,13 @@ import AASATransport
 /// being looked up or an on-demand order, and requests parked on a lookup. Each waits under
 /// what it waits for (`WaitReason`), so a wake-up that brings one answer tries again only the
 /// connections waiting for it, not every one; a new snapshot, rare, tries all. At most
-/// `limit` wait: past it the one waiting longest leaves, to be closed at the end of the loop's
+/// `limit` wait: past it the one waiting longest of the client source with the most waiting
+/// (`ClientSource`: an address, an IPv6 /64) leaves, to be closed at the end of the loop's
 /// turn (`evicted`; not at once, as the connection being served may have answers in the loop's
-/// output), so a flood of waits cannot make each answer cost the loop more. Touched by the
-/// loop's thread only.
+/// output), so a flood of waits cannot make each answer cost the loop more, and a flood from
+/// one source, even waiting for answers already on their way (which cost it no share of the
+/// loader's or the lookups'), pushes out its own connections, not another client's. Touched by
+/// the loop's thread only.
 final class WaitingRoom {
     let limit: Int
     private var byReason: [WaitReason: [Connection]] = [:]
@@ -18,6 +21,8 @@ final class WaitingRoom {
     private var oldestArrival = 0
     private var nextTicket: UInt64 = 1
     private(set) var count = 0
+    /// Connections waiting per client source (`ClientSource.key` of the peer).
+    private var bySource: [UInt64: Int] = [:]
     /// Connections that left past the limit, for the loop to close.
     var evicted: [Connection] = []
 
@@ -30,22 +35,26 @@ final class WaitingRoom {
     var isEmpty: Bool { count == 0 }
 
     /// `connection` waits for `reason` (instead of what it waited for before). Returns the
-    /// connection that waited longest when the room was full: it has left, and must be closed.
+    /// connection that left when the room was full (the longest waiting of the source with the
+    /// most waiting, which may be `connection`'s own): it must be closed.
     func add(_ connection: Connection, for reason: WaitReason) -> Connection? {
         if let current = connection.waitingFor {
             if current == reason { return nil }
             remove(connection)
         }
         var evicted: Connection?
-        if count >= limit, let oldest = oldest() {
-            remove(oldest)
-            evicted = oldest
+        if count >= limit {
+            let leaving = leaving(for: connection)
+            if leaving === connection { return connection }
+            remove(leaving)
+            evicted = leaving
         }
         connection.waitingFor = reason
         connection.waitTicket = nextTicket
         nextTicket += 1
         byReason[reason, default: []].append(connection)
         arrivals.append((connection, connection.waitTicket))
+        bySource[ClientSource.key(connection.peer), default: 0] += 1
         count += 1
         return evicted
     }
@@ -85,13 +94,25 @@ final class WaitingRoom {
     private func leave(_ connection: Connection) {
         connection.waitingFor = nil
         connection.waitTicket = 0
+        let source = ClientSource.key(connection.peer)
+        if let waiting = bySource[source] { bySource[source] = waiting > 1 ? waiting - 1 : nil }
     }
 
-    private func oldest() -> Connection? {
-        while oldestArrival < arrivals.count {
-            let arrival = arrivals[oldestArrival]
-            if arrival.connection.waitTicket == arrival.ticket { return arrival.connection }
-            oldestArrival += 1
+    /// Who leaves a full room for `arriving`: the longest waiting of the source with the most
+    /// waiting (of those tied, the one waiting longest), its own source counted with it. One
+    /// pass over the sources and one over the arrivals, only when the room is full.
+    private func leaving(for arriving: Connection) -> Connection {
+        let own = ClientSource.key(arriving.peer)
+        let most = bySource.values.max() ?? 0
+        if (bySource[own] ?? 0) + 1 > most { return oldest { $0 == own } ?? arriving }
+        return oldest { bySource[$0] == most } ?? arriving
+    }
+
+    /// The connection waiting longest whose source passes `test`.
+    private func oldest(where test: (UInt64) -> Bool) -> Connection? {
+        for arrival in arrivals[oldestArrival...]
+        where arrival.connection.waitTicket == arrival.ticket && test(ClientSource.key(arrival.connection.peer)) {
+            return arrival.connection
         }
         return nil
     }

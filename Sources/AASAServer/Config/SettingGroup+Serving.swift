@@ -71,7 +71,7 @@ extension SettingGroup {
             "limits.waitingConnections", \.limits.waitingConnections, limit("waitingConnections"), valueName: "n",
             example: "128",
             help: "Connections each event loop keeps waiting for a certificate load or a challenge lookup; past "
-                + "it the one waiting longest is closed"),
+                + "it the longest waiting of the client with the most waiting is closed"),
     ]
 
     /// A whole number from 1 to 1048576; as before these were rows, a config file's 8192.0 or
