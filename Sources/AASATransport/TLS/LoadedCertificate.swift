@@ -123,4 +123,9 @@ package final class LoadedCertificate: @unchecked Sendable {
         // public keys.
         SSL_use_cert_and_key(ssl, leaf, key, chain, 1) == 1
     }
+
+    /// The same for every handshake of `context` (the default certificate's context).
+    func use(in context: OpaquePointer) -> Bool {
+        SSL_CTX_use_cert_and_key(context, leaf, key, chain, 1) == 1
+    }
 }

@@ -1,4 +1,3 @@
-import AASASystem
 import COpenSSL
 import COpenSSLShims
 @preconcurrency import Glibc
@@ -84,31 +83,14 @@ public final class TLSContext: @unchecked Sendable {
             context, selectProtocol, applicationProtocol == .http11 ? nil : UnsafeMutableRawPointer(alpnACMETLS1))
     }
 
-    /// Loads a PEM certificate chain and its private key; fails if they do not match.
+    /// Loads a PEM certificate chain and its private key; fails if they do not match. Read as
+    /// a handshake's certificate is (`LoadedCertificate`: our own bounded, non-blocking read, so
+    /// a FIFO in a file's place cannot hang a load; an encrypted key refused, never asked about).
     package convenience init(chainFile: String, keyFile: String) throws(OpenSSLError) {
         try self.init()
-        // OpenSSL opens the files blocking: a FIFO in their place would hang start-up
-        // (`PEMFileBIO`); anything but regular files is refused first.
-        for (path, what) in [(chainFile, "the certificate chain"), (keyFile, "the private key")]
-        where FileStatus(path).map({ $0.kind != .regular }) ?? false {
-            throw OpenSSLError(operation: "cannot load \(what) \(path): not a regular file", reasons: [])
-        }
-        // An encrypted key is refused rather than asked about on the terminal (pem_password_cb(3)).
-        SSL_CTX_set_default_passwd_cb(context) { _, _, _, _ in -1 }
-        guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1 else {
-            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
-        }
-        guard SSL_CTX_use_PrivateKey_file(context, keyFile, SSL_FILETYPE_PEM) == 1 else {
-            // OpenSSL checks the key against the certificate as it loads it (X509_R_KEY_VALUES_MISMATCH).
-            if ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH {
-                ERR_clear_error()
-                throw OpenSSLError(
-                    operation: "the private key \(keyFile) does not match the certificate \(chainFile)", reasons: [])
-            }
-            throw OpenSSLError.drain("cannot load the private key \(keyFile)")
-        }
-        guard SSL_CTX_check_private_key(context) == 1 else {
-            throw OpenSSLError.drain("the private key \(keyFile) does not match the certificate \(chainFile)")
+        let loaded = try LoadedCertificate(chainFile: chainFile, keyFile: keyFile, fileBytes: 0)
+        guard loaded.use(in: context) else {
+            throw OpenSSLError.drain("cannot use the certificate chain \(chainFile)")
         }
     }
 
