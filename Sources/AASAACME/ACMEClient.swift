@@ -158,7 +158,16 @@ final class ACMEClient {
         if let email { fields.append(("contact", .array([.string("mailto:" + email)]))) }
         let url = try endpoint("newAccount")
         if let binding { fields.append(("externalAccountBinding", binding.binding(accountJWK: key.jwkNode, url: url))) }
-        let response = try post(url, payload: .object(fields))
+        let response: ACMEResponse
+        do {
+            response = try post(url, payload: .object(fields))
+        } catch  where error.code == "serverInternal" {
+            // Registering is idempotent (RFC 8555 §7.3.1: the same key gets its account, 200),
+            // so one more try after a CA's internal error is safe; replicas and workers sharing
+            // one account key register at once, and Pebble answers such a race with a 500.
+            Thread.sleep(forTimeInterval: 1)
+            response = try post(url, payload: .object(fields))
+        }
         guard let location = response.location else {
             throw ACMEProblem.malformed("newAccount answered without the account's URL")
         }
