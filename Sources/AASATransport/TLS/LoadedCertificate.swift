@@ -98,11 +98,11 @@ package final class LoadedCertificate: @unchecked Sendable {
     /// An encrypted key is refused, not asked about: with no callback OpenSSL's default one
     /// reads a passphrase from the terminal (pem_password_cb(3)), which would hold the loader.
     private static func key(_ keyFile: String) throws(OpenSSLError) -> OpaquePointer {
-        if case .regular(_, var pem) = FileStatus.read(keyFile, limit: 1 << 16) {
-            defer { ECPrivateKeyReader.wipe(&pem) }
-            if let key = ECPrivateKeyReader.key(pem: pem) { return key }
-        }
-        let key = try PEMFileBIO.with(keyFile, what: "the private key") { bio in
+        // Read once: the EC reader and, for any other key, OpenSSL's decoder take the same bytes.
+        var pem = try PEMFileBIO.read(keyFile, what: "the private key")
+        defer { ECPrivateKeyReader.wipe(&pem) }
+        if let key = ECPrivateKeyReader.key(pem: pem) { return key }
+        let key = try PEMFileBIO.with(bytes: pem, path: keyFile, what: "the private key") { bio in
             PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil)
         }
         guard let key else { throw OpenSSLError.drain("cannot load the private key \(keyFile)") }

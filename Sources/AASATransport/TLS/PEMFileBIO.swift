@@ -14,17 +14,28 @@ enum PEMFileBIO {
     static func with<Result>(
         _ path: String, what: String, _ body: (OpaquePointer) throws(OpenSSLError) -> Result
     ) throws(OpenSSLError) -> Result {
-        var bytes: [UInt8]
+        var bytes = try read(path, what: what)
+        defer { ECPrivateKeyReader.wipe(&bytes) }
+        return try with(bytes: bytes, path: path, what: what, body)
+    }
+
+    /// `path`'s bytes by our own read, or why the file is refused.
+    static func read(_ path: String, what: String) throws(OpenSSLError) -> [UInt8] {
         switch FileStatus.read(path, limit: limit) {
-        case .regular(_, let read): bytes = read
+        case .regular(_, let read): return read
         case .notRegular: throw OpenSSLError(operation: "cannot load \(what) \(path): not a regular file", reasons: [])
         case .tooLarge: throw OpenSSLError(operation: "cannot load \(what) \(path): over 1 MiB", reasons: [])
         case .changing: throw OpenSSLError(operation: "cannot load \(what) \(path): it keeps changing", reasons: [])
         case .linkRefused(let why): throw OpenSSLError(operation: "cannot load \(what) \(path): \(why)", reasons: [])
         case .failed(let error, _): throw OpenSSLError(operation: "cannot load \(what) \(path): \(error)", reasons: [])
         }
-        // Key bytes do not outlive the call (OpenSSL copies what it parses).
-        defer { for index in bytes.indices { bytes[index] = 0 } }
+    }
+
+    /// Calls `body` with a read-only BIO over `bytes` (read from `path`; OpenSSL copies what it
+    /// parses, so the caller wipes them after).
+    static func with<Result>(
+        bytes: [UInt8], path: String, what: String, _ body: (OpaquePointer) throws(OpenSSLError) -> Result
+    ) throws(OpenSSLError) -> Result {
         let bio = bytes.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32(clamping: $0.count)) }
         guard let bio else { throw OpenSSLError.drain("cannot load \(what) \(path)") }
         defer { BIO_free(bio) }
