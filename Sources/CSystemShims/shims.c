@@ -11,3 +11,5 @@ int CSystemShims_accept4(int fd, struct sockaddr *address, socklen_t *length, in
 const uint32_t CSystemShims_EPOLLET = EPOLLET;
 
 int CSystemShims_renameExchange(const char *from, const char *to) { return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE); }
+
+ssize_t CSystemShims_getdents64(int fd, void *buffer, size_t length) { return getdents64(fd, buffer, length); }

@@ -81,7 +81,7 @@ struct PosixTests {
             defer { Posix.close(folder) }
             _ = try Posix.linkTarget("file", in: folder)
         },
-        Failure(name: "opendir of a file", call: "opendir", errno: ENOTDIR, path: .inFolder("file")) {
+        Failure(name: "listing a file", call: "open", errno: ENOTDIR, path: .inFolder("file")) {
             root throws(SystemError) in _ = try Posix.entries(atPath: root + "/file")
         },
         // A character device cannot be synchronized (fsync(2), EINVAL).

@@ -397,6 +397,29 @@ struct TLSStartupTests {
         #expect(expiry.count == 2, "\(expiry)")
         #expect(expiry.contains { $0.contains("certificate=\"secret\"") })
         _ = try PythonPrometheus.parse(String(decoding: metrics, as: UTF8.self))
+        // The kubelet's update: a new timestamped folder, and a new `..data` renamed over the old
+        // one. The first load watched the Secret's folder as it listed it: the new name is served.
+        try certificates.issue("renewed", names: ["secret.test", "new.secret.test"])
+        let renewed = certificates.directory.appendingPathComponent("renewed")
+        let next = secret.appendingPathComponent("..2026_11_23_09_00_00.000000002")
+        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(
+            at: renewed.appendingPathComponent("fullchain.pem"), to: next.appendingPathComponent("tls.crt"))
+        try FileManager.default.moveItem(
+            at: renewed.appendingPathComponent("privkey.pem"), to: next.appendingPathComponent("tls.key"))
+        try FileManager.default.removeItem(at: renewed)
+        try FileManager.default.createSymbolicLink(
+            atPath: secret.appendingPathComponent("..data_tmp").path, withDestinationPath: next.lastPathComponent)
+        #expect(
+            rename(
+                secret.appendingPathComponent("..data_tmp").path, secret.appendingPathComponent("..data").path) == 0)
+        // Verified for the new name (no site serves it: any answer will do).
+        let served = eventually(10) {
+            (try? Curl.request(
+                "https://new.secret.test:\(port)/.well-known/apple-app-site-association",
+                ["--cacert", certificates.caFile, "--resolve", "new.secret.test:\(port):127.0.0.1"])) != nil
+        }
+        #expect(served, "the renewed Secret's new name is not served: \(server.errors)")
     }
 
     @Test("150 reloads with three certificates leave resident memory within 4 MiB: old stores are freed")

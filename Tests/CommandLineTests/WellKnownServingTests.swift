@@ -144,6 +144,17 @@ final class WellKnownServingTests {
             })
     }
 
+    @Test("a file of the site's well-known/ folder edited in place is served: the folder is watched too")
+    func wellKnownFolderEdit() throws {
+        let edited = #"{"gpc": false, "lastUpdate": "2026-11-27"}"#
+        try folder.write("sites/example.test/well-known/gpc.json", edited)
+        #expect(
+            try eventually(10) {
+                let answer = try fetch("/.well-known/gpc.json", secure: false)
+                return answer.status == 200 && answer.body == Data(edited.utf8)
+            })
+    }
+
     @Test(
         "through reload and the grace: a broken security.txt keeps its last good copy; a deleted file serves its grace"
     )

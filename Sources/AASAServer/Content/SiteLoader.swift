@@ -25,6 +25,9 @@ public enum SiteLoader {
         let deletedFileGrace: Int
         /// Seconds since the epoch when the load began: one clock for every folder.
         let now: Double
+        /// The watcher each folder is watched by just before it is read, at start-up
+        /// (`FileWatcher.Setup.roots`); nil when the watcher set its watches up itself.
+        var watcher: FileWatcher?
 
         init(cacheControl: String, deletedFileGrace: Int, now: Double = Date().timeIntervalSince1970) {
             self.cacheControl = cacheControl
@@ -145,6 +148,7 @@ public enum SiteLoader {
         // link swapped in after a check cannot redirect a read (docs/serving.md).
         let folder: SiteFolder
         let names: [String]
+        settings.watcher?.watchSite(site.entry, folder: site.folderPath)
         do throws(SystemError) {
             folder = try SiteFolder(path: site.folderPath, followingLink: false)
             names = try folder.entries().map(\.name)
@@ -154,8 +158,10 @@ public enum SiteLoader {
         }
         let present = FileCheck.Kind.inFolder.filter { names.contains($0.rawValue) }
         let shown = root.path + "/" + site.entry
+        let hasWellKnown = names.contains(WellKnownFile.folderName)
+        if hasWellKnown { settings.watcher?.watchWellKnown(site.entry, folder: site.folderPath) }
         let wellKnown =
-            names.contains(WellKnownFile.folderName)
+            hasWellKnown
             ? FolderFiles(in: folder, shownAs: shown + "/" + WellKnownFile.folderName, site: site.name)
             : FolderFiles()
         let presentNames = present.map(\.rawValue) + wellKnown.names.map(FolderFiles.servedName)

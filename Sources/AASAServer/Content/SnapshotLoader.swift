@@ -44,17 +44,24 @@ public enum SnapshotLoader {
         public var deletions: [LoadProblem] = []
     }
 
+    /// `watcher`: at start-up, the watcher that watches each folder as this load reads it
+    /// (`FileWatcher.Setup.roots`).
     public static func load(
         _ configuration: ServerConfiguration, previous: ServerSnapshot?, changes: ChangeSet = .everything,
-        progress: SiteLoader.Progress? = nil
+        watcher: FileWatcher? = nil, progress: SiteLoader.Progress? = nil
     ) -> Load {
         let root = URL(fileURLWithPath: configuration.sites)
-        let settings = SiteLoader.Settings(
+        var settings = SiteLoader.Settings(
             cacheControl: configuration.cacheControl, deletedFileGrace: configuration.deletedFileGrace)
+        settings.watcher = watcher
         // The certificates' index and the sites load side by side: each has a part that runs on
         // one thread (listing the folders), which the other's work fills (docs/development.md,
         // "Many certificates").
         let certificateLoad = Mutex<CertificateStore.LoadResult?>(nil)
+        let certificateWatch: CertificateStore.FolderWatch? =
+            if let watcher {
+                { (path: String, name: String) in watcher.watchCertificateFolder(path, name: name) }
+            } else { nil }
         // A thread of the load's own, joined before the load returns (docs/ARCHITECTURE.md,
         // "Threads"); without one (the thread limit) the index is read after the sites.
         let indexThread = ThreadSet()
@@ -63,7 +70,8 @@ public enum SnapshotLoader {
                 directory: configuration.certs, defaultName: configuration.defaultCertificate,
                 issued: configuration.acme.enabled ? ACMEStorage(certificates: configuration.certs).folder : nil,
                 previous: previous?.certificates, folders: changes.certificateFolders,
-                cacheBytes: configuration.certificateCacheMiB << 20)
+                cacheBytes: configuration.certificateCacheMiB << 20,
+                watch: certificateWatch)
             certificateLoad.withLock { $0 = result }
         }
         var indexRunsAfter = false

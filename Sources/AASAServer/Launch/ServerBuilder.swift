@@ -57,12 +57,14 @@ struct ServerBuilder {
         acme: ACMEManager?, store: (any SharedStore)?, inherited: InheritedListeners, adminToken: AdminToken?,
         ownsProcess: Bool
     ) throws(LaunchFailure) -> Server {
-        // Watches, then the first read: a change made while the sites load is seen.
+        // Each folder watched, then read: a change made while the sites load is seen. The first
+        // load sets the watches up as it goes, on its own threads (`FileWatcher.Setup.roots`).
         let unwatched = UnwatchedFolders()
         let watcher = FileWatcher(
             sites: settings.sites, certificates: settings.https != nil ? settings.certs : nil, logger: logger,
-            unwatched: unwatched)
-        let (load, snapshot) = try firstLoad()
+            unwatched: unwatched, setup: .roots)
+        let (load, snapshot) = try firstLoad(watcher: watcher)
+        watcher.firstLoadWatched()
         StartupReport.flush()
         let state = ServerState(
             configuration: settings, snapshot: snapshot, loops: settings.loopCount, acme: acme,
@@ -154,10 +156,11 @@ struct ServerBuilder {
     /// One loader for start-up and reload. Like `nginx -t`: every problem of every site and
     /// certificate, then refuse to start on an error. With `--invalid-sites skip` the valid
     /// sites serve and the invalid ones are refused, as a reload would refuse them.
-    private func firstLoad() throws(LaunchFailure) -> (SnapshotLoader.Load, ServerSnapshot) {
+    private func firstLoad(watcher: FileWatcher) throws(LaunchFailure) -> (SnapshotLoader.Load, ServerSnapshot) {
         let logger = logger
         // A large tree takes seconds: a progress line every few seconds says so.
-        let load = SnapshotLoader.load(settings, previous: nil) { done, total in
+        let load = SnapshotLoader.load(settings, previous: nil, watcher: watcher.isWatching ? watcher : nil) {
+            done, total in
             logger.info("loading sites: \(done) of \(total) folders read")
         }
         report.problems(load.problems)

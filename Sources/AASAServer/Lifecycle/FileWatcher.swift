@@ -22,11 +22,23 @@ import Synchronization
 /// for the link's name: a new link renamed over it is a full reload from the new target, and
 /// every watch is set up again there (docs/sites.md, "Sites layout").
 ///
-/// The watches are set up when the watcher is made, before the sites are first read, so a
-/// change made while they load is reported, never lost.
+/// Every folder is watched before it is read, so a change made while the sites load is
+/// reported, never lost: by the watcher when it is made (`Setup.everything`), or, at start-up,
+/// by the first load itself (`Setup.roots`), each folder just before that load lists it, on
+/// the load's threads (docs/development.md, "Many certificates").
 public final class FileWatcher: Sendable {
+    /// What the watcher watches when it is made.
+    public enum Setup: Sendable {
+        /// Every folder: a listing of each, before anything is read.
+        case everything
+        /// The sites folder (and the links on its path) only; the first load watches each site
+        /// and certificate folder as it reads it (`watchSite(_:folder:)`,
+        /// `watchCertificateFolder(_:name:)`), then `firstLoadWatched()` reports what failed.
+        case roots
+    }
+
     /// What a watch descriptor stands for.
-    private enum Target {
+    enum Target {
         case sitesFolder
         /// A site folder, by its entry name in the sites folder.
         case site(String)
@@ -43,21 +55,24 @@ public final class FileWatcher: Sendable {
     /// The folders past inotify's limit, for the status page and `/metrics`.
     let unwatched: UnwatchedFolders
     /// The inotify descriptor; -1 when inotify could not be set up.
-    private let fd: Int32
+    let fd: Int32
     /// Watch descriptors and what they stand for: set up when the watcher is made, then read
     /// and changed by the watcher's thread, a batch of events at a time.
-    private let targets = Mutex<[Int32: Target]>([:])
+    let targets = Mutex<[Int32: Target]>([:])
+    /// What the first load's watches could not watch, until `firstLoadWatched()` reports it.
+    let firstLoadFailures = Mutex<FirstLoadFailures>(FirstLoadFailures())
     let quietPeriod: UInt64 = 300_000_000
     let longestWait: UInt64 = 1_000_000_000
     private let stopping = Atomic<Bool>(false)
     // Not IN_ATTRIB: reading a file after a change updates its access time, and the
     // reload's own reads would trigger another reload.
-    private let mask = UInt32(
+    let mask = UInt32(
         IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
             | IN_MOVE_SELF)
 
     public init(
-        sites: String, certificates: String?, logger: Logger, unwatched: UnwatchedFolders = UnwatchedFolders()
+        sites: String, certificates: String?, logger: Logger, unwatched: UnwatchedFolders = UnwatchedFolders(),
+        setup: Setup = .everything
     ) {
         self.sites = sites
         self.certificates = certificates
@@ -70,7 +85,10 @@ public final class FileWatcher: Sendable {
             logger.warning("cannot watch the sites folder (\(error)); reload with SIGHUP")
             return
         }
-        targets.withLock { watchEverything(&$0) }
+        switch setup {
+        case .everything: targets.withLock { watchEverything(&$0) }
+        case .roots: targets.withLock { watchSitesFolder(&$0) }
+        }
     }
 
     deinit {
@@ -206,10 +224,7 @@ public final class FileWatcher: Sendable {
         let old = targets
         targets = [:]
         let root = SiteLoader.Folder(URL(fileURLWithPath: sites))
-        if let wd = try? Posix.addWatch(fd, sites, mask: mask) { targets[wd] = .sitesFolder }
-        for (parent, link) in Self.links(on: sites) {
-            if let wd = try? Posix.addWatch(fd, parent, mask: linkMask) { targets[wd] = .sitesLink(link) }
-        }
+        watchSitesFolder(&targets)
         var failed: Set<String> = []
         var reason: SystemError?
         for entry in entries {
@@ -221,17 +236,28 @@ public final class FileWatcher: Sendable {
         unwatched.setSites(failed)
         let failures = failed.count
         if failures > 0, let reason {
-            let advice =
-                "raise fs.inotify.max_user_watches (sysctl) for changes inside them to be seen; new and removed "
-                + "folders are still seen, and SIGHUP reloads everything"
             logger.warning(
-                "\(failures) site folders are not watched (\(reason.call): \(reason.reason)); \(advice)"
+                "\(failures) site folders are not watched (\(reason.call): \(reason.reason)); \(Self.siteAdvice)"
             )
         }
         watchCertificates(&targets, only: nil)
         // Watches of a root swapped away (the same folder keeps its descriptor when added again).
         for wd in old.keys where targets[wd] == nil { Posix.removeWatch(fd, wd) }
     }
+
+    /// The sites folder itself and the folders holding the links on its path.
+    private func watchSitesFolder(_ targets: inout [Int32: Target]) {
+        if let wd = try? Posix.addWatch(fd, sites, mask: mask) { targets[wd] = .sitesFolder }
+        for (parent, link) in Self.links(on: sites) {
+            if let wd = try? Posix.addWatch(fd, parent, mask: linkMask) { targets[wd] = .sitesLink(link) }
+        }
+    }
+
+    static let siteAdvice =
+        "raise fs.inotify.max_user_watches (sysctl) for changes inside them to be seen; new and removed "
+        + "folders are still seen, and SIGHUP reloads everything"
+    static let certificateAdvice =
+        "raise fs.inotify.max_user_watches (sysctl) for changed certificates to be seen; SIGHUP reloads them"
 
     /// Only the link's own name replaced or removed counts in its parent folder.
     private let linkMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR)
@@ -264,8 +290,7 @@ public final class FileWatcher: Sendable {
         do throws(SystemError) {
             targets[try Posix.addWatch(fd, site.folderPath, mask: mask)] = .site(entry)
             // Its `well-known/` folder, when it has one, counts as the site (served at /.well-known/NAME).
-            let wellKnown = site.folderPath + "/" + WellKnownFile.folderName
-            if let wd = try? Posix.addWatch(fd, wellKnown, mask: mask | UInt32(IN_ONLYDIR)) {
+            if let wd = try? Posix.addWatch(fd, Self.wellKnown(site.folderPath), mask: wellKnownMask) {
                 targets[wd] = .site(entry)
             }
             return nil
@@ -273,6 +298,10 @@ public final class FileWatcher: Sendable {
             return error
         }
     }
+
+    var wellKnownMask: UInt32 { mask | UInt32(IN_ONLYDIR) }
+
+    static func wellKnown(_ folder: String) -> String { folder + "/" + WellKnownFile.folderName }
 
     /// Whether `entry` (relative to the certificates folder) is one of the store's own folders
     /// under `acme/` (`ACMEStorage.storeOnlyFolders`) or below one.
@@ -335,16 +364,15 @@ public final class FileWatcher: Sendable {
         unwatched.certificates(unwatched: failed, seen: folders.map(\.name), all: only == nil)
         let failures = failed.count
         if failures > 0, let reason {
-            let advice =
-                "raise fs.inotify.max_user_watches (sysctl) for changed certificates to be seen; SIGHUP reloads them"
             logger.warning(
-                "\(failures) certificate folders are not watched (\(reason.call): \(reason.reason)); \(advice)")
+                "\(failures) certificate folders are not watched (\(reason.call): \(reason.reason)); \(Self.certificateAdvice)"
+            )
         }
     }
 }
 
 extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+    func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -13,7 +13,8 @@ extension CertificateStore {
     /// handshake that needs it (`CertificateCache`). A pair whose files' identities are those
     /// of `previous`'s is taken from it unread; with `folders` (paths relative to
     /// `directory`, as the file watcher names them) only the pairs in and below those folders
-    /// are looked at again, and the rest of `previous` is kept as it was.
+    /// are looked at again, and the rest of `previous` is kept as it was. `watch` is called
+    /// with each folder of a full load just before it is listed (`pairs(below:watch:)`).
     ///
     /// An unreadable file or an expired certificate is an error; expiry within `warningWindow`
     /// is a warning. A key that does not match its certificate is found when it is loaded.
@@ -22,7 +23,8 @@ extension CertificateStore {
     /// below it that expired or cannot be used is a warning.
     public static func load(
         directory: String, defaultName: String? = nil, issued: String? = nil, now: Int = Int(time(nil)),
-        previous: CertificateStore? = nil, folders: Set<String>? = nil, cacheBytes: Int = 64 << 20
+        previous: CertificateStore? = nil, folders: Set<String>? = nil, cacheBytes: Int = 64 << 20,
+        watch: FolderWatch? = nil
     ) -> LoadResult {
         let issuedFolder = issued.map { standardized($0) + "/" }
         func severity(_ folder: String) -> Severity {
@@ -46,7 +48,7 @@ extension CertificateStore {
                 for folder in Set(changed) { found += try pairs(below: folder) }
                 previous.cache.forget(chains: replaced.map(\.files.chain))
             } else {
-                found = try pairs(below: directory)
+                found = try pairs(below: directory, watch: watch)
             }
         } catch {
             // A folder that cannot be listed (EMFILE, EACCES, EIO) is never one without

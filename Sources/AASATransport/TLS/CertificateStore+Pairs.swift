@@ -1,4 +1,5 @@
 import AASASystem
+import Dispatch
 import Foundation
 @preconcurrency import Glibc
 
@@ -32,6 +33,11 @@ extension CertificateStore {
         (URL(fileURLWithPath: directory).path as NSString).standardizingPath
     }
 
+    /// Called with each folder of the certificates (its path, and its name below the
+    /// certificates folder: "" for that folder itself) just before it is listed, and with a
+    /// Secret's `..data` link: the file watcher's first watches (`FileWatcher.Setup.roots`).
+    public typealias FolderWatch = @Sendable (_ path: String, _ name: String) -> Void
+
     /// Every pair in `directory` and the folders below it, in folder order. Hidden entries are
     /// skipped: a Secret mounted as a folder holds its files through `..data`, a link to a
     /// hidden timestamped folder, which would otherwise load as a second copy of each
@@ -39,50 +45,121 @@ extension CertificateStore {
     /// listed is an error, never an empty one; a missing `directory` has no pairs. A pair is
     /// found by its files' names in the folder's listing (one listing per folder, the entry
     /// types it gives: no stat(2) per entry); whether its files can be read is the index's
-    /// question. A pair reached twice (through links) is dropped by the index, by inode.
-    package static func pairs(below directory: String) throws(SystemError) -> [Files] {
-        var pairs: [Files] = []
-        var pending = [standardized(directory)]
-        var linked: [String] = []
-        func add(_ folder: String, _ names: Set<String>) {
-            for layout in layouts where names.contains(layout.key) {
-                guard let chain = layout.chains.first(where: names.contains) else { continue }
-                pairs.append(Files(folder: folder, chain: folder + "/" + chain, key: folder + "/" + layout.key))
+    /// question. A pair reached twice (through links) is dropped by the index, by inode. The
+    /// folders below `directory` are walked on every core, each from its own thread.
+    package static func pairs(below directory: String, watch: FolderWatch? = nil) throws(SystemError) -> [Files] {
+        let root = standardized(directory)
+        watch?(root, "")
+        guard let entries = try listing(root) else { return [] }
+        var walk = Walk(root: root, watch: watch)
+        let below = walk.visit(root, entries)
+        let results = UnsafeMutableBufferPointer<Result<Walk, SystemError>?>.allocate(capacity: below.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let slots = results
+        DispatchQueue.concurrentPerform(iterations: below.count) { position in
+            var own = Walk(root: root, watch: watch)
+            slots[position] = Result { () throws(SystemError) in
+                try own.walk(below[position])
+                return own
             }
         }
-        func listing(_ folder: String) throws(SystemError) -> [FolderEntry]? {
-            do throws(SystemError) {
-                return try Posix.entries(atPath: folder)
-            } catch let error where error.errno == ENOENT || error.errno == ENOTDIR {
-                return nil  // gone since it was listed (or never there): nothing below it
+        for result in results {
+            switch result {
+            case .success(let own)?: walk.pairs += own.pairs
+            case .failure(let error)?: throw error
+            case nil: break
             }
         }
-        while let folder = pending.popLast() {
-            guard let entries = try listing(folder) else { continue }
-            var names = Set<String>()
-            for entry in entries where !entry.name.hasPrefix(".") {
-                names.insert(entry.name)
-                let path = folder + "/" + entry.name
-                var type = entry.type
-                if type == UInt8(DT_UNKNOWN) {
-                    guard let status = FileStatus(path, followingLinks: false) else { continue }
-                    type = status.kind == .directory ? UInt8(DT_DIR) : status.kind == .symbolicLink ? UInt8(DT_LNK) : 0
-                }
-                if type == UInt8(DT_DIR) {
-                    pending.append(path)
-                } else if type == UInt8(DT_LNK), !pairFileNames.contains(entry.name),
-                    FileStatus(path)?.kind == .directory
-                {
-                    // A link to a folder (certs/example.com -> /etc/letsencrypt/live/example.com) counts too.
-                    linked.append(path)
-                }
+        return walk.pairs.sorted { $0.folder < $1.folder }
+    }
+
+    /// The entries of `folder`; nil when it is gone since it was listed (or never there).
+    fileprivate static func listing(_ folder: String) throws(SystemError) -> [FolderEntry]? {
+        do throws(SystemError) {
+            return try Posix.entries(atPath: folder)
+        } catch let error where error.errno == ENOENT || error.errno == ENOTDIR {
+            return nil
+        }
+    }
+}
+
+/// One thread's part of `CertificateStore.pairs(below:)`: the pairs it found.
+private struct Walk {
+    let root: String
+    let watch: CertificateStore.FolderWatch?
+    var pairs: [CertificateStore.Files] = []
+
+    init(root: String, watch: CertificateStore.FolderWatch?) {
+        self.root = root
+        self.watch = watch
+    }
+
+    /// `path` below the certificates folder, as the watcher names it.
+    func name(_ path: String) -> String {
+        path.count > root.count ? String(path.dropFirst(root.count + 1)) : ""
+    }
+
+    /// A folder to walk, or a link to a folder, listed but not walked into.
+    enum Work {
+        case folder(String)
+        case link(String)
+    }
+
+    /// What `work` leads to: a folder and every folder below it, or a linked folder's pair.
+    mutating func walk(_ work: Work) throws(SystemError) {
+        var pending = [work]
+        while let next = pending.popLast() {
+            switch next {
+            case .folder(let folder):
+                watch?(folder, name(folder))
+                guard let entries = try CertificateStore.listing(folder) else { continue }
+                pending += visit(folder, entries)
+            case .link(let link):
+                // A link to a folder (certs/example.com -> /etc/letsencrypt/live/example.com) counts too.
+                watch?(link, name(link))
+                guard let entries = try CertificateStore.listing(link) else { continue }
+                add(link, Set(entries.lazy.map(\.name).filter { !$0.hasPrefix(".") }))
             }
-            add(folder, names)
         }
-        for folder in linked {
-            guard let entries = try listing(folder) else { continue }
-            add(folder, Set(entries.lazy.map(\.name).filter { !$0.hasPrefix(".") }))
+    }
+
+    /// The pairs of `folder` (listed as `entries`) added; returns its folders and links to
+    /// folders, to walk.
+    mutating func visit(_ folder: String, _ entries: [FolderEntry]) -> [Work] {
+        var names = Set<String>()
+        var work: [Work] = []
+        for entry in entries {
+            let path = folder + "/" + entry.name
+            guard !entry.name.hasPrefix(".") else {
+                // A Secret's `..data` is watched for the folder holding it (its files are links
+                // through it), never indexed: the pair is found by the links' names.
+                if entry.name == "..data", let watch, FileStatus(path)?.kind == .directory { watch(path, name(path)) }
+                continue
+            }
+            names.insert(entry.name)
+            var type = entry.type
+            if type == UInt8(DT_UNKNOWN) {
+                guard let status = FileStatus(path, followingLinks: false) else { continue }
+                type = status.kind == .directory ? UInt8(DT_DIR) : status.kind == .symbolicLink ? UInt8(DT_LNK) : 0
+            }
+            if type == UInt8(DT_DIR) {
+                work.append(.folder(path))
+            } else if type == UInt8(DT_LNK), !CertificateStore.pairFileNames.contains(entry.name),
+                FileStatus(path)?.kind == .directory
+            {
+                work.append(.link(path))
+            }
         }
-        return pairs.sorted { $0.folder < $1.folder }
+        add(folder, names)
+        return work
+    }
+
+    mutating func add(_ folder: String, _ names: Set<String>) {
+        for layout in CertificateStore.layouts where names.contains(layout.key) {
+            guard let chain = layout.chains.first(where: names.contains) else { continue }
+            pairs.append(
+                CertificateStore.Files(folder: folder, chain: folder + "/" + chain, key: folder + "/" + layout.key))
+        }
     }
 }

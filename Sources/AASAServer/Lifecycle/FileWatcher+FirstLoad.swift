@@ -1,0 +1,81 @@
+import AASASites
+import AASASystem
+import AASATransport
+@preconcurrency import Glibc
+
+/// The first load's watches (`FileWatcher.Setup.roots`): each folder is watched by the load's
+/// own threads just before it is listed, so a change made while it loads is still reported,
+/// and the watches cost neither a listing of their own nor a thread of their own before the
+/// load. At 100,000 sites with a certificate each, setting them up first on one thread took
+/// 2 s of a 6.5 s start (docs/development.md, "Many certificates").
+extension FileWatcher {
+    /// The folders the first load's watches failed for, and the last reason.
+    struct FirstLoadFailures: Sendable {
+        var sites: Set<String> = []
+        var certificates: Set<String> = []
+        var siteReason: SystemError?
+        var certificateReason: SystemError?
+    }
+
+    /// Watches the site folder `entry` of the sites folder (its files at `folder`), before the
+    /// load lists it.
+    func watchSite(_ entry: String, folder: String) {
+        guard fd >= 0 else { return }
+        do throws(SystemError) {
+            let wd = try Posix.addWatch(fd, folder, mask: mask)
+            targets.withLock { $0[wd] = .site(entry) }
+        } catch {
+            firstLoadFailures.withLock { failures in
+                failures.sites.insert(entry)
+                failures.siteReason = error
+            }
+        }
+    }
+
+    /// Watches the site's `well-known/` folder (served at /.well-known/NAME), which the load's
+    /// listing of `folder` found, before the load reads it.
+    func watchWellKnown(_ entry: String, folder: String) {
+        guard fd >= 0, let wd = try? Posix.addWatch(fd, Self.wellKnown(folder), mask: wellKnownMask) else { return }
+        targets.withLock { $0[wd] = .site(entry) }
+    }
+
+    /// Watches a folder of the certificates (`path`, `name` below `--certs`, "" for the folder
+    /// itself) before the index lists it. A Secret's `..data` stands for the folder holding it
+    /// (inotify_add_watch(2) follows the link to its target); the store's own folders under
+    /// `acme/` change with every challenge and hold no certificate, so they are not watched.
+    func watchCertificateFolder(_ path: String, name: String) {
+        guard fd >= 0, !Self.isStoreOnly(name) else { return }
+        let folder = name.hasSuffix("..data") ? String(name.dropLast(6)).trimmingSuffix("/") : name
+        do throws(SystemError) {
+            let wd = try Posix.addWatch(fd, path, mask: mask)
+            targets.withLock { $0[wd] = .certificates(folder) }
+        } catch {
+            firstLoadFailures.withLock { failures in
+                failures.certificates.insert(name)
+                failures.certificateReason = error
+            }
+        }
+    }
+
+    /// After the first load: the folders it could not watch, counted and logged once, as
+    /// `watchEverything` reports them.
+    func firstLoadWatched() {
+        let failures = firstLoadFailures.withLock { failures in
+            defer { failures = FirstLoadFailures() }
+            return failures
+        }
+        unwatched.setSites(failures.sites)
+        unwatched.certificates(unwatched: failures.certificates, seen: [], all: true)
+        if let reason = failures.siteReason, !failures.sites.isEmpty {
+            logger.warning(
+                "\(failures.sites.count) site folders are not watched (\(reason.call): \(reason.reason)); \(Self.siteAdvice)"
+            )
+        }
+        if let reason = failures.certificateReason, !failures.certificates.isEmpty {
+            let count = failures.certificates.count
+            logger.warning(
+                "\(count) certificate folders are not watched (\(reason.call): \(reason.reason)); \(Self.certificateAdvice)"
+            )
+        }
+    }
+}
