@@ -35,8 +35,8 @@ public final class SiteFolder: Sendable {
 
     deinit { Posix.close(descriptor) }
 
-    /// The folder's entries, without `.` and `..`, or why they cannot be listed (dup(2),
-    /// fdopendir(3), readdir(3)): never an empty list for a listing that failed.
+    /// The folder's entries, without `.` and `..`, or why they cannot be listed
+    /// (getdents64(2)): never an empty list for a listing that failed.
     public func entries() throws(SystemError) -> [FileStatus.Entry] {
         try FileStatus.entries(ofFolder: descriptor)
     }

@@ -49,35 +49,48 @@ struct UnwatchedFoldersTests {
         return String(decoding: try Curl.request("http://127.0.0.1:\(admin)/").body, as: UTF8.self)
     }
 
-    @Test(
-        "certificate folders past the limit are counted and shown as site folders are",
-        .enabled(if: namespaceWorks, "unshare --user cannot set max_inotify_watches here"))
-    func certificateFolders() throws {
-        let folder = try fixture()
-        // The sites folder and its 3 sites, the certificates folder and one more: 4 certificate folders left.
-        let server = try RunningServer(
-            in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0"], watchLimit: 6)
-        defer { _ = server.stop() }
-        #expect(server.errors.contains("4 certificate folders are not watched"), "\(server.errors)")
-        #expect(!server.errors.contains("site folders are not watched"))
-        #expect(try unwatched(server, "certificates") == 4)
-        #expect(try unwatched(server, "sites") == 0)
-        #expect(try page(server).contains("0 site folders, 4 certificate folders"))
+    /// How many `kind` folders ("site", "certificate") the log says are not watched.
+    func logged(_ server: RunningServer, _ kind: String) -> Int {
+        guard let range = server.errors.range(of: " \(kind) folders are not watched") else { return 0 }
+        let before = server.errors[..<range.lowerBound]
+        return Int(String(before.reversed().prefix { $0.isNumber }.reversed())) ?? -1
+    }
+
+    /// The first load watches site and certificate folders side by side as it reads them, so
+    /// which folders are left past the limit depends on which thread came first; how many, and
+    /// that the log, `/metrics` and the status page agree, does not.
+    func expectUnwatched(_ server: RunningServer, total: Int) throws {
+        let (sites, certificates) = (logged(server, "site"), logged(server, "certificate"))
+        #expect(sites + certificates == total, "\(server.errors)")
+        #expect(try unwatched(server, "sites") == sites)
+        #expect(try unwatched(server, "certificates") == certificates)
+        #expect(try page(server).contains("\(sites) site folders, \(certificates) certificate folders"))
     }
 
     @Test(
-        "site folders past the limit: one unwatched site, and every certificate folder",
+        "folders past the limit are counted and shown, certificate folders as site folders are",
+        .enabled(if: namespaceWorks, "unshare --user cannot set max_inotify_watches here"))
+    func certificateFolders() throws {
+        let folder = try fixture()
+        // 10 folders: the sites folder and its 3 sites, the certificates folder and 5 below it.
+        let server = try RunningServer(
+            in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0"], watchLimit: 6)
+        defer { _ = server.stop() }
+        try expectUnwatched(server, total: 4)
+    }
+
+    @Test(
+        "with a limit of 3: the sites folder is watched first, 7 folders are not",
         .enabled(if: namespaceWorks, "unshare --user cannot set max_inotify_watches here"))
     func siteFolders() throws {
         let folder = try fixture()
         let server = try RunningServer(
             in: folder.url, ["--sites", "sites", "--certs", "certs", "--https", "127.0.0.1:0"], watchLimit: 3)
         defer { _ = server.stop() }
-        #expect(server.errors.contains("1 site folders are not watched"), "\(server.errors)")
-        #expect(server.errors.contains("6 certificate folders are not watched"))
-        #expect(try unwatched(server, "sites") == 1)
-        #expect(try unwatched(server, "certificates") == 6)
-        #expect(try page(server).contains("1 site folders, 6 certificate folders"))
+        try expectUnwatched(server, total: 7)
+        // The sites folder's own watch is set before the load: a new site folder is still seen.
+        try folder.write("sites/new.test/apple-app-site-association", TLSTests.wild)
+        #expect(eventually(10) { server.errors.contains("changed: new.test") }, "\(server.errors)")
         // The limit is the namespace's: this process still watches as many folders as before.
         #expect(try String(contentsOfFile: "/proc/sys/user/max_inotify_watches", encoding: .utf8) != "3\n")
     }
@@ -90,14 +103,9 @@ struct UnwatchedFoldersTests {
         defer { _ = server.stop() }
         // Usually 0 and 0; but the machine's limit is shared by every process of the user, and
         // another server watching 100,000 folders can reach it: the counts then follow the log.
-        func logged(_ kind: String) -> Int {
-            guard let range = server.errors.range(of: " \(kind) folders are not watched") else { return 0 }
-            let before = server.errors[..<range.lowerBound]
-            return Int(String(before.reversed().prefix { $0.isNumber }.reversed())) ?? -1
-        }
-        #expect(try unwatched(server, "sites") == logged("site"))
-        #expect(try unwatched(server, "certificates") == logged("certificate"))
-        let noted = logged("site") + logged("certificate") > 0
+        #expect(try unwatched(server, "sites") == logged(server, "site"))
+        #expect(try unwatched(server, "certificates") == logged(server, "certificate"))
+        let noted = logged(server, "site") + logged(server, "certificate") > 0
         #expect(try page(server).contains("id=\"unwatched\"") == noted)
     }
 }

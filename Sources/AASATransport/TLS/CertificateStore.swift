@@ -24,7 +24,11 @@ public final class CertificateStore: @unchecked Sendable {
         }
     }
 
-    public struct Certificate: Sendable {
+    /// One pair of the index. A class: the store's list and a reload's copies of it hold a
+    /// reference each (8 bytes), not the 220-odd bytes of its fields, so a reload that changes
+    /// one certificate among 100,000 copies under a megabyte (docs/development.md, "Many
+    /// certificates").
+    public final class Certificate: Sendable {
         /// The folder holding the pair.
         public let folder: String
         public let names: [String]
@@ -41,6 +45,22 @@ public final class CertificateStore: @unchecked Sendable {
         public let rsaKey: Bool
         package let files: Files
         package let identity: Identity
+
+        package init(
+            folder: String, names: [String], notBefore: Int, notAfter: Int, issuer: String, serialNumber: [UInt8],
+            authorityKeyID: [UInt8]?, rsaKey: Bool, files: Files, identity: Identity
+        ) {
+            self.folder = folder
+            self.names = names
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.issuer = issuer
+            self.serialNumber = serialNumber
+            self.authorityKeyID = authorityKeyID
+            self.rsaKey = rsaKey
+            self.files = files
+            self.identity = identity
+        }
 
         /// Seconds from notBefore to notAfter.
         public var lifetime: Int { max(0, notAfter - notBefore) }
