@@ -26,6 +26,14 @@ public struct FileStatus: Sendable, Hashable {
         self.init(info)
     }
 
+    /// stat(2) of `path` (links followed), and whether the user this process runs as
+    /// (getuid(2), as access(2) checks) owns it with read permission: then access(2) would say
+    /// it can be read, and a caller that explains refusals need not ask. Nil when stat fails.
+    package static func withOwnerRead(_ path: String) -> (status: FileStatus, ownerReads: Bool)? {
+        guard let info = try? Posix.status(path, followingLinks: true) else { return nil }
+        return (FileStatus(info), info.st_uid == Posix.userID() && info.st_mode & S_IRUSR != 0)
+    }
+
     private init(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
