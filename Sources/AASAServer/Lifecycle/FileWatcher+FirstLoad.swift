@@ -67,15 +67,14 @@ extension FileWatcher {
         unwatched.setSites(failures.sites)
         unwatched.certificates(unwatched: failures.certificates, seen: [], all: true)
         if let reason = failures.siteReason, !failures.sites.isEmpty {
+            let count = failures.sites.count
             logger.warning(
-                "\(failures.sites.count) site folders are not watched (\(reason.call): \(reason.reason)); \(Self.siteAdvice)"
-            )
+                "\(count) site folders are not watched (\(reason.call): \(reason.reason)); \(Self.siteAdvice)")
         }
         if let reason = failures.certificateReason, !failures.certificates.isEmpty {
             let count = failures.certificates.count
-            logger.warning(
-                "\(count) certificate folders are not watched (\(reason.call): \(reason.reason)); \(Self.certificateAdvice)"
-            )
+            let why = "\(reason.call): \(reason.reason)"
+            logger.warning("\(count) certificate folders are not watched (\(why)); \(Self.certificateAdvice)")
         }
     }
 }

@@ -364,9 +364,8 @@ public final class FileWatcher: Sendable {
         unwatched.certificates(unwatched: failed, seen: folders.map(\.name), all: only == nil)
         let failures = failed.count
         if failures > 0, let reason {
-            logger.warning(
-                "\(failures) certificate folders are not watched (\(reason.call): \(reason.reason)); \(Self.certificateAdvice)"
-            )
+            let why = "\(reason.call): \(reason.reason)"
+            logger.warning("\(failures) certificate folders are not watched (\(why)); \(Self.certificateAdvice)")
         }
     }
 }
