@@ -164,7 +164,10 @@ extension CertificateStore {
         }
         // The chain read once: its status from the same descriptor is its identity (no stat(2)
         // or access(2) by path before it, which at 100,000 pairs cost a second of system calls).
-        switch FileStatus.read(files.chain, limit: 1 << 20) {
+        var read = FileStatus.read(files.chain, limit: 1 << 20)
+        // A chain file may hold the private key too (some concatenate them).
+        defer { read.wipe() }
+        switch read {
         case .regular(let chain, let bytes):
             let identity = Identity(chain: chain, key: key)
             if let leaf = LeafScan(pem: bytes) { return .success(certificate(files, identity, leaf)) }

@@ -1,3 +1,4 @@
+import AASASystem
 import COpenSSL
 @preconcurrency import Glibc
 
@@ -24,11 +25,9 @@ package enum ECPrivateKeyReader {
         return nil
     }
 
-    /// Key bytes do not outlive their use in this process's heap.
+    /// Key bytes do not outlive their use in this process's heap (`Array.wipe`, explicit_bzero(3)).
     package static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in
-            if let base = raw.baseAddress { explicit_bzero(base, raw.count) }
-        }
+        bytes.wipe()
     }
 
     private static let ecPublicKey: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]

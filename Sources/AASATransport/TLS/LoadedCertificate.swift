@@ -56,7 +56,7 @@ package final class LoadedCertificate: @unchecked Sendable {
         OpaquePointer, OpaquePointer
     ) {
         guard let chain = COpenSSLShims_sk_X509_new_null() else {
-            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
+            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)", passing: true)
         }
         var leaf: OpaquePointer?
         while true {
@@ -64,11 +64,17 @@ package final class LoadedCertificate: @unchecked Sendable {
             var header: UnsafeMutablePointer<CChar>?
             var data: UnsafeMutablePointer<UInt8>?
             var length = 0
-            guard PEM_read_bio(bio, &name, &header, &data, &length) == 1 else { break }
+            // PEM_FLAG_SECURE: a chain file may hold the private key too (some concatenate
+            // them), and with it OpenSSL clears its own line and decoding buffers when it
+            // frees them, as the data it hands back is cleared here (CRYPTO_secure_clear_free;
+            // without a secure heap, OPENSSL_cleanse then free). Its name and header, allocated
+            // the same way, say nothing secret. PEM_read_bio(3) is this call
+            // with PEM_FLAG_EAY_COMPATIBLE alone, which frees them uncleared.
+            guard PEM_read_bio_ex(bio, &name, &header, &data, &length, Self.pemFlags) == 1 else { break }
             defer {
-                CRYPTO_free(name, #fileID, #line)
-                CRYPTO_free(header, #fileID, #line)
-                CRYPTO_free(data, #fileID, #line)
+                CRYPTO_secure_free(name, #fileID, #line)
+                CRYPTO_secure_free(header, #fileID, #line)
+                CRYPTO_secure_clear_free(data, max(length, 0), #fileID, #line)
             }
             guard let name, let data, ["CERTIFICATE", "X509 CERTIFICATE"].contains(String(cString: name)) else {
                 continue
@@ -93,6 +99,9 @@ package final class LoadedCertificate: @unchecked Sendable {
         ERR_clear_error()
         return (leaf, chain)
     }
+
+    /// How the chain's blocks are read: every buffer cleared when freed (PEM_read_bio_ex(3)).
+    static let pemFlags = UInt32(PEM_FLAG_SECURE | PEM_FLAG_EAY_COMPATIBLE)
 
     /// The private key of `keyFile`: an EC key read directly, anything else by OpenSSL.
     /// An encrypted key is refused, not asked about: with no callback OpenSSL's default one

@@ -1,5 +1,6 @@
 import AASASystem
 import COpenSSL
+@preconcurrency import Glibc
 
 /// A certificate or key file handed to OpenSSL as a memory BIO (BIO_s_mem(3)) after our own
 /// bounded, non-blocking read (`FileStatus.read`), never as a path: BIO_new_file(3) opens
@@ -19,15 +20,26 @@ enum PEMFileBIO {
         return try with(bytes: bytes, path: path, what: what, body)
     }
 
+    /// The errnos of a read that says nothing of the file: descriptors or memory short (the
+    /// process's or the system's), a signal, an I/O error or a stale NFS handle. A load that
+    /// meets one is tried again later (`CertificateCache`); any other (ENOENT, EACCES, ELOOP)
+    /// lasts until the file changes.
+    static let passingErrors: Set<Int32> = [EMFILE, ENFILE, ENOMEM, ENOBUFS, EINTR, EAGAIN, EIO, ESTALE]
+
     /// `path`'s bytes by our own read, or why the file is refused.
     static func read(_ path: String, what: String) throws(OpenSSLError) -> [UInt8] {
+        let refused = "cannot load \(what) \(path)"
         switch FileStatus.read(path, limit: limit) {
         case .regular(_, let read): return read
-        case .notRegular: throw OpenSSLError(operation: "cannot load \(what) \(path): not a regular file", reasons: [])
-        case .tooLarge: throw OpenSSLError(operation: "cannot load \(what) \(path): over 1 MiB", reasons: [])
-        case .changing: throw OpenSSLError(operation: "cannot load \(what) \(path): it keeps changing", reasons: [])
-        case .linkRefused(let why): throw OpenSSLError(operation: "cannot load \(what) \(path): \(why)", reasons: [])
-        case .failed(let error, _): throw OpenSSLError(operation: "cannot load \(what) \(path): \(error)", reasons: [])
+        case .notRegular: throw OpenSSLError(operation: "\(refused): not a regular file", reasons: [])
+        case .tooLarge: throw OpenSSLError(operation: "\(refused): over 1 MiB", reasons: [])
+        // Being written: the writer finishes, with a change the index may not see yet.
+        case .changing: throw OpenSSLError(operation: "\(refused): it keeps changing", reasons: [], passing: true)
+        case .linkRefused(let why): throw OpenSSLError(operation: "\(refused): \(why)", reasons: [])
+        case .failed(let error, _):
+            throw OpenSSLError(
+                operation: "\(refused): \(error.callAndErrno)", reasons: [],
+                passing: passingErrors.contains(error.errno))
         }
     }
 
@@ -37,7 +49,8 @@ enum PEMFileBIO {
         bytes: [UInt8], path: String, what: String, _ body: (OpaquePointer) throws(OpenSSLError) -> Result
     ) throws(OpenSSLError) -> Result {
         let bio = bytes.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32(clamping: $0.count)) }
-        guard let bio else { throw OpenSSLError.drain("cannot load \(what) \(path)") }
+        // Only an allocation fails here.
+        guard let bio else { throw OpenSSLError.drain("cannot load \(what) \(path)", passing: true) }
         defer { BIO_free(bio) }
         return try body(bio)
     }
