@@ -112,6 +112,8 @@ package enum ECPrivateKeyReader {
             }) == 1,
             let parameters = OSSL_PARAM_BLD_to_param(builder)
         else { return nil }
+        // Pushed from a secure BIGNUM, the private number is in the parameters' secure part,
+        // which OSSL_PARAM_free clears (OSSL_PARAM_BLD_to_param(3)).
         defer { OSSL_PARAM_free(parameters) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
         defer { EVP_PKEY_CTX_free(context) }
