@@ -73,9 +73,15 @@ struct KeyWipingTests {
         for (name, text) in [("before.pem", key + chain), ("after.pem", chain + key)] {
             let file = try folder.write(name, text)
             _ = try LoadedCertificate(chainFile: file, keyFile: pair + "/privkey.pem", fileBytes: 0)
+            // The index's OpenSSL parse skips the key block too, to the same leaf.
+            let files = CertificateStore.Files(folder: pair, chain: file, key: pair + "/privkey.pem")
+            let identity = CertificateStore.Identity(
+                chain: try #require(FileStatus(files.chain)), key: try #require(FileStatus(files.key)))
+            #expect(try CertificateStore.parse(files, identity: identity).names == ["both.test"], "\(name)")
+            #expect(try CertificateStore.scan(files, identity: identity).names == ["both.test"], "\(name)")
         }
         // The blocks are read with OpenSSL's secure flag, so their buffers are cleared when freed.
-        #expect(LoadedCertificate.pemFlags & UInt32(PEM_FLAG_SECURE) != 0)
+        #expect(PEMFileBIO.blockFlags & UInt32(PEM_FLAG_SECURE) != 0)
     }
 
     @Test(

@@ -59,37 +59,18 @@ package final class LoadedCertificate: @unchecked Sendable {
             throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)", passing: true)
         }
         var leaf: OpaquePointer?
-        while true {
-            var name: UnsafeMutablePointer<CChar>?
-            var header: UnsafeMutablePointer<CChar>?
-            var data: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            // PEM_FLAG_SECURE: a chain file may hold the private key too (some concatenate
-            // them), and with it OpenSSL clears its own line and decoding buffers when it
-            // frees them, as the data it hands back is cleared here (CRYPTO_secure_clear_free;
-            // without a secure heap, OPENSSL_cleanse then free). Its name and header, allocated
-            // the same way, say nothing secret. PEM_read_bio(3) is this call
-            // with PEM_FLAG_EAY_COMPATIBLE alone, which frees them uncleared.
-            guard PEM_read_bio_ex(bio, &name, &header, &data, &length, Self.pemFlags) == 1 else { break }
-            defer {
-                CRYPTO_secure_free(name, #fileID, #line)
-                CRYPTO_secure_free(header, #fileID, #line)
-                CRYPTO_secure_clear_free(data, max(length, 0), #fileID, #line)
-            }
-            guard let name, let data, ["CERTIFICATE", "X509 CERTIFICATE"].contains(String(cString: name)) else {
-                continue
-            }
+        PEMFileBIO.eachBlock(bio) { label, der in
+            guard PEMFileBIO.certificateLabels.contains(label) else { return true }
             if leaf == nil {
-                var start: UnsafePointer<UInt8>? = UnsafePointer(data)
-                leaf = d2i_X509(nil, &start, length)
-                if leaf == nil { break }
-            } else if let issuer = IssuerCertificates.shared.certificate(
-                der: Array(UnsafeBufferPointer(start: data, count: length)))
-            {
-                if COpenSSLShims_sk_X509_push(chain, issuer) == 0 { X509_free(issuer) }
-            } else {
-                break  // as PEM_read_bio_X509 ends the chain at a certificate it cannot parse
+                var start = der.baseAddress
+                leaf = d2i_X509(nil, &start, der.count)
+                return leaf != nil
             }
+            guard let issuer = IssuerCertificates.shared.certificate(der: Array(der)) else {
+                return false  // as PEM_read_bio_X509 ends the chain at a certificate it cannot parse
+            }
+            if COpenSSLShims_sk_X509_push(chain, issuer) == 0 { X509_free(issuer) }
+            return true
         }
         guard let leaf else {
             COpenSSLShims_sk_X509_pop_free(chain)
@@ -99,9 +80,6 @@ package final class LoadedCertificate: @unchecked Sendable {
         ERR_clear_error()
         return (leaf, chain)
     }
-
-    /// How the chain's blocks are read: every buffer cleared when freed (PEM_read_bio_ex(3)).
-    static let pemFlags = UInt32(PEM_FLAG_SECURE | PEM_FLAG_EAY_COMPATIBLE)
 
     /// The private key of `keyFile`: an EC key read directly, anything else by OpenSSL.
     /// An encrypted key is refused, not asked about: with no callback OpenSSL's default one

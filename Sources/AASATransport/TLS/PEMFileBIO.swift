@@ -54,4 +54,35 @@ enum PEMFileBIO {
         defer { BIO_free(bio) }
         return try body(bio)
     }
+
+    /// The labels PEM_read_bio_X509(3) takes a certificate from.
+    static let certificateLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE"]
+
+    /// How blocks are read: PEM_FLAG_SECURE, so OpenSSL clears its own line and decoding
+    /// buffers when it frees them (PEM_read_bio_ex(3)); PEM_read_bio(3) is the same call with
+    /// PEM_FLAG_EAY_COMPATIBLE alone, which frees them as they were.
+    static let blockFlags = UInt32(PEM_FLAG_SECURE | PEM_FLAG_EAY_COMPATIBLE)
+
+    /// Calls `body` with each PEM block of `bio` in order, its label and DER, until it returns
+    /// false or the blocks end (the caller clears the error queue's PEM_R_NO_START_LINE). A
+    /// chain file may hold the private key too (some concatenate them), so every block's
+    /// bytes are cleared when freed (CRYPTO_secure_clear_free: without a secure heap,
+    /// OPENSSL_cleanse then free), not just freed (CRYPTO_free) whatever their label says.
+    static func eachBlock(_ bio: OpaquePointer, _ body: (String, UnsafeBufferPointer<UInt8>) -> Bool) {
+        while true {
+            var name: UnsafeMutablePointer<CChar>?
+            var header: UnsafeMutablePointer<CChar>?
+            var data: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            guard PEM_read_bio_ex(bio, &name, &header, &data, &length, blockFlags) == 1 else { return }
+            defer {
+                // Allocated the same way; the label and header say nothing secret.
+                CRYPTO_secure_free(name, #fileID, #line)
+                CRYPTO_secure_free(header, #fileID, #line)
+                CRYPTO_secure_clear_free(data, max(length, 0), #fileID, #line)
+            }
+            guard let name, let data else { continue }
+            guard body(String(cString: name), UnsafeBufferPointer(start: data, count: max(length, 0))) else { return }
+        }
+    }
 }
