@@ -64,7 +64,7 @@ struct CertificateLoadRetryTests {
         }
         #expect(triedTwice && refused == handshakes, "\(refused) of \(handshakes) handshakes refused")
         let retries = Self.metric(admin, "aasa_certificate_load_retries_total")
-        #expect(retries == 2 && handshakes > 3 * retries, "\(retries) tries again for \(handshakes) handshakes")
+        #expect(retries == 2 && handshakes > retries + 1, "\(retries) tries again for \(handshakes) handshakes")
         #expect(server.errors.components(separatedBy: failure).count == 2, "\(server.errors)")
         print("starved: \(handshakes) handshakes, \(retries) loads tried again")
 
