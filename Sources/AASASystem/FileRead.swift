@@ -35,3 +35,14 @@ extension FileRead {
         "it changed while it was read, \(FileStatus.changeAttempts) times (written in place); write the new "
         + "version to another file in the same folder and rename it over this one"
 }
+
+extension FileRead {
+    /// Wipes the bytes of a `.regular` read (`Array.wipe`) once they are used, the read becoming
+    /// `.changing` with the same status: the bytes may hold a private key, and this drops the
+    /// read's own reference first, so the wipe is of the one buffer, not of a copy.
+    package mutating func wipe() {
+        guard case .regular(let status, var bytes) = self else { return }
+        self = .changing(status)
+        bytes.wipe()
+    }
+}

@@ -96,7 +96,7 @@ public struct FileStatus: Sendable, Hashable {
 
     /// Reads of a file that changed while it was read, at most, before the read gives up
     /// (`FileRead.changing`).
-    static let changeAttempts = 4
+    package static let changeAttempts = 4
 
     /// How long a file must have gone unchanged before it is read (nanoseconds). write(2)
     /// updates the times before it copies its bytes, and a writer rewriting a file in place
@@ -111,7 +111,19 @@ public struct FileStatus: Sendable, Hashable {
     /// one whose size, modification or change time differ after the read (rewritten in
     /// place meanwhile) is read again from its start: bytes from two versions are not passed
     /// on as one file. One that keeps changing is `.changing` after `changeAttempts` tries.
+    ///
+    /// Every buffer let go on the way (a version read before a change, a partial read, the
+    /// smaller buffer a grown file outgrew) is wiped first: the file may be a private key,
+    /// and the bytes handed back are wiped by the caller that knows it is (PEMFileBIO).
     package static func read(descriptor fd: Int32, limit: Int) -> FileRead {
+        read(descriptor: fd, limit: limit, afterRead: {}, discard: { $0.wipe() })
+    }
+
+    /// `read(descriptor:limit:)`, with what tests look into: `afterRead` runs between a read
+    /// and the status after it, and `discard` is given every buffer let go.
+    package static func read(
+        descriptor fd: Int32, limit: Int, afterRead: () -> Void, discard: (inout [UInt8]) -> Void
+    ) -> FileRead {
         var last: FileStatus?
         for attempt in 0..<changeAttempts {
             if attempt > 0 {
@@ -134,19 +146,22 @@ public struct FileStatus: Sendable, Hashable {
                     continue
                 }
             }
-            let bytes: [UInt8]
-            switch readBytes(fd, expected: before.size, limit: limit) {
+            var bytes: [UInt8]
+            switch readBytes(fd, expected: before.size, limit: limit, discard: discard) {
             case .success(let read): bytes = read
             case .failure(let error): return .failed(error, before)
             }
+            afterRead()
             let after: FileStatus
             do throws(SystemError) {
                 after = FileStatus(try Posix.status(fd))
             } catch {
+                discard(&bytes)
                 return .failed(error, before)
             }
             last = after
             if after.isSameVersion(as: before) { return .regular(after, bytes: bytes) }
+            discard(&bytes)
         }
         guard let last else { return .failed(SystemError("read", errno: EAGAIN), nil) }
         return .changing(last)
@@ -159,13 +174,20 @@ public struct FileStatus: Sendable, Hashable {
     }
 
     /// Up to `limit` bytes from the descriptor's offset, in a buffer sized for `expected`.
-    private static func readBytes(_ fd: Int32, expected: Int, limit: Int) -> Result<[UInt8], SystemError> {
+    private static func readBytes(
+        _ fd: Int32, expected: Int, limit: Int, discard: (inout [UInt8]) -> Void
+    ) -> Result<[UInt8], SystemError> {
         var bytes = [UInt8](repeating: 0, count: max(1, min(limit, expected + 1)))
         var filled = 0
         reading: while true {
             if filled == bytes.count {
                 guard bytes.count < limit else { break }
-                bytes += repeatElement(0, count: min(bytes.count, limit - bytes.count))
+                // Grown by a copy into a larger buffer, the smaller one wiped (`+=` would
+                // reallocate and free it as it was).
+                var grown = [UInt8](repeating: 0, count: bytes.count + min(bytes.count, limit - bytes.count))
+                grown.withUnsafeMutableBytes { target in bytes.withUnsafeBytes { target.copyMemory(from: $0) } }
+                discard(&bytes)
+                bytes = grown
             }
             let result = bytes.withUnsafeMutableBytes { raw in
                 Result { () throws(SystemError) in
@@ -176,12 +198,17 @@ public struct FileStatus: Sendable, Hashable {
             case .success(.processed(0)): break reading
             case .success(.processed(let count)): filled += count
             // A regular file never blocks (read(2)); a descriptor that does is not one to wait on.
-            case .success(.wouldBlock): return .failure(SystemError("read", errno: EAGAIN))
-            case .failure(let error): return .failure(error)
+            case .success(.wouldBlock):
+                discard(&bytes)
+                return .failure(SystemError("read", errno: EAGAIN))
+            case .failure(let error):
+                discard(&bytes)
+                return .failure(error)
             }
             // A short read of a regular file is its end (read(2)): no call just to see EOF.
             if filled < bytes.count { break }
         }
+        // In place: the array is its buffer's only reference, so the capacity is kept, not copied.
         bytes.removeSubrange(filled...)
         return .success(bytes)
     }

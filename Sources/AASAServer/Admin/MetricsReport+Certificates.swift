@@ -86,7 +86,11 @@ extension MetricsReport {
         gauge(
             "aasa_certificate_load_failures",
             "Certificates that could not be loaded at their first handshake (the key does not match, "
-                + "cannot be read).", cache.failures.count, into: &text)
+                + "cannot be read; or descriptors or memory short, tried again).", cache.failures.count, into: &text)
+        counter(
+            "aasa_certificate_load_retries_total",
+            "Loads tried again after failing for the system's state (descriptors or memory short, an I/O error).",
+            cache.retries, into: &text)
     }
 
     private static func labels(_ certificate: CertificateStore.Certificate) -> [(String, String)] {

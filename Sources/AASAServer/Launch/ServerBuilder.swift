@@ -107,7 +107,8 @@ struct ServerBuilder {
 
     /// The thread that loads a certificate when a handshake first asks for its name, then wakes
     /// the loops, whose paused handshakes go on (`CertificateCache`); it starts before the loops
-    /// and stops after them. A certificate that cannot be used is logged with its code.
+    /// and stops after them. A certificate that cannot be used is logged with its code; one
+    /// failed for a passing reason once per episode, and again when it loads.
     private func certificateLoader(
         _ cache: CertificateCache?, wake: @escaping @Sendable (WaitReason?) -> Void
     ) -> ThreadGroup? {
@@ -124,6 +125,10 @@ struct ServerBuilder {
                         logger.error(
                             "\(problem.rendered)",
                             metadata: ["code": .string(problem.code), "file": .string(problem.path)])
+                    } recovered: { folder, failures in
+                        logger.notice(
+                            "certificate \(folder) loaded after \(failures) failed tries (the system's state, not its files)",
+                            metadata: ["file": .string(folder)])
                     }
                     return nil
                 }

@@ -44,6 +44,42 @@ public final class CertificateCache: Sendable {
         public var refused = 0
         /// Certificates that failed to load (by folder), with why; reported when found.
         public var failures: [CertificateProblem] = []
+        /// Loads tried again after a failure of the system's state (`Retry`).
+        public var retries = 0
+    }
+
+    /// A pair whose load failed for a passing reason (descriptors or memory short, an I/O
+    /// error: `OpenSSLError.passing`) is tried again at a handshake once `due`, the wait
+    /// doubling from `firstRetry` to `lastRetry` with each failure in a row, so a healthy
+    /// certificate is served once the system recovers, without its files changing, and a
+    /// lasting shortage costs a load per pair a minute at most. Any other failure (a bad PEM,
+    /// a key that does not match, a FIFO) lasts until the files change.
+    private struct Retry {
+        var failures: Int
+        var due: UInt64
+    }
+
+    /// Nanoseconds.
+    package static let firstRetry: UInt64 = 1_000_000_000
+    package static let lastRetry: UInt64 = 60_000_000_000
+
+    /// The wait after `failures` passing failures in a row (1 s, 2 s, 4 s … 60 s).
+    package static func retryDelay(failures: Int) -> UInt64 {
+        min(firstRetry << UInt64(min(max(failures - 1, 0), 6)), lastRetry)
+    }
+
+    /// A load that failed, and whether the system's state rather than the files failed it.
+    package struct Failure: Error {
+        var problem: CertificateProblem
+        var passing: Bool
+    }
+
+    /// What installing a load says to log: a failure (once per episode of passing failures)
+    /// or a certificate loaded after `failures` passing ones.
+    private enum Notice {
+        case none
+        case failed(CertificateProblem)
+        case recovered(failures: Int)
     }
 
     private enum Slot {
@@ -55,6 +91,8 @@ public final class CertificateCache: Sendable {
     private struct Entry {
         var identity: CertificateStore.Identity
         var slot: Slot
+        /// Kept while a passing failure is tried again (through `.loading`), dropped on success.
+        var retry: Retry?
     }
 
     private struct State {
@@ -69,6 +107,7 @@ public final class CertificateCache: Sendable {
         var stopping = false
         var loads = 0
         var evictions = 0
+        var retries = 0
     }
 
     /// What one loaded certificate costs beside its files: the parsed leaf, chain and key
@@ -100,22 +139,40 @@ public final class CertificateCache: Sendable {
     package func loaded(for certificate: CertificateStore.Certificate, source: UInt64 = 0) -> Answer {
         let chain = certificate.files.chain
         var added = false
+        var retrying = false
         let queued: Answer? = state.withLock { state in
             state.tick &+= 1
+            var retry: Retry?
             if let entry = state.entries[chain], entry.identity == certificate.identity {
                 switch entry.slot {
                 case .loaded(let loaded, let bytes, _):
                     state.entries[chain]?.slot = .loaded(loaded, bytes: bytes, lastUse: state.tick)
                     return .ready(loaded)
                 case .loading: return .loading
-                case .failed: return .failed
+                case .failed:
+                    // Only a pair failed for a passing reason is tried again, once its wait is
+                    // over (the clock is read for it alone). This handshake claims the try:
+                    // with the loader the pair is loading; without, others wait for the next
+                    // due time rather than load it too.
+                    guard var claimed = entry.retry else { return .failed }
+                    let now = MonotonicClock.now()
+                    guard now >= claimed.due else { return .failed }
+                    claimed.due = now + Self.retryDelay(failures: claimed.failures)
+                    retry = claimed
+                    retrying = true
                 }
             }
-            guard state.loaderRunning else { return nil }
+            guard state.loaderRunning else {
+                if retrying {
+                    state.entries[chain]?.retry = retry
+                    state.retries += 1
+                }
+                return nil
+            }
             // An older identity of the chain still queued is loaded as this one.
             if state.queue.contains(chain) {
                 state.queued[chain] = certificate
-                state.entries[chain] = Entry(identity: certificate.identity, slot: .loading)
+                state.entries[chain] = Entry(identity: certificate.identity, slot: .loading, retry: retry)
                 return .loading
             }
             guard state.queue.count < Self.mostQueued, state.queue.add(chain, source: source) == .added else {
@@ -123,16 +180,17 @@ public final class CertificateCache: Sendable {
                 return .refused
             }
             state.queued[chain] = certificate
-            state.entries[chain] = Entry(identity: certificate.identity, slot: .loading)
+            state.entries[chain] = Entry(identity: certificate.identity, slot: .loading, retry: retry)
+            if retrying { state.retries += 1 }
             added = true
             return .loading
         }
         // Outside the cache's lock: the loader takes the signal's lock, then the cache's.
         if added { signal.wake() }
         if let queued { return queued }
-        if let answer = loadedAnswer(certificate) { return answer }
+        if !retrying, let answer = loadedAnswer(certificate) { return answer }
         // No loader: load on the caller's thread.
-        return install(certificate, Self.make(certificate))
+        return install(certificate, Self.make(certificate)).answer
     }
 
     private func loadedAnswer(_ certificate: CertificateStore.Certificate) -> Answer? {
@@ -181,6 +239,7 @@ public final class CertificateCache: Sendable {
         state.withLock { state in
             var counts = Counts(budget: budget, loads: state.loads, evictions: state.evictions)
             counts.bytes = state.bytes
+            counts.retries = state.retries
             counts.pending = state.queue.count
             counts.refused = state.refused
             for entry in state.entries.values {
@@ -198,7 +257,11 @@ public final class CertificateCache: Sendable {
     /// The loader thread's body: loads queued certificates one at a time, calls `wake` after
     /// each with its chain (the loops resume the handshakes paused for it; nil: all of them)
     /// and `report` for one that cannot be used; returns after `stop`.
-    package func runLoader(wake: @Sendable (WaitReason?) -> Void, report: @Sendable (CertificateProblem) -> Void) {
+    /// `recovered` is told of a certificate loaded after passing failures (its folder, how many).
+    package func runLoader(
+        wake: @Sendable (WaitReason?) -> Void, report: @Sendable (CertificateProblem) -> Void,
+        recovered: @Sendable (String, Int) -> Void = { _, _ in }
+    ) {
         prepareLoader()
         while true {
             let next: CertificateStore.Certificate? = signal.next {
@@ -214,10 +277,13 @@ public final class CertificateCache: Sendable {
                 }
             }
             guard let certificate = next else { break }
-            let made = Self.make(certificate)
-            _ = install(certificate, made)
+            let notice = install(certificate, Self.make(certificate)).notice
             state.withLock { $0.queue.finish(certificate.files.chain) }
-            if case .failure(let problem) = made { report(problem) }
+            switch notice {
+            case .failed(let problem): report(problem)
+            case .recovered(let failures): recovered(certificate.folder, failures)
+            case .none: break
+            }
             wake(.certificate(chain: certificate.files.chain))
         }
         // Handshakes queued behind the stop are loaded by their callers from now on.
@@ -244,38 +310,55 @@ public final class CertificateCache: Sendable {
     }
 
     /// `certificate`'s chain and key read, or why it cannot be used.
-    static func make(_ certificate: CertificateStore.Certificate) -> Result<LoadedCertificate, CertificateProblem> {
+    static func make(_ certificate: CertificateStore.Certificate) -> Result<LoadedCertificate, Failure> {
         let files = certificate.files
         if let reason = ReadPermission.problem(reading: files.key, what: "the private key") {
-            return .failure(CertificateProblem(files.folder, .unusable, .error, reason))
+            let problem = CertificateProblem(files.folder, .unusable, .error, reason)
+            return .failure(Failure(problem: problem, passing: false))
         }
-        do {
+        do throws(OpenSSLError) {
             return .success(
                 try LoadedCertificate(chainFile: files.chain, keyFile: files.key, fileBytes: certificate.fileBytes))
         } catch {
-            return .failure(CertificateProblem(files.folder, .unusable, .error, "\(error)"))
+            let message =
+                error.passing
+                ? "\(error); the system's state, not the files: tried again at a later handshake, after 1 s and "
+                    + "then at most every 60 s" : "\(error)"
+            return .failure(
+                Failure(problem: CertificateProblem(files.folder, .unusable, .error, message), passing: error.passing))
         }
     }
 
-    /// Records what loading found and keeps the cache within its budget.
+    /// Records what loading found and keeps the cache within its budget; says what to log.
     private func install(
-        _ certificate: CertificateStore.Certificate, _ made: Result<LoadedCertificate, CertificateProblem>
-    ) -> Answer {
-        state.withLock { state in
+        _ certificate: CertificateStore.Certificate, _ made: Result<LoadedCertificate, Failure>
+    ) -> (answer: Answer, notice: Notice) {
+        let chain = certificate.files.chain
+        return state.withLock { state in
             state.tick &+= 1
-            if case .loaded(_, let bytes, _)? = state.entries[certificate.files.chain]?.slot { state.bytes -= bytes }
+            let previous = state.entries[chain]
+            if case .loaded(_, let bytes, _)? = previous?.slot { state.bytes -= bytes }
+            // Failures in a row of this identity of the pair (a changed pair starts afresh).
+            let earlier = previous?.identity == certificate.identity ? previous?.retry?.failures ?? 0 : 0
             switch made {
             case .success(let loaded):
                 let bytes = Self.entryBytes + loaded.fileBytes
-                state.entries[certificate.files.chain] = Entry(
+                state.entries[chain] = Entry(
                     identity: certificate.identity, slot: .loaded(loaded, bytes: bytes, lastUse: state.tick))
                 state.bytes += bytes
                 state.loads += 1
-                if state.bytes > budget { evict(&state, keeping: certificate.files.chain) }
-                return .ready(loaded)
-            case .failure(let problem):
-                state.entries[certificate.files.chain] = Entry(identity: certificate.identity, slot: .failed(problem))
-                return .failed
+                if state.bytes > budget { evict(&state, keeping: chain) }
+                return (.ready(loaded), earlier > 0 ? .recovered(failures: earlier) : .none)
+            case .failure(let failure):
+                var retry: Retry?
+                if failure.passing {
+                    let failures = earlier + 1
+                    retry = Retry(failures: failures, due: MonotonicClock.now() + Self.retryDelay(failures: failures))
+                }
+                state.entries[chain] = Entry(
+                    identity: certificate.identity, slot: .failed(failure.problem), retry: retry)
+                // Logged once per episode: the first failure in a row, not each try after it.
+                return (.failed, earlier == 0 || !failure.passing ? .failed(failure.problem) : .none)
             }
         }
     }

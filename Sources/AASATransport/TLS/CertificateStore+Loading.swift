@@ -170,7 +170,10 @@ extension CertificateStore {
         }
         // The chain read once: its status from the same descriptor is its identity (no stat(2)
         // or access(2) by path before it, which at 100,000 pairs cost a second of system calls).
-        switch FileStatus.read(files.chain, limit: 1 << 20) {
+        var read = FileStatus.read(files.chain, limit: 1 << 20)
+        // A chain file may hold the private key too (some concatenate them).
+        defer { read.wipe() }
+        switch read {
         case .regular(let chain, let bytes):
             let identity = Identity(chain: chain, key: key)
             if let leaf = LeafScan(pem: bytes) { return .success(certificate(files, identity, leaf)) }
@@ -209,7 +212,9 @@ extension CertificateStore {
     /// of the chain and the key wait for a handshake. `LeafScan` reads the DER itself; a
     /// certificate it does not read is parsed by OpenSSL.
     package static func scan(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
-        if case .regular(_, let bytes) = FileStatus.read(files.chain, limit: 1 << 20), let leaf = LeafScan(pem: bytes) {
+        var read = FileStatus.read(files.chain, limit: 1 << 20)
+        defer { read.wipe() }  // the chain file may hold the key too
+        if case .regular(_, let bytes) = read, let leaf = LeafScan(pem: bytes) {
             return certificate(files, identity, leaf)
         }
         return try parse(files, identity: identity)
@@ -218,8 +223,17 @@ extension CertificateStore {
     /// The same fields from OpenSSL's parse of the leaf (what `LeafScan` is checked against).
     package static func parse(_ files: Files, identity: Identity) throws(OpenSSLError) -> Certificate {
         ERR_clear_error()
+        // The first certificate block, as PEM_read_bio_X509(3) finds it, but with the blocks
+        // skipped on the way (a key put before the chain) cleared when freed.
         let read = try PEMFileBIO.with(files.chain, what: "the certificate chain") { bio in
-            PEM_read_bio_X509(bio, nil, nil, nil)
+            var leaf: OpaquePointer?
+            PEMFileBIO.eachBlock(bio) { label, der in
+                guard PEMFileBIO.certificateLabels.contains(label) else { return true }
+                var start = der.baseAddress
+                leaf = d2i_X509(nil, &start, der.count)
+                return false
+            }
+            return leaf
         }
         guard let leaf = read else {
             throw OpenSSLError.drain("cannot load the certificate chain \(files.chain)")

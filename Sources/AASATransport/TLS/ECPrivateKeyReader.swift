@@ -1,3 +1,4 @@
+import AASASystem
 import COpenSSL
 @preconcurrency import Glibc
 
@@ -24,11 +25,9 @@ package enum ECPrivateKeyReader {
         return nil
     }
 
-    /// Key bytes do not outlive their use in this process's heap.
+    /// Key bytes do not outlive their use in this process's heap (`Array.wipe`, explicit_bzero(3)).
     package static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in
-            if let base = raw.baseAddress { explicit_bzero(base, raw.count) }
-        }
+        bytes.wipe()
     }
 
     private static let ecPublicKey: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
@@ -113,6 +112,8 @@ package enum ECPrivateKeyReader {
             }) == 1,
             let parameters = OSSL_PARAM_BLD_to_param(builder)
         else { return nil }
+        // Pushed from a secure BIGNUM, the private number is in the parameters' secure part,
+        // which OSSL_PARAM_free clears (OSSL_PARAM_BLD_to_param(3)).
         defer { OSSL_PARAM_free(parameters) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
         defer { EVP_PKEY_CTX_free(context) }

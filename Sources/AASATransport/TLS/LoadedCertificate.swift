@@ -56,34 +56,21 @@ package final class LoadedCertificate: @unchecked Sendable {
         OpaquePointer, OpaquePointer
     ) {
         guard let chain = COpenSSLShims_sk_X509_new_null() else {
-            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)")
+            throw OpenSSLError.drain("cannot load the certificate chain \(chainFile)", passing: true)
         }
         var leaf: OpaquePointer?
-        while true {
-            var name: UnsafeMutablePointer<CChar>?
-            var header: UnsafeMutablePointer<CChar>?
-            var data: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            guard PEM_read_bio(bio, &name, &header, &data, &length) == 1 else { break }
-            defer {
-                CRYPTO_free(name, #fileID, #line)
-                CRYPTO_free(header, #fileID, #line)
-                CRYPTO_free(data, #fileID, #line)
-            }
-            guard let name, let data, ["CERTIFICATE", "X509 CERTIFICATE"].contains(String(cString: name)) else {
-                continue
-            }
+        PEMFileBIO.eachBlock(bio) { label, der in
+            guard PEMFileBIO.certificateLabels.contains(label) else { return true }
             if leaf == nil {
-                var start: UnsafePointer<UInt8>? = UnsafePointer(data)
-                leaf = d2i_X509(nil, &start, length)
-                if leaf == nil { break }
-            } else if let issuer = IssuerCertificates.shared.certificate(
-                der: Array(UnsafeBufferPointer(start: data, count: length)))
-            {
-                if COpenSSLShims_sk_X509_push(chain, issuer) == 0 { X509_free(issuer) }
-            } else {
-                break  // as PEM_read_bio_X509 ends the chain at a certificate it cannot parse
+                var start = der.baseAddress
+                leaf = d2i_X509(nil, &start, der.count)
+                return leaf != nil
             }
+            guard let issuer = IssuerCertificates.shared.certificate(der: Array(der)) else {
+                return false  // as PEM_read_bio_X509 ends the chain at a certificate it cannot parse
+            }
+            if COpenSSLShims_sk_X509_push(chain, issuer) == 0 { X509_free(issuer) }
+            return true
         }
         guard let leaf else {
             COpenSSLShims_sk_X509_pop_free(chain)

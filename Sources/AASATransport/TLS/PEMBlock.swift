@@ -1,3 +1,4 @@
+import AASASystem
 @preconcurrency import Glibc
 
 /// The first PEM block of a label in a file's bytes, decoded (RFC 7468 §2): found with
@@ -49,10 +50,12 @@ package enum PEMBlock {
     }()
 
     /// Base64 (RFC 4648 §4) with white space anywhere and `=` padding only at the end; nil
-    /// for any other byte, a stray `=` or a length that is not whole.
+    /// for any other byte, a stray `=` or a length that is not whole. The block may be a
+    /// private key: the output's room is reserved whole, so appending never moves it (a move
+    /// frees the old buffer as it was), and what was decoded before a bad byte is wiped.
     package static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(text.count / 4 * 3)
+        out.reserveCapacity(text.count / 4 * 3 + 3)
         var accumulator: UInt32 = 0
         var count = 0
         var padding = 0
@@ -63,7 +66,10 @@ package enum PEMBlock {
             }
             let value = values[Int(byte)]
             if value == 0xFE { continue }
-            guard value != 0xFF, padding == 0 else { return nil }
+            guard value != 0xFF, padding == 0 else {
+                out.wipe()
+                return nil
+            }
             accumulator = accumulator << 6 | UInt32(value)
             count += 1
             if count == 4 {
@@ -80,7 +86,9 @@ package enum PEMBlock {
         case (3, 1), (3, 0):
             out.append(UInt8(truncatingIfNeeded: accumulator >> 10))
             out.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default: return nil
+        default:
+            out.wipe()
+            return nil
         }
         return out
     }
