@@ -1,5 +1,6 @@
 import AASATransport
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -27,5 +28,44 @@ struct CertificateIndexTests {
         #expect(second.cache === first.cache)
         let everything = try #require(CertificateStore.load(directory: directory, previous: second).store)
         #expect(everything.certificates.map(\.names) == [["a.test", "www.a.test"], ["b.test", "www.b.test"]])
+    }
+
+    /// What a closure holds until it is released: the watch of a walk.
+    final class Sentinel: Sendable {}
+
+    @Test("a store let go frees its entries, and a walk keeps nothing it was given: nothing of a load leaks")
+    func nothingKept() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        for name in ["a.test", "b.test"] { try certificates.issue(name, names: [name]) }
+        let directory = certificates.directory.path
+        weak var entry: CertificateStore.Certificate?
+        weak var watched: Sentinel?
+        do {
+            let sentinel = Sentinel()
+            watched = sentinel
+            let store = try #require(
+                CertificateStore.load(directory: directory, watch: { _, _ in _ = sentinel }).store)
+            entry = store.certificates.first
+            #expect(entry != nil)
+        }
+        // Each walk's and each index result's slot is released with the load's buffers.
+        #expect(entry == nil)
+        #expect(watched == nil)
+    }
+
+    @Test("each folder is given to the watch by its name below the folder, a combining mark first included")
+    func watchedNames() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try TestCertificates(in: folder)
+        // U+0301 joins the `/` before it into one Character: the name must be cut by bytes.
+        for name in ["a.test", "\u{301}b.test", "nested/c.test"] { try certificates.issue(name, names: ["c.test"]) }
+        let names = Mutex<[String]>([])
+        _ = try CertificateStore.pairs(below: certificates.directory.path) { _, name in
+            names.withLock { $0.append(name) }
+        }
+        let watched = names.withLock { $0 }.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let expected = ["", "a.test", "\u{301}b.test", "ca", "nested", "nested/c.test"].map { Array($0.utf8) }
+        #expect(watched == expected.sorted { $0.lexicographicallyPrecedes($1) })
     }
 }

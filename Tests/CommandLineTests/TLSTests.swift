@@ -399,8 +399,9 @@ struct TLSStartupTests {
         _ = try PythonPrometheus.parse(String(decoding: metrics, as: UTF8.self))
         // The kubelet's update: a new timestamped folder, and a new `..data` renamed over the old
         // one. The first load watched the Secret's folder as it listed it: the new name is served.
-        try certificates.issue("renewed", names: ["secret.test", "new.secret.test"])
-        let renewed = certificates.directory.appendingPathComponent("renewed")
+        // Issued outside the certificates folder, so only the swap can make the new name served.
+        try certificates.issue("../renewed", names: ["secret.test", "new.secret.test"])
+        let renewed = folder.url.appendingPathComponent("renewed")
         let next = secret.appendingPathComponent("..2026_11_23_09_00_00.000000002")
         try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
         try FileManager.default.moveItem(

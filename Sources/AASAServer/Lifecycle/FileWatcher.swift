@@ -56,8 +56,9 @@ public final class FileWatcher: Sendable {
     let unwatched: UnwatchedFolders
     /// The inotify descriptor; -1 when inotify could not be set up.
     let fd: Int32
-    /// Watch descriptors and what they stand for: set up when the watcher is made, then read
-    /// and changed by the watcher's thread, a batch of events at a time.
+    /// Watch descriptors and what they stand for: set up when the watcher is made and, at
+    /// start-up, by the first load's threads as they read (`Setup.roots`), then read and
+    /// changed by the watcher's thread, a batch of events at a time.
     let targets = Mutex<[Int32: Target]>([:])
     /// What the first load's watches could not watch, until `firstLoadWatched()` reports it.
     let firstLoadFailures = Mutex<FirstLoadFailures>(FirstLoadFailures())

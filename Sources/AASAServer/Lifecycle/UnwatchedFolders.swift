@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Site and certificate folders the file watcher could not watch (inotify(7)'s
-/// `fs.inotify.max_user_watches` reached): changes inside them wait for SIGHUP. Set by the
-/// watcher's thread each time it sets its watches up, read by the status page and
+/// `fs.inotify.max_user_watches` reached): changes inside them wait for SIGHUP. Set after
+/// the first load's watches (`FileWatcher.firstLoadWatched()`) and by the watcher's thread
+/// each time it sets its watches up again, read by the status page and
 /// `/metrics` (`aasa_unwatched_folders{kind}`), so the log line is not the only trace.
 public final class UnwatchedFolders: Sendable {
     /// The folders, by the names the watcher knows them by (a site's entry in the sites

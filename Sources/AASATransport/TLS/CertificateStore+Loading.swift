@@ -143,7 +143,12 @@ extension CertificateStore {
         let results = UnsafeMutableBufferPointer<Result<Certificate, CertificateProblem>?>.allocate(
             capacity: found.count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        // Deinitialized, not only freed: each slot holds a certificate (a reference) or a problem,
+        // which freeing the memory alone would keep alive for good.
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
         nonisolated(unsafe) let slots = results
         DispatchQueue.concurrentPerform(iterations: found.count) { position in
             slots[position] = indexOne(found[position], previous: previous[found[position].chain], severities[position])

@@ -55,7 +55,11 @@ extension CertificateStore {
         let below = walk.visit(root, entries)
         let results = UnsafeMutableBufferPointer<Result<Walk, SystemError>?>.allocate(capacity: below.count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        // Deinitialized, not only freed: each slot holds a walk's pairs (strings) and its watch.
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
         nonisolated(unsafe) let slots = results
         DispatchQueue.concurrentPerform(iterations: below.count) { position in
             var own = Walk(root: root, watch: watch)
@@ -97,7 +101,10 @@ private struct Walk {
 
     /// `path` below the certificates folder, as the watcher names it.
     func name(_ path: String) -> String {
-        path.count > root.count ? String(path.dropFirst(root.count + 1)) : ""
+        // By bytes: a name that begins with a combining mark joins the `/` before it into one
+        // Character, and counting Characters would cut one too many.
+        let below = path.utf8.dropFirst(root.utf8.count + 1)
+        return below.isEmpty ? "" : String(decoding: below, as: UTF8.self)
     }
 
     /// A folder to walk, or a link to a folder, listed but not walked into.
