@@ -15,20 +15,6 @@ struct SourceBlockFloodTests {
     /// `CertificateCache.perSource` places.
     static let bound = 5 * 32
 
-    /// The type of the first TLS record the server sends on `fd` (10 s at most).
-    static func firstRecordType(_ fd: Int32) throws -> UInt8 {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var byte: UInt8 = 0
-        while true {
-            let got = recv(fd, &byte, 1, 0)
-            if got == 1 { return byte }
-            guard got < 0 && errno == EINTR else {
-                throw NetworkNamespace.Failure(description: "no answer to the ClientHello (\(got), errno \(errno))")
-            }
-        }
-    }
-
     @Test(
         "300 names, each from another /64 of one /48: at most 160 queued, the rest refused; another /48's load queued",
         .enabled(if: NetworkNamespace.works, "needs root, unshare --net and nsenter to bind the addresses of a /48"))
@@ -70,7 +56,7 @@ struct SourceBlockFloodTests {
         }
         // Its load was queued behind none of the flood's places: the server goes on with the
         // handshake (a handshake record, RFC 8446 §5.1), where a refused one gets an alert (21).
-        #expect(try Self.firstRecordType(try #require(descriptors.last)) == 22)
+        #expect(try CertificateLoaderFloodTests.firstRecordType(try #require(descriptors.last)) == 22)
         let refused = "aasa_certificate_loads_refused_total"
         #expect(try eventually(10) { CertificateLoaderFloodTests.metric(try metrics(), refused) > 0 })
         // Another client from that /48, while the flood's loads are still going.
