@@ -2,7 +2,7 @@ import Testing
 
 @testable import AASATransport
 
-/// IPv6 clients counted by their block when the block spreads over its /64s (RFC 6177 §3: a
+/// IPv6 clients counted by their block when the block spreads over its /64s (RFC 6177: a
 /// site gets a /48 or a /56), so one block takes a bounded part of a share (docs/security.md,
 /// "Work a stranger can queue").
 @Suite("IPv6 sources counted by their block")

@@ -3,7 +3,7 @@ import Foundation
 
 /// A network namespace of the server's own (unshare(1) `--user --map-root-user --net`), where
 /// every address of 2001:db8::/32 (RFC 3849's documentation prefix) is local: a client can send
-/// from any /64 of a /48 over loopback, as a site given a /48 can (RFC 6177 §3), and the
+/// from any /64 of a /48 over loopback, as a site given a /48 can (RFC 6177), and the
 /// machine's own network stays as it is. The test reaches it by setns(2) on a thread of its own,
 /// which needs CAP_SYS_ADMIN where the test runs (root, as in CI), and nsenter(1) for curl.
 enum NetworkNamespace {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A stranger given a /48 (RFC 6177 §3) sends its ClientHellos from its /64s, one each, as the
+/// A stranger given a /48 (RFC 6177) sends its ClientHellos from its /64s, one each, as the
 /// real server sees them: the binary in a network namespace of its own where any address of
 /// 2001:db8::/32 is local (`NetworkNamespace`). Its /48 is counted as a few sources, not one per
 /// /64 (`SourceBlocks`, docs/security.md, "Work a stranger can queue"): most of its names are

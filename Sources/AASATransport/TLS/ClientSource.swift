@@ -5,8 +5,8 @@
 /// IPv6 address by its /64, the smallest block a host is usually given (RFC 4291 §2.5.1: an
 /// interface identifier is 64 bits, so one link is one /64), an IPv4-mapped IPv6 address as its
 /// IPv4 one. One integer, made without allocating. A site is given far more than one /64 (RFC
-/// 6177 §3: a /48 or a /56, 65,536 or 256 of them), so the shares count a block spreading over
-/// its /64s as one source (`SourceBlocks`), with the keys of its /56 and /48 made here.
+/// 6177, BCP 157: a /48 or a /56, 65,536 or 256 of them), so the shares count a block spreading
+/// over its /64s as a few sources (`SourceBlocks`), with the keys of its /56 and /48 made here.
 package enum ClientSource {
     package static func key(_ peer: sockaddr_storage) -> UInt64 {
         let family = Int32(peer.ss_family)

@@ -1,7 +1,7 @@
 /// Which source an IPv6 client is counted as, so that a block spreading over its /64s takes a
 /// bounded part of a share, not one source's share per /64 (docs/security.md, "Work a stranger
 /// can queue"). `ClientSource` keys an IPv6 client by its /64, as one link is one /64 (RFC 4291
-/// §2.5.1); but a site is given a /56 or a /48 (RFC 6177 §3), 256 or 65,536 /64s, and one that
+/// §2.5.1); but a site is given a /56 or a /48 (RFC 6177), 256 or 65,536 /64s, and one that
 /// sent each ClientHello from another /64 used to be as many sources: every place of the loader
 /// and the lookups, and every rotation's turns. So the sources are counted hierarchically:
 ///
@@ -14,7 +14,7 @@
 ///
 /// A /56 then holds at most `ownPer56 + 1` sources' worth, a /48 at most `ownPer48 + 1`,
 /// however many /64s it spreads over; a client in another /48 is counted apart, and neighbours
-/// in another /56 of the same /48 (an ISP's customers, RFC 6177 §3) keep their own sources
+/// in another /56 of the same /48 (an ISP's customers, RFC 6177) keep their own sources
 /// while the /48 has room. IPv4 addresses (and IPv4-mapped ones) are counted whole, as before.
 ///
 /// Held by each share keeper beside its own table (`SourceShares`, `AskQueue`, the loop's
