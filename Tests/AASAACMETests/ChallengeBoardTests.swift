@@ -1,4 +1,5 @@
 import AASAStore
+import AASATransport
 import Foundation
 import Synchronization
 import TestSupport
@@ -111,6 +112,36 @@ struct ChallengeBoardTests {
         guard case .pending = board.keyAuthorization(token: Self.token, host: "a.example.com", source: 2) else {
             Issue.record("another source was refused")
             return
+        }
+    }
+
+    @Test("every /64 of one /48 sending made-up tokens: a few sources' lookups; every other source keeps its share")
+    func block() {
+        let source = MemoryChallenges()
+        source.held.store(true, ordering: .relaxed)
+        let board = ChallengeBoard(source: source)
+        board.start { _ in }
+        defer {
+            source.held.store(false, ordering: .relaxed)
+            board.stop()
+        }
+        // 2001:db8:2:N::/64 as `ClientSource.key` makes it, one token each.
+        var queued = 0
+        for subnet in 0..<UInt64(4096) {
+            let answer = board.keyAuthorization(
+                token: Self.junk(Int(subnet)), host: "a.example.com", source: 0x2001_0db8_0002_0000 | subnet)
+            if case .pending = answer { queued += 1 }
+        }
+        #expect(queued <= (SourceBlocks.ownPer48 + 1) * ChallengeBoard.perSource)
+        // Checks from other /48s, one each (as a CA's perspectives): every one is looked up.
+        for other in 0..<UInt64(ChallengeBoard.mostSources - SourceBlocks.ownPer48 - 1) {
+            let answer = board.keyAuthorization(
+                token: Self.junk(100_000 + Int(other)), host: "a.example.com",
+                source: 0x2001_0db8_0100_0000 | other << 16)
+            guard case .pending = answer else {
+                Issue.record("the check from /48 \(other) was refused")
+                return
+            }
         }
     }
 

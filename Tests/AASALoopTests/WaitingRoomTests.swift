@@ -104,4 +104,40 @@ struct WaitingRoomTests {
         #expect(tries * 10 < before)
         #expect(room.count == waiting - answers * 8)
     }
+
+    /// A connection from 2001:db8:2:`subnet`::1, one of the /64s of one /48.
+    static func connection(_ fd: Int32, subnet: UInt16) -> Connection {
+        var storage = sockaddr_storage()
+        withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                address.pointee.sin6_family = sa_family_t(AF_INET6)
+                withUnsafeMutableBytes(of: &address.pointee.sin6_addr) { bytes in
+                    for (index, byte) in [0x20, 0x01, 0x0d, 0xb8, 0, 2, UInt8(subnet >> 8), UInt8(subnet & 0xFF)]
+                        .enumerated()
+                    {
+                        bytes[index] = byte
+                    }
+                    bytes[15] = 1
+                }
+            }
+        }
+        return Connection(fd: fd, generation: 1, peer: storage)
+    }
+
+    @Test("a flood from every /64 of one /48 pushes out its own connections, not another client's")
+    func byBlock() {
+        let room = WaitingRoom(limit: 16)
+        // A real client with two connections waiting: more than any one /64 of the flood.
+        let real = [Self.connection(1000, host: 2), Self.connection(1001, host: 2)]
+        for connection in real { #expect(room.add(connection, for: .httpChallenge(token: "t")) == nil) }
+        var evicted: [Int32] = []
+        for subnet in 0..<UInt16(4096) {
+            if let leaving = room.add(Self.connection(Int32(subnet), subnet: subnet), for: .certificate(chain: "c")) {
+                evicted.append(leaving.fd)
+            }
+        }
+        #expect(evicted.count == 4096 + 2 - 16)
+        #expect(real.allSatisfy { $0.waitingFor == .httpChallenge(token: "t") })
+        #expect(room.take(.httpChallenge(token: "t")).map(\.fd) == [1000, 1001])
+    }
 }

@@ -33,7 +33,7 @@ struct CertificateLoaderQueueTests {
         cache.prepareLoader()
         var answers: [String: Int] = [:]
         for certificate in flood {
-            switch cache.loaded(for: certificate, source: 1) {
+            switch cache.loaded(for: certificate, source: SourceSharesTests.client(1)) {
             case .loading: answers["loading", default: 0] += 1
             case .refused: answers["refused", default: 0] += 1
             default: answers["other", default: 0] += 1
@@ -41,11 +41,11 @@ struct CertificateLoaderQueueTests {
         }
         #expect(answers == ["loading": CertificateCache.perSource, "refused": 7])
         // Asked again while queued: the same load, not another place.
-        guard case .loading = cache.loaded(for: flood[0], source: 1) else {
+        guard case .loading = cache.loaded(for: flood[0], source: SourceSharesTests.client(1)) else {
             Issue.record("a queued certificate was not loading")
             return
         }
-        guard case .loading = cache.loaded(for: real, source: 2) else {
+        guard case .loading = cache.loaded(for: real, source: SourceSharesTests.client(2)) else {
             Issue.record("another source was refused")
             return
         }
@@ -64,7 +64,7 @@ struct CertificateLoaderQueueTests {
         #expect(eventually(10) { cache.counts.pending == 0 })
         #expect(cache.counts.loads == CertificateCache.perSource + 1)
         // Places free again once loaded.
-        guard case .loading = cache.loaded(for: flood[flood.count - 1], source: 1) else {
+        guard case .loading = cache.loaded(for: flood[flood.count - 1], source: SourceSharesTests.client(1)) else {
             Issue.record("the source's share did not come back")
             return
         }
@@ -79,12 +79,17 @@ struct CertificateLoaderQueueTests {
         cache.prepareLoader()
         var refused = 0
         for (index, certificate) in store.certificates.dropLast().enumerated() {
-            if case .refused = cache.loaded(for: certificate, source: UInt64(1 + index / CertificateCache.perSource)) {
+            if case .refused = cache.loaded(
+                for: certificate, source: SourceSharesTests.client(UInt64(1 + index / CertificateCache.perSource)))
+            {
                 refused += 1
             }
         }
         #expect(refused == 0)
-        guard case .loading = cache.loaded(for: try #require(store.certificates.last), source: 1000) else {
+        guard
+            case .loading = cache.loaded(
+                for: try #require(store.certificates.last), source: SourceSharesTests.client(1000))
+        else {
             Issue.record("a client was refused while each other source held only its share")
             return
         }

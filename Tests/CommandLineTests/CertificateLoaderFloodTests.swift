@@ -5,11 +5,16 @@ import Testing
 
 /// A stranger naming many customers' names at once (all are public) queues at most its share of
 /// certificate loads (docs/security.md, "Work a stranger can queue"): the real binary with 160
-/// certificates, 160 ClientHellos each naming another one sent at once from 127.0.0.1, and a
-/// real client from 127.0.0.2 whose certificate is loaded next, not behind the flood.
+/// certificates, 160 ClientHellos each naming another one sent at once from 127.0.0.1, then in
+/// the same burst one from 127.0.0.2 whose load is queued, not refused, and a real client from
+/// 127.0.0.2 whose certificate is loaded next, not behind the flood.
 @Suite("aasa-server serve: the certificate loader under a flood of names", .serialized)
 struct CertificateLoaderFloodTests {
     static let count = 160
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
 
     /// `names` each with a certificate of its own in `certs/NAME/` (self-signed with one
     /// shared key: only the loads matter here, openssl req -x509, 8 at a time).
@@ -51,6 +56,20 @@ struct CertificateLoaderFloodTests {
         }.map { Int($0) } ?? 0
     }
 
+    /// The type of the first TLS record the server sends on `fd` (10 s at most).
+    static func firstRecordType(_ fd: Int32) throws -> UInt8 {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        while true {
+            let got = recv(fd, &byte, 1, 0)
+            if got == 1 { return byte }
+            guard got < 0 && errno == EINTR else {
+                throw Failure(description: "no answer to the ClientHello (\(got), errno \(errno))")
+            }
+        }
+    }
+
     @Test("160 names at once from one address: 32 queued, the rest refused and counted; another client served next")
     func flood() throws {
         let folder = try TemporaryFolder()
@@ -74,13 +93,18 @@ struct CertificateLoaderFloodTests {
         let at = try #require(
             (0...(hello.count - template.count)).first { Array(hello[$0..<($0 + template.count)]) == template })
         // Every connection first, then every ClientHello in one burst: the loop reads them in one turn.
-        let descriptors = try names.map { _ in try LoopbackSocket.connect(port: port) }
+        let descriptors =
+            try names.map { _ in try LoopbackSocket.connect(port: port) }
+            + [LoopbackSocket.connect(port: port, from: "127.0.0.2")]
         defer { for fd in descriptors { close(fd) } }
-        for (fd, name) in zip(descriptors, names) {
+        for (fd, name) in zip(descriptors, names + [real]) {
             var bytes = hello
             bytes.replaceSubrange(at..<(at + template.count), with: Array(name.utf8))
             _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
+        // Another address's share is its own: the handshake goes on (a handshake record), where
+        // a refused one gets an alert (21).
+        #expect(try Self.firstRecordType(try #require(descriptors.last)) == 22)
         let refused = "aasa_certificate_loads_refused_total"
         #expect(try eventually(10) { Self.metric(try metrics(), refused) > 0 })
         // The real client, from another address, while the flood's loads are still going.

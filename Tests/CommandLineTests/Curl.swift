@@ -13,10 +13,13 @@ enum Curl {
         var description: String
     }
 
-    static func request(_ url: String, _ options: [String] = []) throws -> Response {
+    /// `url` fetched with `options`; with `network`, from the network namespace of that process
+    /// (nsenter(1) `--net`: `NetworkNamespace`).
+    static func request(_ url: String, _ options: [String] = [], network: pid_t? = nil) throws -> Response {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-sS", "-i", "--max-time", "10"] + options + [url]
+        let enter = network.map { ["nsenter", "--target", "\($0)", "--net"] } ?? []
+        process.arguments = enter + ["curl", "-sS", "-i", "--max-time", "10"] + options + [url]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

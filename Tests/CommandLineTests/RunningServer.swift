@@ -22,14 +22,24 @@ final class RunningServer {
     /// it runs under `ulimit -n` (through /bin/sh, which then execs it); `environment` adds to
     /// the test runner's. With `watchLimit` it runs in a user namespace of its own whose inotify
     /// watch limit is that (`UnwatchedFoldersTests.namespaceWorks`): the machine's stays as it is.
+    /// With `network` (shell commands, `NetworkNamespace.setup`) it runs in a network namespace of
+    /// its own set up by them, reached from the test through `NetworkNamespace`: not from here,
+    /// so its listener's readiness is left to the test.
     init(
         in folder: URL, _ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:],
-        watchLimit: Int? = nil
+        watchLimit: Int? = nil, network: String? = nil
     ) throws {
         let http = arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]
         let admin = arguments.contains("--admin") ? [] : ["--admin", "127.0.0.1:0"]
         let serve = ["serve"] + http + admin + arguments
-        if let watchLimit {
+        if let network {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments =
+                [
+                    "--user", "--map-root-user", "--net", "/bin/sh", "-c", "\(network) && exec \"$0\" \"$@\"",
+                    BinaryRunner.binary.path,
+                ] + serve
+        } else if let watchLimit {
             // unshare(1) execs the shell, which execs the server: its pid is the process's.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
             process.arguments =
@@ -86,7 +96,7 @@ final class RunningServer {
         }
         port = found
         // The log line names the port; readiness is a connection the listener accepts.
-        while !Self.accepts(port: found) {
+        while network == nil && !Self.accepts(port: found) {
             guard Date() < deadline, process.isRunning else {
                 process.terminate()
                 throw StartFailure(description: "the server named port \(found) but does not accept on it")

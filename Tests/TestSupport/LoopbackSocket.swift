@@ -8,12 +8,27 @@ public enum LoopbackSocket {
         public var description: String
     }
 
-    /// A socket connected to `port`; `receiveBuffer` sets SO_RCVBUF before connecting.
-    public static func connect(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+    /// A socket connected to `port`; `receiveBuffer` sets SO_RCVBUF before connecting; `from`
+    /// is another loopback address to send from (all of 127.0.0.0/8 is local).
+    public static func connect(port: Int, receiveBuffer: Int32? = nil, from source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = loopback(port: 0)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            guard bound else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw Failure(description: "bind to \(source): \(reason)")
+            }
         }
         var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {

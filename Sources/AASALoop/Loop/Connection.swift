@@ -39,6 +39,8 @@ package final class Connection {
     /// In the loop's `WaitingRoom`, waiting for this answer, since the room's `waitTicket`.
     var waitingFor: WaitReason?
     var waitTicket: UInt64 = 0
+    /// The source the room counts it under while it waits (`SourceBlocks`).
+    var waitSource: UInt64 = 0
     /// Reading stopped before the socket said EAGAIN, so no new readiness event will come
     /// for what is already there: the loop must come back by itself.
     var readPending = false

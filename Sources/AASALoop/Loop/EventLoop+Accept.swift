@@ -64,10 +64,11 @@ extension EventLoop {
     func adopt(_ fd: Int32, peer: sockaddr_storage, secure: Bool, now: UInt64) {
         let connection = Connection(fd: fd, generation: nextGeneration, peer: peer)
         if secure {
+            // The source always: the certificate loader shares its places by it, with or
+            // without ACME's hooks (without, every client used to be source 0, one share).
             guard let certificates,
                 let session = try? TLSSession(
-                    certificates: certificates, hooks: handshakeHooks, fd: fd,
-                    source: handshakeHooks == nil ? 0 : ClientSource.key(peer))
+                    certificates: certificates, hooks: handshakeHooks, fd: fd, source: ClientSource.key(peer))
             else {
                 Posix.close(fd)
                 return

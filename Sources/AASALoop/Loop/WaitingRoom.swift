@@ -6,7 +6,8 @@ import AASATransport
 /// what it waits for (`WaitReason`), so a wake-up that brings one answer tries again only the
 /// connections waiting for it, not every one; a new snapshot, rare, tries all. At most
 /// `limit` wait: past it the one waiting longest of the client source with the most waiting
-/// (`ClientSource`: an address, an IPv6 /64) leaves, to be closed at the end of the loop's
+/// (`ClientSource`: an address, an IPv6 /64, or the /56 or /48 of a block spreading over its
+/// /64s, as `SourceBlocks` counts them) leaves, to be closed at the end of the loop's
 /// turn (`evicted`; not at once, as the connection being served may have answers in the loop's
 /// output), so a flood of waits cannot make each answer cost the loop more, and a flood from
 /// one source, even waiting for answers already on their way (which cost it no share of the
@@ -21,8 +22,10 @@ final class WaitingRoom {
     private var oldestArrival = 0
     private var nextTicket: UInt64 = 1
     private(set) var count = 0
-    /// Connections waiting per client source (`ClientSource.key` of the peer).
+    /// Connections waiting per source (the peer's `ClientSource.key`, or its block's).
     private var bySource: [UInt64: Int] = [:]
+    /// Which source a peer is counted as: its own, or its IPv6 block's.
+    private var blocks: SourceBlocks
     /// Connections that left past the limit, for the loop to close.
     var evicted: [Connection] = []
 
@@ -30,6 +33,7 @@ final class WaitingRoom {
     /// deadline, so it is reached only when hundreds wait at once on one loop.
     init(limit: Int) {
         self.limit = max(limit, 1)
+        blocks = SourceBlocks(sources: self.limit)
     }
 
     var isEmpty: Bool { count == 0 }
@@ -54,7 +58,10 @@ final class WaitingRoom {
         nextTicket += 1
         byReason[reason, default: []].append(connection)
         arrivals.append((connection, connection.waitTicket))
-        bySource[ClientSource.key(connection.peer), default: 0] += 1
+        let source = charged(connection)
+        if bySource[source] == nil { blocks.opened(source) }
+        bySource[source, default: 0] += 1
+        connection.waitSource = source
         count += 1
         return evicted
     }
@@ -94,15 +101,26 @@ final class WaitingRoom {
     private func leave(_ connection: Connection) {
         connection.waitingFor = nil
         connection.waitTicket = 0
-        let source = ClientSource.key(connection.peer)
-        if let waiting = bySource[source] { bySource[source] = waiting > 1 ? waiting - 1 : nil }
+        let source = connection.waitSource
+        guard let waiting = bySource[source] else { return }
+        if waiting > 1 {
+            bySource[source] = waiting - 1
+        } else {
+            bySource[source] = nil
+            blocks.closed(source)
+        }
+    }
+
+    /// The source `connection`'s peer is counted as now.
+    private func charged(_ connection: Connection) -> UInt64 {
+        blocks.charged(ClientSource.key(connection.peer)) { bySource[$0] != nil }
     }
 
     /// Who leaves a full room for `arriving`: the longest waiting of the source with the most
     /// waiting (of those tied, the one waiting longest), its own source counted with it. One
     /// pass over the sources and one over the arrivals, only when the room is full.
     private func leaving(for arriving: Connection) -> Connection {
-        let own = ClientSource.key(arriving.peer)
+        let own = charged(arriving)
         let most = bySource.values.max() ?? 0
         if (bySource[own] ?? 0) + 1 > most { return oldest { $0 == own } ?? arriving }
         return oldest { bySource[$0] == most } ?? arriving
@@ -111,7 +129,7 @@ final class WaitingRoom {
     /// The connection waiting longest whose source passes `test`.
     private func oldest(where test: (UInt64) -> Bool) -> Connection? {
         for arrival in arrivals[oldestArrival...]
-        where arrival.connection.waitTicket == arrival.ticket && test(ClientSource.key(arrival.connection.peer)) {
+        where arrival.connection.waitTicket == arrival.ticket && test(arrival.connection.waitSource) {
             return arrival.connection
         }
         return nil

@@ -1,6 +1,7 @@
 /// Work that strangers can ask for (a store lookup of an ACME challenge, a certificate read
 /// from disk), queued with a share per client (docs/security.md, "Work a stranger can queue"):
-/// each source (`ClientSource`: an IPv4 address, an IPv6 /64) has at most `perSource` items
+/// each source (`ClientSource`: an IPv4 address, an IPv6 /64, or the /56 or /48 of a block
+/// spreading over its /64s, as `SourceBlocks` counts them) has at most `perSource` items
 /// waiting or being worked on, at most `mostSources` sources have any, and the worker takes one
 /// item of each source in turn. Past a share the item is refused, never queued in place of
 /// another's: a flood from one address then holds `perSource` places and one turn a round,
@@ -17,10 +18,13 @@ package struct SourceShares<Item: Hashable> {
     private var cursor = 0
     /// Every item waiting or being worked on, and its source.
     private var owners: [Item: UInt64] = [:]
+    /// Which source a client is counted as: its own, or its IPv6 block's.
+    private var blocks: SourceBlocks
 
     package init(perSource: Int, mostSources: Int) {
         self.perSource = max(perSource, 1)
         self.mostSources = max(mostSources, 1)
+        blocks = SourceBlocks(sources: self.mostSources)
     }
 
     /// Items waiting or being worked on.
@@ -28,6 +32,8 @@ package struct SourceShares<Item: Hashable> {
     /// Items waiting (not yet taken).
     package var waitingCount: Int { rotation.reduce(0) { $0 + (waiting[$1]?.items.count ?? 0) } }
     package func contains(_ item: Item) -> Bool { owners[item] != nil }
+    /// The source `item` is counted against (`SourceBlocks`), while it waits or is worked on.
+    package func source(of item: Item) -> UInt64? { owners[item] }
 
     /// What `add` did.
     package enum Admission: Equatable {
@@ -38,9 +44,12 @@ package struct SourceShares<Item: Hashable> {
         case refused
     }
 
-    /// Queues `item` for `source` within its share.
-    package mutating func add(_ item: Item, source: UInt64) -> Admission {
+    /// Queues `item` for the client `source` (`ClientSource.key`) within its share, the share
+    /// of the source it is counted as (`SourceBlocks`).
+    package mutating func add(_ item: Item, source client: UInt64) -> Admission {
         if owners[item] != nil { return .present }
+        let source = blocks.charged(client) { waiting[$0] != nil }
+        let opened = waiting[source] == nil
         var entry = waiting[source] ?? ([], 0)
         guard entry.items.count + entry.working < perSource else { return .refused }
         if entry.items.isEmpty {
@@ -50,6 +59,7 @@ package struct SourceShares<Item: Hashable> {
         entry.items.append(item)
         waiting[source] = entry
         owners[item] = source
+        if opened { blocks.opened(source) }
         return .added
     }
 
@@ -80,6 +90,7 @@ package struct SourceShares<Item: Hashable> {
         entry.working = max(entry.working - 1, 0)
         if entry.items.isEmpty && entry.working == 0 {
             waiting[source] = nil
+            blocks.closed(source)
         } else {
             waiting[source] = entry
         }
@@ -94,6 +105,7 @@ package struct SourceShares<Item: Hashable> {
             for item in entry.items { owners[item] = nil }
             entry.items = []
             waiting[source] = entry.working == 0 ? nil : entry
+            if entry.working == 0 { blocks.closed(source) }
         }
         rotation = []
         cursor = 0

@@ -24,7 +24,7 @@ package final class TLSSession {
     package private(set) var certificates: CertificateStore
     /// ACME's answers for the ClientHello callback (nil without ACME).
     package let hooks: (any HandshakeHooks)?
-    /// The client's address as `ClientSource.key` makes it, for the hooks.
+    /// The client's address as `ClientSource.key` makes it, for the certificate loader and the hooks.
     package let source: UInt64
     /// What the ClientHello callback paused for, set with each pause.
     package var waitingFor: WaitReason?
