@@ -12,6 +12,9 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(apple android matcher http probe config loop)
 
+# SwiftPM keeps a path dependency's list of source files in its build description and does
+# not notice a file added to the server since: dropped, so the list is made again.
+rm -f ../.build-fuzz/build/release/description.json
 # -enable-testing: the targets reach the parsers' internal types (@testable import).
 # lld: ld.gold fails on the sanitizer runtime's symbols.
 if ! swift build -c release --scratch-path ../.build-fuzz/build \
