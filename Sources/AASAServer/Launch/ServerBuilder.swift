@@ -126,8 +126,9 @@ struct ServerBuilder {
                             "\(problem.rendered)",
                             metadata: ["code": .string(problem.code), "file": .string(problem.path)])
                     } recovered: { folder, failures in
+                        let why = "the system's state, not its files"
                         logger.notice(
-                            "certificate \(folder) loaded after \(failures) failed tries (the system's state, not its files)",
+                            "certificate \(folder) loaded after \(failures) failed tries (\(why))",
                             metadata: ["file": .string(folder)])
                     }
                     return nil

@@ -2,7 +2,6 @@ import AASASignedData
 import AASASystem
 import AssociationKit
 import COpenSSL
-import Dispatch
 import Foundation
 @preconcurrency import Glibc
 
@@ -140,20 +139,9 @@ extension CertificateStore {
         _ found: [Files], reusing previous: [String: Certificate], severity: (String) -> Severity
     ) -> [Result<Certificate, CertificateProblem>] {
         let severities = found.map { severity($0.folder) }
-        let results = UnsafeMutableBufferPointer<Result<Certificate, CertificateProblem>?>.allocate(
-            capacity: found.count)
-        results.initialize(repeating: nil)
-        // Deinitialized, not only freed: each slot holds a certificate (a reference) or a problem,
-        // which freeing the memory alone would keep alive for good.
-        defer {
-            _ = results.deinitialize()
-            results.deallocate()
+        return ConcurrentMap.map(found.count) { position in
+            indexOne(found[position], previous: previous[found[position].chain], severities[position])
         }
-        nonisolated(unsafe) let slots = results
-        DispatchQueue.concurrentPerform(iterations: found.count) { position in
-            slots[position] = indexOne(found[position], previous: previous[found[position].chain], severities[position])
-        }
-        return results.compactMap { $0 }
     }
 
     private static func indexOne(

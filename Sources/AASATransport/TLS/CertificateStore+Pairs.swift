@@ -1,5 +1,4 @@
 import AASASystem
-import Dispatch
 import Foundation
 @preconcurrency import Glibc
 
@@ -53,28 +52,14 @@ extension CertificateStore {
         guard let entries = try listing(root) else { return [] }
         var walk = Walk(root: root, watch: watch)
         let below = walk.visit(root, entries)
-        let results = UnsafeMutableBufferPointer<Result<Walk, SystemError>?>.allocate(capacity: below.count)
-        results.initialize(repeating: nil)
-        // Deinitialized, not only freed: each slot holds a walk's pairs (strings) and its watch.
-        defer {
-            _ = results.deinitialize()
-            results.deallocate()
-        }
-        nonisolated(unsafe) let slots = results
-        DispatchQueue.concurrentPerform(iterations: below.count) { position in
+        let results = ConcurrentMap.map(below.count) { position in
             var own = Walk(root: root, watch: watch)
-            slots[position] = Result { () throws(SystemError) in
+            return Result { () throws(SystemError) in
                 try own.walk(below[position])
-                return own
+                return own.pairs
             }
         }
-        for result in results {
-            switch result {
-            case .success(let own)?: walk.pairs += own.pairs
-            case .failure(let error)?: throw error
-            case nil: break
-            }
-        }
+        for result in results { walk.pairs += try result.get() }
         return walk.pairs.sorted { $0.folder < $1.folder }
     }
 
