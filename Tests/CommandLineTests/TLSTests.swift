@@ -357,6 +357,19 @@ struct TLSStartupTests {
         )
     }
 
+    /// A pair `issued` (certbot's names) moved into a timestamped folder of the Secret `secret`
+    /// as the kubelet writes one (`tls.crt`, `tls.key`); the timestamped folder.
+    static func stamp(_ issued: URL, into secret: URL, as name: String) throws -> URL {
+        let stamped = secret.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: stamped, withIntermediateDirectories: true)
+        for (from, to) in [("fullchain.pem", "tls.crt"), ("privkey.pem", "tls.key")] {
+            try FileManager.default.moveItem(
+                at: issued.appendingPathComponent(from), to: stamped.appendingPathComponent(to))
+        }
+        try FileManager.default.removeItem(at: issued)
+        return stamped
+    }
+
     @Test("a Kubernetes TLS Secret mounted as a folder loads once, by its tls.crt and tls.key names")
     func kubernetesSecret() throws {
         let folder = try TemporaryFolder()
@@ -366,14 +379,9 @@ struct TLSStartupTests {
         // to it, and the visible names linking through `..data`.
         try certificates.issue("staging", names: ["secret.test"])
         let secret = certificates.directory.appendingPathComponent("secret")
-        let stamped = secret.appendingPathComponent("..2026_11_23_08_00_00.000000001")
-        try FileManager.default.createDirectory(at: stamped, withIntermediateDirectories: true)
-        let issued = certificates.directory.appendingPathComponent("staging")
-        try FileManager.default.moveItem(
-            at: issued.appendingPathComponent("fullchain.pem"), to: stamped.appendingPathComponent("tls.crt"))
-        try FileManager.default.moveItem(
-            at: issued.appendingPathComponent("privkey.pem"), to: stamped.appendingPathComponent("tls.key"))
-        try FileManager.default.removeItem(at: issued)
+        let stamped = try Self.stamp(
+            certificates.directory.appendingPathComponent("staging"), into: secret,
+            as: "..2026_11_23_08_00_00.000000001")
         try FileManager.default.createSymbolicLink(
             atPath: secret.appendingPathComponent("..data").path, withDestinationPath: stamped.lastPathComponent)
         for name in ["tls.crt", "tls.key"] {
@@ -401,14 +409,8 @@ struct TLSStartupTests {
         // one. The first load watched the Secret's folder as it listed it: the new name is served.
         // Issued outside the certificates folder, so only the swap can make the new name served.
         try certificates.issue("../renewed", names: ["secret.test", "new.secret.test"])
-        let renewed = folder.url.appendingPathComponent("renewed")
-        let next = secret.appendingPathComponent("..2026_11_23_09_00_00.000000002")
-        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
-        try FileManager.default.moveItem(
-            at: renewed.appendingPathComponent("fullchain.pem"), to: next.appendingPathComponent("tls.crt"))
-        try FileManager.default.moveItem(
-            at: renewed.appendingPathComponent("privkey.pem"), to: next.appendingPathComponent("tls.key"))
-        try FileManager.default.removeItem(at: renewed)
+        let next = try Self.stamp(
+            folder.url.appendingPathComponent("renewed"), into: secret, as: "..2026_11_23_09_00_00.000000002")
         try FileManager.default.createSymbolicLink(
             atPath: secret.appendingPathComponent("..data_tmp").path, withDestinationPath: next.lastPathComponent)
         #expect(
