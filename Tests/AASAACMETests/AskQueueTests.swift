@@ -84,7 +84,7 @@ struct AskQueueTests {
         }
         // At most the /48's sources (SourceBlocks), each keeping its newest four names.
         let waiting = queue.count
-        #expect(waiting <= 1 + (SourceBlocks.ownPer48 + 1) * AskQueue.perSource)
+        #expect(waiting <= 1 + SourceBlocks.mostPer48 * AskQueue.perSource)
         var taken: [String] = []
         while let name = queue.take() { taken.append(name) }
         #expect(taken.first == "real" && taken.count == waiting)

@@ -132,9 +132,9 @@ struct ChallengeBoardTests {
                 token: Self.junk(Int(subnet)), host: "a.example.com", source: 0x2001_0db8_0002_0000 | subnet)
             if case .pending = answer { queued += 1 }
         }
-        #expect(queued <= (SourceBlocks.ownPer48 + 1) * ChallengeBoard.perSource)
+        #expect(queued <= SourceBlocks.mostPer48 * ChallengeBoard.perSource)
         // Checks from other /48s, one each (as a CA's perspectives): every one is looked up.
-        for other in 0..<UInt64(ChallengeBoard.mostSources - SourceBlocks.ownPer48 - 1) {
+        for other in 0..<UInt64(ChallengeBoard.mostSources - SourceBlocks.mostPer48) {
             let answer = board.keyAuthorization(
                 token: Self.junk(100_000 + Int(other)), host: "a.example.com",
                 source: 0x2001_0db8_0100_0000 | other << 16)

@@ -35,13 +35,26 @@ struct SourceBlocksTests {
                 ["2001:db8:1::1", "2001:db8:1:1::1", "2001:db8:1:2::1", "2001:db8:1::2", "2001:db8:1:1:ffff::9"],
                 [.ipv6Subnet, .ipv6Subnet, .ipv6Block56, .ipv6Subnet, .ipv6Subnet]
             ),
-            // A /48 spreading over its /56s: four sources below it, then the /48.
+            // A /48 spreading over its /56s: four /64s of their own, four /56s, then the /48.
             (
                 [
                     "2001:db8:1::1", "2001:db8:1:100::1", "2001:db8:1:200::1", "2001:db8:1:300::1",
-                    "2001:db8:1:400::1", "2001:db8:1:ffff::1",
+                    "2001:db8:1:400::1", "2001:db8:1:500::1", "2001:db8:1:600::1", "2001:db8:1:700::1",
+                    "2001:db8:1:800::1", "2001:db8:1:ffff::1",
                 ],
-                [.ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Block48, .ipv6Block48]
+                [
+                    .ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Block56, .ipv6Block56, .ipv6Block56,
+                    .ipv6Block56, .ipv6Block48, .ipv6Block48,
+                ]
+            ),
+            // A stranger over two /56s of an ISP's /48 fills its /64s' room: a neighbour in a third
+            // /56 is counted as its own /56, not pooled with the stranger in the /48.
+            (
+                [
+                    "2001:db8:1:100::1", "2001:db8:1:101::1", "2001:db8:1:200::1", "2001:db8:1:201::1",
+                    "2001:db8:1:202::1", "2001:db8:1:102::1", "2001:db8:1:300::1",
+                ],
+                [.ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Block56, .ipv6Block56, .ipv6Block56]
             ),
             // A /56 spreading, then a neighbour in another /56 of the same /48: its own /64.
             (
@@ -54,7 +67,7 @@ struct SourceBlocksTests {
                     "2001:db8:1::1", "2001:db8:1:100::1", "2001:db8:1:200::1", "2001:db8:1:300::1",
                     "2001:db8:1:400::1", "2001:db8:2::1", "2001:db8:3:1::1",
                 ],
-                [.ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Block48, .ipv6Subnet, .ipv6Subnet]
+                [.ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Subnet, .ipv6Block56, .ipv6Subnet, .ipv6Subnet]
             ),
             // IPv4 and IPv4-mapped addresses: whole, however many.
             (
@@ -84,10 +97,12 @@ struct SourceBlocksTests {
         blocks.opened(block56)
         blocks.opened(block48)
         #expect(blocks.count(below: block56) == 1 && blocks.count(below: block48) == 2)
+        #expect(blocks.blocks56(below: block48) == 1)
         blocks.closed(block56)
         blocks.closed(subnet)
         blocks.closed(block48)
         #expect(blocks.count(below: block56) == 0 && blocks.count(below: block48) == 0)
+        #expect(blocks.blocks56(below: block48) == 0)
     }
 
     /// Every /64 of `prefix` (its first `count`), each asking for `each` items.
@@ -115,10 +130,11 @@ struct SourceBlocksTests {
         let slash56 = try Self.spread(&shares, prefix: "2001:db8:1", count: 256, each: 40)
         #expect(slash56.sources.count == SourceBlocks.ownPer56 + 1)
         #expect(slash56.added == (SourceBlocks.ownPer56 + 1) * perSource)
-        // 2001:db8:2::/48, every /64: four sources below it and the /48's share.
+        // 2001:db8:2::/48, every /64: four /64s, four /56s and the /48's share.
         let slash48 = try Self.spread(&shares, prefix: "2001:db8:2", count: 65_536, each: 1)
-        #expect(slash48.sources.count <= SourceBlocks.ownPer48 + 1)
-        #expect(slash48.added <= (SourceBlocks.ownPer48 + 1) * perSource)
+        let most48 = SourceBlocks.mostPer48
+        #expect(slash48.sources.count <= most48)
+        #expect(slash48.added <= most48 * perSource)
         // Far from every place: a client in another /48, or on IPv4, is served.
         #expect(shares.count < CertificateCache.mostQueued / 20)
         #expect(shares.add("real6", source: try Self.key("2001:db8:3:1::1")) == .added)
@@ -135,7 +151,8 @@ struct SourceBlocksTests {
     func lookups() throws {
         var shares = SourceShares<String>(perSource: 4, mostSources: 64)
         let flood = try Self.spread(&shares, prefix: "2001:db8:2", count: 4096, each: 4)
-        #expect(flood.sources.count <= SourceBlocks.ownPer48 + 1 && flood.added <= (SourceBlocks.ownPer48 + 1) * 4)
+        let most48 = SourceBlocks.mostPer48
+        #expect(flood.sources.count <= most48 && flood.added <= most48 * 4)
         for other in 0..<(64 - flood.sources.count) {
             #expect(shares.add("ca\(other)", source: try Self.key("2001:db8:\(other + 10)::1")) == .added)
         }

@@ -9,31 +9,43 @@
 /// - a new /64 is a source of its own while its /56 has fewer than `ownPer56` /64s holding
 ///   shares and its /48 fewer than `ownPer48` sources below it: a household or an office, with
 ///   a few links in use at once, is never penalised;
-/// - past that, the /56 is the source (one share for all its other /64s), while its /48 has room;
+/// - past that, the /56 is the source (one share for all its other /64s), while its /48 has
+///   fewer than `ownBlocks56Per48` /56s counted so;
 /// - past that again, the /48 is the source.
 ///
-/// A /56 then holds at most `ownPer56 + 1` sources' worth, a /48 at most `ownPer48 + 1`,
-/// however many /64s it spreads over; a client in another /48 is counted apart, and neighbours
-/// in another /56 of the same /48 (an ISP's customers, RFC 6177) keep their own sources
-/// while the /48 has room. IPv4 addresses (and IPv4-mapped ones) are counted whole, as before.
+/// A /56 then holds at most `ownPer56 + 1` sources of its own, a /48 at most `ownPer48 +
+/// ownBlocks56Per48 + 1` sources' worth, however many /64s it spreads over; a client in another
+/// /48 is counted apart, and a neighbour in another /56 of the same /48 (an ISP's customers,
+/// RFC 6177) gets a source of its own, its /64's or its /56's, unless more than
+/// `ownBlocks56Per48` /56s of that /48 are spreading at once. IPv4 addresses (and IPv4-mapped
+/// ones) are counted whole, as before.
 ///
 /// Held by each share keeper beside its own table (`SourceShares`, `AskQueue`, the loop's
 /// `WaitingRoom`), under its lock or on its thread: `charged` picks the source, `opened` and
-/// `closed` follow the keeper's sources coming and going. Its table counts sources below each
-/// block holding something: at most two blocks per source the keeper holds, and reserved up
+/// `closed` follow the keeper's sources coming and going. Its tables count sources below each
+/// block holding something: at most three entries per source the keeper holds, and reserved up
 /// front, so nothing here allocates on a request's path.
 package struct SourceBlocks {
     /// /64s of one /56 counted as sources of their own at once.
     package static let ownPer56 = 2
-    /// Sources below one /48 (its /64s and /56s) counted as their own at once.
+    /// Sources below one /48 (its /64s and /56s) past which its new /64s are not their own.
     package static let ownPer48 = 4
+    /// /56s of one /48 counted as sources at once: a stranger spreading over one or two /56s of
+    /// an ISP's /48 leaves the ISP's other customers their own sources.
+    package static let ownBlocks56Per48 = 4
+
+    /// The most sources one /48 is counted as at once, however many /64s it spreads over.
+    package static let mostPer48 = ownPer48 + ownBlocks56Per48 + 1
 
     /// Sources holding something, below each /56 and /48 block (by `ClientSource`'s block keys).
     private var below: [UInt64: Int] = [:]
+    /// /56 sources holding something, by the key of their /48.
+    private var blocks56: [UInt64: Int] = [:]
 
     /// `sources`: how many sources the keeper holds at most.
     package init(sources: Int) {
         below.reserveCapacity(2 * max(sources, 1))
+        blocks56.reserveCapacity(max(sources, 1))
     }
 
     /// The source `key` (`ClientSource.key`) is counted as; `holds` says whether the keeper holds
@@ -42,9 +54,8 @@ package struct SourceBlocks {
         guard ClientSource.kind(key) == .ipv6Subnet, !holds(key) else { return key }
         let block56 = ClientSource.block56(key)
         let block48 = ClientSource.block48(key)
-        let roomIn48 = below[block48, default: 0] < Self.ownPer48
-        if roomIn48 && below[block56, default: 0] < Self.ownPer56 { return key }
-        if roomIn48 || holds(block56) { return block56 }
+        if below[block48, default: 0] < Self.ownPer48 && below[block56, default: 0] < Self.ownPer56 { return key }
+        if holds(block56) || blocks56[block48, default: 0] < Self.ownBlocks56Per48 { return block56 }
         return block48
     }
 
@@ -61,6 +72,9 @@ package struct SourceBlocks {
     /// Sources held below `block` (a /56's or a /48's key), for tests.
     func count(below block: UInt64) -> Int { below[block, default: 0] }
 
+    /// /56 sources held below the /48 `block`, for tests.
+    func blocks56(below block: UInt64) -> Int { blocks56[block, default: 0] }
+
     private mutating func adjust(_ source: UInt64, by step: Int) {
         switch ClientSource.kind(source) {
         case .ipv4, .ipv6Block48: return
@@ -69,11 +83,16 @@ package struct SourceBlocks {
             add(step, to: ClientSource.block48(source))
         case .ipv6Block56:
             add(step, to: ClientSource.block48(source))
+            add(step, to: ClientSource.block48(source), in: &blocks56)
         }
     }
 
     private mutating func add(_ step: Int, to block: UInt64) {
-        let count = below[block, default: 0] + step
-        below[block] = count > 0 ? count : nil
+        add(step, to: block, in: &below)
+    }
+
+    private func add(_ step: Int, to block: UInt64, in counts: inout [UInt64: Int]) {
+        let count = counts[block, default: 0] + step
+        counts[block] = count > 0 ? count : nil
     }
 }
