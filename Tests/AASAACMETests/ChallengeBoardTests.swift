@@ -84,18 +84,28 @@ struct ChallengeBoardTests {
         #expect(source.reads.load(ordering: .relaxed) == 1)
     }
 
-    static func junk(_ index: Int) -> String { String(repeating: "j", count: 37) + String(format: "%06d", index) }
-
-    @Test("a source holds at most its share of lookups: past it a check is answered absent without a query")
-    func share() {
+    /// A started board whose store holds every lookup until `release` (then stopped): what
+    /// waits counts against a source's share.
+    static func heldBoard() -> (ChallengeBoard, release: () -> Void) {
         let source = MemoryChallenges()
         source.held.store(true, ordering: .relaxed)
         let board = ChallengeBoard(source: source)
         board.start { _ in }
-        defer {
-            source.held.store(false, ordering: .relaxed)
-            board.stop()
-        }
+        return (
+            board,
+            {
+                source.held.store(false, ordering: .relaxed)
+                board.stop()
+            }
+        )
+    }
+
+    static func junk(_ index: Int) -> String { String(repeating: "j", count: 37) + String(format: "%06d", index) }
+
+    @Test("a source holds at most its share of lookups: past it a check is answered absent without a query")
+    func share() {
+        let (board, release) = Self.heldBoard()
+        defer { release() }
         for index in 0..<ChallengeBoard.perSource {
             guard case .pending = board.keyAuthorization(token: Self.junk(index), host: "a.example.com", source: 1)
             else {
@@ -117,14 +127,8 @@ struct ChallengeBoardTests {
 
     @Test("every /64 of one /48 sending made-up tokens: a few sources' lookups; every other source keeps its share")
     func block() {
-        let source = MemoryChallenges()
-        source.held.store(true, ordering: .relaxed)
-        let board = ChallengeBoard(source: source)
-        board.start { _ in }
-        defer {
-            source.held.store(false, ordering: .relaxed)
-            board.stop()
-        }
+        let (board, release) = Self.heldBoard()
+        defer { release() }
         // 2001:db8:2:N::/64 as `ClientSource.key` makes it, one token each.
         var queued = 0
         for subnet in 0..<UInt64(4096) {

@@ -56,6 +56,20 @@ struct CertificateLoaderFloodTests {
         }.map { Int($0) } ?? 0
     }
 
+    /// One captured ClientHello sent on each descriptor in turn, its server name replaced by
+    /// that descriptor's name (every name as long as the first).
+    static func sendClientHellos(_ names: [String], over descriptors: [Int32]) throws {
+        let hello = try HalfOpenFlood.captureClientHello(serverName: names[0])
+        let template = Array(names[0].utf8)
+        let at = try #require(
+            (0...(hello.count - template.count)).first { Array(hello[$0..<($0 + template.count)]) == template })
+        for (fd, name) in zip(descriptors, names) {
+            var bytes = hello
+            bytes.replaceSubrange(at..<(at + template.count), with: Array(name.utf8))
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
     /// The type of the first TLS record the server sends on `fd` (10 s at most).
     static func firstRecordType(_ fd: Int32) throws -> UInt8 {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -87,21 +101,12 @@ struct CertificateLoaderFloodTests {
             String(decoding: try Curl.request("http://127.0.0.1:\(admin)/metrics").body, as: UTF8.self)
         }
 
-        // One captured ClientHello, its name replaced by each of the others (same length).
-        let hello = try HalfOpenFlood.captureClientHello(serverName: names[0])
-        let template = Array(names[0].utf8)
-        let at = try #require(
-            (0...(hello.count - template.count)).first { Array(hello[$0..<($0 + template.count)]) == template })
         // Every connection first, then every ClientHello in one burst: the loop reads them in one turn.
         let descriptors =
             try names.map { _ in try LoopbackSocket.connect(port: port) }
             + [LoopbackSocket.connect(port: port, from: "127.0.0.2")]
         defer { for fd in descriptors { close(fd) } }
-        for (fd, name) in zip(descriptors, names + [real]) {
-            var bytes = hello
-            bytes.replaceSubrange(at..<(at + template.count), with: Array(name.utf8))
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        }
+        try Self.sendClientHellos(names + [real], over: descriptors)
         // Another address's share is its own: the handshake goes on (a handshake record), where
         // a refused one gets an alert (21).
         #expect(try Self.firstRecordType(try #require(descriptors.last)) == 22)

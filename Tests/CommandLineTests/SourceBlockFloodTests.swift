@@ -37,20 +37,12 @@ struct SourceBlockFloodTests {
             String(decoding: try Curl.request("http://127.0.0.1:\(admin)/metrics", network: pid).body, as: UTF8.self)
         }
 
-        let hello = try HalfOpenFlood.captureClientHello(serverName: names[0])
-        let template = Array(names[0].utf8)
-        let at = try #require(
-            (0...(hello.count - template.count)).first { Array(hello[$0..<($0 + template.count)]) == template })
         // 2001:db8:1::/48: each connection from another /64, spread over its /56s; last, in the
         // same burst, a real client from 2001:db8:2::/48.
         let sources = (0..<Self.count).map { String(format: "2001:db8:1:%x::1", $0 * 97) } + ["2001:db8:2::5"]
         let descriptors = try NetworkNamespace.connect(from: sources, port: port, in: pid)
         defer { for fd in descriptors { close(fd) } }
-        for (fd, name) in zip(descriptors, names + [real]) {
-            var bytes = hello
-            bytes.replaceSubrange(at..<(at + template.count), with: Array(name.utf8))
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        }
+        try CertificateLoaderFloodTests.sendClientHellos(names + [real], over: descriptors)
         // Its load was queued behind none of the flood's places: the server goes on with the
         // handshake (a handshake record, RFC 8446 §5.1), where a refused one gets an alert (21).
         #expect(try CertificateLoaderFloodTests.firstRecordType(try #require(descriptors.last)) == 22)

@@ -20,40 +20,42 @@ extension FileWatcher {
     /// Watches the site folder `entry` of the sites folder (its files at `folder`), before the
     /// load lists it.
     func watchSite(_ entry: String, folder: String) {
-        guard fd >= 0 else { return }
-        do throws(SystemError) {
-            let wd = try Posix.addWatch(fd, folder, mask: mask)
-            targets.withLock { $0[wd] = .site(entry) }
-        } catch {
-            firstLoadFailures.withLock { failures in
-                failures.sites.insert(entry)
-                failures.siteReason = error
-            }
+        guard fd >= 0, let error = watch(folder, as: .site(entry), mask: mask) else { return }
+        firstLoadFailures.withLock { failures in
+            failures.sites.insert(entry)
+            failures.siteReason = error
         }
     }
 
     /// Watches the site's `well-known/` folder (served at /.well-known/NAME), which the load's
     /// listing of `folder` found, before the load reads it.
     func watchWellKnown(_ entry: String, folder: String) {
-        guard fd >= 0, let wd = try? Posix.addWatch(fd, Self.wellKnown(folder), mask: wellKnownMask) else { return }
-        targets.withLock { $0[wd] = .site(entry) }
+        guard fd >= 0 else { return }
+        _ = watch(Self.wellKnown(folder), as: .site(entry), mask: wellKnownMask)
     }
 
     /// Watches a folder of the certificates (`path`, `name` below `--certs`, "" for the folder
     /// itself) before the index lists it. A Secret's `..data` stands for the folder holding it
-    /// (inotify_add_watch(2) follows the link to its target); the store's own folders under
-    /// `acme/` change with every challenge and hold no certificate, so they are not watched.
+    /// (`certificateTarget`); the store's own folders under `acme/` change with every challenge
+    /// and hold no certificate, so they are not watched.
     func watchCertificateFolder(_ path: String, name: String) {
-        guard fd >= 0, !Self.isStoreOnly(name) else { return }
-        let folder = name.hasSuffix("..data") ? String(name.dropLast(6)).trimmingSuffix("/") : name
+        guard fd >= 0, !Self.isStoreOnly(name),
+            let error = watch(path, as: .certificates(Self.certificateTarget(name)), mask: mask)
+        else { return }
+        firstLoadFailures.withLock { failures in
+            failures.certificates.insert(name)
+            failures.certificateReason = error
+        }
+    }
+
+    /// Adds a watch of `path` standing for `target`, from a load's thread; why not, when it failed.
+    private func watch(_ path: String, as target: Target, mask: UInt32) -> SystemError? {
         do throws(SystemError) {
             let wd = try Posix.addWatch(fd, path, mask: mask)
-            targets.withLock { $0[wd] = .certificates(folder) }
+            targets.withLock { $0[wd] = target }
+            return nil
         } catch {
-            firstLoadFailures.withLock { failures in
-                failures.certificates.insert(name)
-                failures.certificateReason = error
-            }
+            return error
         }
     }
 

@@ -304,6 +304,13 @@ public final class FileWatcher: Sendable {
 
     static func wellKnown(_ folder: String) -> String { folder + "/" + WellKnownFile.folderName }
 
+    /// The certificate folder a watched folder's events stand for: itself, or for a Secret's
+    /// `..data` the folder holding it (inotify_add_watch(2) follows the link to its target, whose
+    /// files the Secret's visible names link through).
+    static func certificateTarget(_ name: String) -> String {
+        name.hasSuffix("..data") ? String(name.dropLast(6)).trimmingSuffix("/") : name
+    }
+
     /// Whether `entry` (relative to the certificates folder) is one of the store's own folders
     /// under `acme/` (`ACMEStorage.storeOnlyFolders`) or below one.
     static func isStoreOnly(_ entry: String) -> Bool {
@@ -353,10 +360,7 @@ public final class FileWatcher: Sendable {
         var reason: SystemError?
         for (path, name) in folders {
             do throws(SystemError) {
-                // A Secret's `..data` stands for the folder holding it. inotify_add_watch(2)
-                // follows links, so a link's target is what is watched.
-                let folder = name.hasSuffix("..data") ? String(name.dropLast(6)).trimmingSuffix("/") : name
-                targets[try Posix.addWatch(fd, path, mask: mask)] = .certificates(folder)
+                targets[try Posix.addWatch(fd, path, mask: mask)] = .certificates(Self.certificateTarget(name))
             } catch {
                 failed.insert(name)
                 reason = error
@@ -372,7 +376,7 @@ public final class FileWatcher: Sendable {
 }
 
 extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
