@@ -45,15 +45,13 @@ public enum SiteLoader {
         let folder = Folder(root)
         let chunkSize = 256
         let chunks = (names.count + chunkSize - 1) / chunkSize
-        let results = Mutex<[[SiteCatalog.Entry]]>(Array(repeating: [], count: chunks))
         let done = Atomic<Int>(0)
         let lastReport = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        let results = ConcurrentMap.map(chunks) { chunk in
             let range = (chunk * chunkSize)..<min(names.count, (chunk + 1) * chunkSize)
             let found = names[range].map { listed in
                 read(listed.name, kind: listed.kind, root: folder, settings: settings, previous: previous)
             }
-            results.withLock { $0[chunk] = found }
             let finished = done.add(range.count, ordering: .relaxed).newValue
             // A progress line every few seconds, from whichever thread passes the mark first.
             let now = DispatchTime.now().uptimeNanoseconds
@@ -63,10 +61,11 @@ public enum SiteLoader {
             {
                 progress(finished, names.count)
             }
+            return found
         }
         var catalog = SiteCatalog()
         catalog.records.reserveCapacity(names.count)
-        for found in results.withLock({ $0.joined() }) { catalog.insert(found) }
+        for found in results.joined() { catalog.insert(found) }
         // A full rescan (SIGHUP, a swapped root) keeps the served aliases with their sites.
         catalog.settleDeclaredAliases(root: root.path, incumbents: previous?.declaredAliases ?? [:])
         return catalog
